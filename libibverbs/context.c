@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Contexts: creating the core half of a provider's context and wiring the
+ * operation tables that inline functions in applications call through.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ibverbs.h"
+
+int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
+		       int cmd_fd, uint32_t driver_id)
+{
+	struct ibv_context *ctx = &vctx->context;
+
+	ctx->device = device;
+	ctx->cmd_fd = cmd_fd;
+	ctx->async_fd = -1;
+	pthread_mutex_init(&ctx->mutex, NULL);
+	/*
+	 * The sentinel and size tell inline functions in applications that
+	 * the extended slots in front of ctx exist, and how many of them.
+	 */
+	ctx->abi_compat = __VERBS_ABI_IS_EXTENDED;
+	vctx->sz = sizeof(*vctx);
+	vctx->priv = calloc(1, sizeof(*vctx->priv));
+	if (!vctx->priv)
+		return ENOMEM;
+	vctx->priv->driver_id = driver_id;
+	verbs_set_ops(vctx, &verbs_dummy_ops);
+	atomic_fetch_add(&verbs_get_device(device)->refcount, 1);
+	return 0;
+}
+
+/**
+ * _verbs_init_and_alloc_context - allocate and initialise a provider context
+ * @device: the device being opened
+ * @cmd_fd: its uverbs file; owned by the context from here on, also on error
+ * @alloc_size: size of the provider's context structure
+ * @context_offset: offset of the embedded struct verbs_context, as a pointer
+ * @driver_id: the provider's RDMA_DRIVER_* value
+ *
+ * Returns the zeroed provider structure, or NULL with errno set.
+ */
+void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
+				    size_t alloc_size,
+				    struct verbs_context *context_offset,
+				    uint32_t driver_id)
+{
+	struct verbs_context *vctx;
+	void *drv;
+	int ret;
+
+	drv = calloc(1, alloc_size);
+	if (!drv) {
+		ret = ENOMEM;
+		goto err_close;
+	}
+	vctx = (struct verbs_context *)((char *)drv +
+					(uintptr_t)context_offset);
+	ret = verbs_init_context(vctx, device, cmd_fd, driver_id);
+	if (ret)
+		goto err_free;
+	return drv;
+
+err_free:
+	free(drv);
+err_close:
+	if (cmd_fd >= 0)
+		close(cmd_fd);
+	errno = ret;
+	return NULL;
+}
+
+/**
+ * verbs_uninit_context - release what verbs_init_context() acquired
+ * @vctx: the context; its memory stays the provider's to free
+ */
+void verbs_uninit_context(struct verbs_context *vctx)
+{
+	struct ibv_context *ctx = &vctx->context;
+
+	free(vctx->priv);
+	vctx->priv = NULL;
+	if (ctx->cmd_fd >= 0)
+		close(ctx->cmd_fd);
+	if (ctx->async_fd >= 0)
+		close(ctx->async_fd);
+	ctx->cmd_fd = ctx->async_fd = -1;
+	verbs_device_put(verbs_get_device(ctx->device));
+}
+
+/* Copies one op into the private table and, if given, a public slot. */
+#define SET_PRIV(name)                                                         \
+	do {                                                                   \
+		if (ops->name)                                                 \
+			priv->name = ops->name;                                \
+	} while (0)
+#define SET_CTX(name)                                                          \
+	do {                                                                   \
+		if (ops->name)                                                 \
+			priv->name = ctx->ops.name = ops->name;                \
+	} while (0)
+#define SET_VCTX(name)                                                         \
+	do {                                                                   \
+		if (ops->name)                                                 \
+			priv->name = vctx->name = ops->name;                   \
+	} while (0)
+
+/* Ops reached by inline functions through struct ibv_context_ops. */
+static void set_ctx_ops(struct verbs_context *vctx,
+			const struct verbs_context_ops *ops)
+{
+	struct verbs_context_ops *priv = &vctx->priv->ops;
+	struct ibv_context *ctx = &vctx->context;
+
+	SET_CTX(alloc_mw);
+	SET_CTX(bind_mw);
+	SET_CTX(dealloc_mw);
+	SET_CTX(poll_cq);
+	SET_CTX(req_notify_cq);
+	SET_CTX(post_srq_recv);
+	SET_CTX(post_send);
+	SET_CTX(post_recv);
+}
+
+/* Ops reached by inline functions through the slots of verbs_context. */
+static void set_vctx_ops(struct verbs_context *vctx,
+			 const struct verbs_context_ops *ops)
+{
+	struct verbs_context_ops *priv = &vctx->priv->ops;
+
+	SET_VCTX(advise_mr);
+	SET_VCTX(alloc_dm);
+	SET_VCTX(alloc_null_mr);
+	SET_VCTX(alloc_parent_domain);
+	SET_VCTX(alloc_td);
+	SET_VCTX(attach_counters_point_flow);
+	SET_VCTX(close_xrcd);
+	SET_VCTX(create_counters);
+	SET_VCTX(create_cq_ex);
+	SET_VCTX(create_flow_action_esp);
+	SET_VCTX(create_qp_ex);
+	SET_VCTX(create_rwq_ind_table);
+	SET_VCTX(create_srq_ex);
+	SET_VCTX(create_wq);
+	SET_VCTX(dealloc_td);
+	SET_VCTX(destroy_counters);
+	SET_VCTX(destroy_flow_action);
+	SET_VCTX(destroy_rwq_ind_table);
+	SET_VCTX(destroy_wq);
+	SET_VCTX(free_dm);
+	SET_VCTX(get_srq_num);
+	SET_VCTX(modify_cq);
+	SET_VCTX(modify_flow_action_esp);
+	SET_VCTX(modify_qp_rate_limit);
+	SET_VCTX(modify_wq);
+	SET_VCTX(open_qp);
+	SET_VCTX(open_xrcd);
+	SET_VCTX(post_srq_ops);
+	SET_VCTX(query_device_ex);
+	SET_VCTX(query_rt_values);
+	SET_VCTX(read_counters);
+	SET_VCTX(reg_dm_mr);
+	/* The extended flow slots carry an ibv_ prefix. */
+	if (ops->create_flow)
+		priv->create_flow = vctx->ibv_create_flow = ops->create_flow;
+	if (ops->destroy_flow)
+		priv->destroy_flow = vctx->ibv_destroy_flow = ops->destroy_flow;
+}
+
+/* Ops only the library itself calls. */
+static void set_priv_ops(struct verbs_context_ops *priv,
+			 const struct verbs_context_ops *ops)
+{
+	SET_PRIV(alloc_pd);
+	SET_PRIV(async_event);
+	SET_PRIV(attach_mcast);
+	SET_PRIV(cq_event);
+	SET_PRIV(create_ah);
+	SET_PRIV(create_cq);
+	SET_PRIV(create_qp);
+	SET_PRIV(create_srq);
+	SET_PRIV(dealloc_pd);
+	SET_PRIV(dereg_mr);
+	SET_PRIV(destroy_ah);
+	SET_PRIV(destroy_cq);
+	SET_PRIV(destroy_qp);
+	SET_PRIV(destroy_srq);
+	SET_PRIV(detach_mcast);
+	SET_PRIV(free_context);
+	SET_PRIV(import_dm);
+	SET_PRIV(import_mr);
+	SET_PRIV(import_pd);
+	SET_PRIV(modify_qp);
+	SET_PRIV(modify_srq);
+	SET_PRIV(query_ece);
+	SET_PRIV(query_port);
+	SET_PRIV(query_qp);
+	SET_PRIV(query_qp_data_in_order);
+	SET_PRIV(query_srq);
+	SET_PRIV(reg_dmabuf_mr);
+	SET_PRIV(reg_mr);
+	SET_PRIV(rereg_mr);
+	SET_PRIV(resize_cq);
+	SET_PRIV(set_ece);
+	SET_PRIV(unimport_dm);
+	SET_PRIV(unimport_mr);
+	SET_PRIV(unimport_pd);
+}
+
+/**
+ * verbs_set_ops - install a provider's operations in a context
+ * @vctx: the context
+ * @ops: the operations; NULL members leave the current ones in place, so
+ *       providers may call this several times to layer tables
+ */
+void verbs_set_ops(struct verbs_context *vctx,
+		   const struct verbs_context_ops *ops)
+{
+	set_ctx_ops(vctx, ops);
+	set_vctx_ops(vctx, ops);
+	set_priv_ops(&vctx->priv->ops, ops);
+}
+
+/*
+ * The verbs_context slot takes the caller's idea of the structure size,
+ * since an application built against older headers has a shorter
+ * struct ibv_port_attr; the provider always fills the full one.
+ */
+int verbs_query_port(struct ibv_context *ctx, uint8_t port,
+		     struct ibv_port_attr *attr, size_t attr_len)
+{
+	struct ibv_port_attr full;
+	int ret;
+
+	if (attr_len >= sizeof(full)) {
+		memset(attr, 0, attr_len);
+		return get_ops(ctx)->query_port(ctx, port, attr);
+	}
+	memset(&full, 0, sizeof(full));
+	ret = get_ops(ctx)->query_port(ctx, port, &full);
+	if (!ret)
+		memcpy(attr, &full, attr_len);
+	return ret;
+}
+
+/* Slots the library fills with its own functions after alloc_context. */
+void verbs_set_lib_ops(struct verbs_context *vctx)
+{
+	vctx->query_port = verbs_query_port;
+	/*
+	 * Applications built against libibverbs 1.1.8 find the flow ops at
+	 * the positions that are placeholders today.
+	 */
+	vctx->ABI_placeholder1 = (void (*)(void))vctx->ibv_create_flow;
+	vctx->ABI_placeholder2 = (void (*)(void))vctx->ibv_destroy_flow;
+}

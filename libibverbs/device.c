@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The device list. Every ibv_get_device_list() asks the kernel which
+ * devices exist, but only devices the library has not seen before (or
+ * whose identity changed) are read in detail and matched to a provider;
+ * known devices cost a hash lookup. Devices are reference counted: the
+ * list, each returned array and each open context hold one reference.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "ibverbs.h"
+
+enum entry_state {
+	ENT_READY, /* matched; vdev is set */
+	ENT_NO_PROVIDER,
+	ENT_ABI_REFUSED,
+};
+
+/* What the library remembers about one device the kernel listed. */
+struct dev_entry {
+	enum scan_mode mode;
+	char name[IBV_SYSFS_NAME_MAX];
+	uint64_t ident;
+	enum entry_state state;
+	unsigned int seen; /* scan generation that last listed it */
+	unsigned int drv_gen; /* registry generation of a failed match */
+	bool warned;
+	struct verbs_sysfs_dev *sysfs; /* owned by vdev once READY */
+	struct verbs_device *vdev;
+	struct dev_entry *hnext;
+};
+
+static pthread_mutex_t dev_list_lock = PTHREAD_MUTEX_INITIALIZER;
+/* READY devices in the order they were discovered, via verbs_device.entry. */
+static struct list_head device_list = LIST_HEAD_INIT(device_list);
+static struct dev_entry **htab;
+static size_t htab_size, htab_count;
+static unsigned int scan_gen;
+
+static size_t hash_name(enum scan_mode mode, const char *s)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)mode;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h & (htab_size - 1);
+}
+
+static struct dev_entry *lookup(enum scan_mode mode, const char *name)
+{
+	struct dev_entry *e;
+
+	if (!htab_size)
+		return NULL;
+	for (e = htab[hash_name(mode, name)]; e; e = e->hnext)
+		if (e->mode == mode && !strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+static int grow_table(void)
+{
+	size_t old = htab_size, i;
+	struct dev_entry **t = htab, *e, *n;
+
+	if (htab_count < htab_size)
+		return 0;
+	htab_size = old ? old * 2 : 64;
+	htab = calloc(htab_size, sizeof(*htab));
+	if (!htab) {
+		htab = t;
+		htab_size = old;
+		return ENOMEM;
+	}
+	for (i = 0; i < old; i++)
+		for (e = t[i]; e; e = n) {
+			size_t b = hash_name(e->mode, e->name);
+
+			n = e->hnext;
+			e->hnext = htab[b];
+			htab[b] = e;
+		}
+	free(t);
+	return 0;
+}
+
+static void unhash(struct dev_entry *ent)
+{
+	struct dev_entry **p = &htab[hash_name(ent->mode, ent->name)];
+
+	while (*p != ent)
+		p = &(*p)->hnext;
+	*p = ent->hnext;
+	htab_count--;
+}
+
+void verbs_device_put(struct verbs_device *vdev)
+{
+	struct verbs_sysfs_dev *sysfs;
+
+	if (atomic_fetch_sub(&vdev->refcount, 1) != 1)
+		return;
+	sysfs = vdev->sysfs;
+	vdev->ops->uninit_device(vdev);
+	free(sysfs);
+}
+
+static void drop_entry(struct dev_entry *ent)
+{
+	unhash(ent);
+	if (ent->vdev) {
+		list_del(&ent->vdev->entry);
+		verbs_device_put(ent->vdev);
+	} else {
+		free(ent->sysfs);
+	}
+	free(ent);
+}
+
+static enum ibv_transport_type transport_of(enum ibv_node_type t)
+{
+	switch (t) {
+	case IBV_NODE_CA:
+	case IBV_NODE_SWITCH:
+	case IBV_NODE_ROUTER:
+		return IBV_TRANSPORT_IB;
+	case IBV_NODE_RNIC:
+		return IBV_TRANSPORT_IWARP;
+	case IBV_NODE_USNIC:
+		return IBV_TRANSPORT_USNIC;
+	case IBV_NODE_USNIC_UDP:
+		return IBV_TRANSPORT_USNIC_UDP;
+	case IBV_NODE_UNSPECIFIED:
+		return IBV_TRANSPORT_UNSPECIFIED;
+	default:
+		return IBV_TRANSPORT_UNKNOWN;
+	}
+}
+
+static int make_device(struct dev_entry *ent,
+		       const struct verbs_device_ops *ops)
+{
+	struct verbs_sysfs_dev *sd = ent->sysfs;
+	struct verbs_device *vdev;
+	struct ibv_device *dev;
+
+	vdev = ops->alloc_device(sd);
+	if (!vdev)
+		return errno ? errno : ENOMEM;
+	dev = &vdev->device;
+	vdev->ops = ops;
+	atomic_init(&vdev->refcount, 1);
+	vdev->sysfs = sd;
+	dev->node_type = sd->node_type;
+	dev->transport_type = transport_of(sd->node_type);
+	snprintf(dev->name, sizeof(dev->name), "%s", sd->ibdev_name);
+	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", sd->sysfs_name);
+	snprintf(dev->dev_path, sizeof(dev->dev_path),
+		 "%s/class/infiniband_verbs/%s", ibv_get_sysfs_path(),
+		 sd->sysfs_name);
+	snprintf(dev->ibdev_path, sizeof(dev->ibdev_path), "%s",
+		 sd->ibdev_path);
+	ent->vdev = vdev;
+	ent->state = ENT_READY;
+	list_add_tail(&device_list, &vdev->entry);
+	return 0;
+}
+
+/* Matches an entry against the registered providers; no I/O when known. */
+static void try_match(struct dev_entry *ent, struct discovery_stats *st)
+{
+	const struct verbs_device_ops *ops;
+	bool abi_refused;
+
+	ent->drv_gen = drivers_generation();
+	ops = match_driver(ent->sysfs, &abi_refused);
+	if (!ops) {
+		ent->state = abi_refused ? ENT_ABI_REFUSED : ENT_NO_PROVIDER;
+		return;
+	}
+	if (make_device(ent, ops)) {
+		ibv_log_warn("provider %s failed to set up device %s",
+			     ops->name, ent->sysfs->ibdev_name);
+		st->failed++;
+		ent->state = ENT_NO_PROVIDER;
+	}
+}
+
+/* Reads a device not seen before. Failures are retried on the next call. */
+static struct dev_entry *new_entry(struct scan *scan,
+				   const struct scan_entry *se,
+				   struct discovery_stats *st)
+{
+	struct dev_entry *ent;
+	size_t b;
+
+	ent = calloc(1, sizeof(*ent));
+	if (!ent)
+		return NULL;
+	ent->sysfs = calloc(1, sizeof(*ent->sysfs));
+	if (!ent->sysfs || grow_table())
+		goto err_free;
+	if (scan_fill(scan, se, ent->sysfs)) {
+		ibv_log_info("skipping %s: its sysfs or netlink data is incomplete",
+			     se->name);
+		st->failed++;
+		goto err_free;
+	}
+	if (!cdev_matches(ent->sysfs)) {
+		ibv_log_info("skipping %s: no character device " RDMA_CDEV_DIR
+			     "/%s with the expected number",
+			     ent->sysfs->ibdev_name, ent->sysfs->sysfs_name);
+		st->no_cdev++;
+		goto err_free;
+	}
+	ent->mode = scan->mode;
+	snprintf(ent->name, sizeof(ent->name), "%s", se->name);
+	ent->ident = se->ident;
+	b = hash_name(ent->mode, ent->name);
+	ent->hnext = htab[b];
+	htab[b] = ent;
+	htab_count++;
+	try_match(ent, st);
+	return ent;
+
+err_free:
+	free(ent->sysfs);
+	free(ent);
+	return NULL;
+}
+
+/* A racy sysfs entry: same device only if its details read the same. */
+static bool still_same(struct scan *scan, const struct scan_entry *se,
+		       struct dev_entry *ent)
+{
+	struct verbs_sysfs_dev now;
+
+	if (scan_fill(scan, se, &now))
+		return false;
+	return !strcmp(now.ibdev_name, ent->sysfs->ibdev_name) &&
+	       now.sysfs_cdev == ent->sysfs->sysfs_cdev &&
+	       now.time_created.tv_sec == ent->sysfs->time_created.tv_sec &&
+	       now.time_created.tv_nsec == ent->sysfs->time_created.tv_nsec;
+}
+
+static void visit(struct scan *scan, const struct scan_entry *se,
+		  struct discovery_stats *st)
+{
+	struct dev_entry *ent = lookup(scan->mode, se->name);
+
+	if (ent && ent->ident == se->ident &&
+	    (!se->racy || still_same(scan, se, ent))) {
+		ent->seen = scan_gen;
+		return;
+	}
+	if (ent)
+		drop_entry(ent);
+	ent = new_entry(scan, se, st);
+	if (ent)
+		ent->seen = scan_gen;
+}
+
+static void for_each_entry(void (*fn)(struct dev_entry *, void *), void *arg)
+{
+	struct dev_entry *e, *n;
+	size_t i;
+
+	for (i = 0; i < htab_size; i++)
+		for (e = htab[i]; e; e = n) {
+			n = e->hnext;
+			fn(e, arg);
+		}
+}
+
+static void drop_unseen(struct dev_entry *ent, void *arg)
+{
+	if (ent->seen != scan_gen)
+		drop_entry(ent);
+}
+
+static void drop_any(struct dev_entry *ent, void *arg)
+{
+	drop_entry(ent);
+}
+
+static void rematch(struct dev_entry *ent, void *arg)
+{
+	if (ent->state != ENT_READY && ent->drv_gen != drivers_generation())
+		try_match(ent, arg);
+}
+
+static void count_unmatched(struct dev_entry *ent, void *arg)
+{
+	struct discovery_stats *st = arg;
+
+	if (ent->state == ENT_NO_PROVIDER)
+		st->no_provider++;
+	else if (ent->state == ENT_ABI_REFUSED)
+		st->abi_refused++;
+}
+
+static void warn_unmatched(struct dev_entry *ent, void *arg)
+{
+	if (ent->state != ENT_NO_PROVIDER || ent->warned)
+		return;
+	ent->warned = true;
+	ibv_warn_user("no userspace provider found for device %s (%s)",
+		      ent->sysfs->ibdev_name, ent->sysfs->sysfs_name);
+}
+
+/* Explains, when asked to, why the caller gets no device. */
+static void explain_empty(const struct discovery_stats *st)
+{
+	if (!st->found)
+		ibv_log_info("no RDMA device: the kernel lists none");
+	if (st->no_provider)
+		ibv_log_info("%u device(s) have no matching provider",
+			     st->no_provider);
+	if (st->abi_refused)
+		ibv_log_info("%u device(s) refused: kernel ABI outside the provider's range",
+			     st->abi_refused);
+	if (st->no_cdev)
+		ibv_log_info("%u device(s) have no accessible character device",
+			     st->no_cdev);
+	if (st->failed)
+		ibv_log_info("%u device(s) could not be read or set up",
+			     st->failed);
+}
+
+static int refresh(struct discovery_stats *st)
+{
+	struct scan scan;
+	size_t i;
+	int ret;
+
+	ret = scan_devices(&scan);
+	if (ret) {
+		scan_release(&scan);
+		if (ret == ENOSYS)
+			ibv_log_info("no RDMA support in the kernel: no RDMA netlink and no %s/class/infiniband_verbs",
+				     ibv_get_sysfs_path());
+		return ret;
+	}
+	scan_gen++;
+	st->found = scan.n;
+	for (i = 0; i < scan.n; i++)
+		visit(&scan, &scan.ent[i], st);
+	scan_release(&scan);
+	for_each_entry(drop_unseen, NULL);
+	for_each_entry(rematch, st);
+	for_each_entry(count_unmatched, st);
+	/* Providers are loaded only when some device still needs one. */
+	if ((st->no_provider || st->abi_refused) && !drivers_loaded()) {
+		load_drivers();
+		for_each_entry(rematch, st);
+		st->no_provider = st->abi_refused = 0;
+		for_each_entry(count_unmatched, st);
+	}
+	return 0;
+}
+
+static struct ibv_device **build_list(int *num)
+{
+	struct ibv_device **list;
+	struct verbs_device *vdev;
+	size_t n = 0;
+
+	list_for_each(&device_list, vdev, entry)
+		n++;
+	list = calloc(n + 1, sizeof(*list));
+	if (!list)
+		return NULL;
+	n = 0;
+	list_for_each(&device_list, vdev, entry)
+	{
+		atomic_fetch_add(&vdev->refcount, 1);
+		list[n++] = &vdev->device;
+	}
+	if (num)
+		*num = (int)n;
+	return list;
+}
+
+/**
+ * ibv_get_device_list - list the RDMA devices usable now
+ * @num_devices: if not NULL, set to the number of devices returned
+ *
+ * Returns a NULL-terminated array to release with ibv_free_device_list(),
+ * or NULL with errno set (ENOSYS when the kernel has no RDMA support).
+ */
+struct ibv_device **ibv_get_device_list(int *num_devices)
+{
+	struct discovery_stats st = {};
+	struct ibv_device **list = NULL;
+	int ret;
+
+	if (num_devices)
+		*num_devices = 0;
+	pthread_mutex_lock(&dev_list_lock);
+	ret = ibverbs_init();
+	if (!ret)
+		ret = refresh(&st);
+	if (ret == ENOSYS)
+		for_each_entry(drop_any, NULL); /* RDMA left the kernel */
+	if (!ret) {
+		for_each_entry(warn_unmatched, NULL);
+		list = build_list(num_devices);
+		if (!list)
+			ret = ENOMEM;
+		else if (!list[0])
+			explain_empty(&st);
+	}
+	pthread_mutex_unlock(&dev_list_lock);
+	if (ret)
+		errno = ret;
+	return list;
+}
+
+/**
+ * ibv_free_device_list - release an array from ibv_get_device_list()
+ * @list: the array; devices that are open stay valid
+ */
+void ibv_free_device_list(struct ibv_device **list)
+{
+	struct ibv_device **d;
+
+	if (!list)
+		return;
+	for (d = list; *d; d++)
+		verbs_device_put(verbs_get_device(*d));
+	free(list);
+}
+
+const char *ibv_get_device_name(struct ibv_device *device)
+{
+	if (!device) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return device->name;
+}
+
+static int parse_guid(const char *s, uint64_t *guid)
+{
+	unsigned int w[4];
+	char tail;
+
+	if (sscanf(s, "%4x:%4x:%4x:%4x%c", &w[0], &w[1], &w[2], &w[3],
+		   &tail) != 4)
+		return EINVAL;
+	*guid = (uint64_t)w[0] << 48 | (uint64_t)w[1] << 32 |
+		(uint64_t)w[2] << 16 | w[3];
+	return 0;
+}
+
+/**
+ * ibv_get_device_guid - the device's node GUID, in network byte order
+ * @device: the device
+ *
+ * Returns 0 when the GUID cannot be read.
+ */
+__be64 ibv_get_device_guid(struct ibv_device *device)
+{
+	struct verbs_sysfs_dev *sd;
+	char buf[32];
+	uint64_t guid = 0;
+
+	if (!device) {
+		errno = EINVAL;
+		return 0;
+	}
+	sd = verbs_get_device(device)->sysfs;
+	if (!sd)
+		return 0;
+	pthread_mutex_lock(&dev_list_lock);
+	if (!(sd->flags & VSYSFS_READ_NODE_GUID) &&
+	    ibv_read_ibdev_sysfs_file(buf, sizeof(buf), sd, "node_guid") > 0 &&
+	    !parse_guid(buf, &guid)) {
+		sd->node_guid = guid;
+		sd->flags |= VSYSFS_READ_NODE_GUID;
+	}
+	guid = sd->flags & VSYSFS_READ_NODE_GUID ? sd->node_guid : 0;
+	pthread_mutex_unlock(&dev_list_lock);
+	return htobe64(guid);
+}
+
+/**
+ * ibv_get_device_index - the kernel's index of the device
+ * @device: the device
+ *
+ * Returns -1 when the index is not known, as with sysfs discovery.
+ */
+int ibv_get_device_index(struct ibv_device *device)
+{
+	struct verbs_sysfs_dev *sd;
+
+	if (!device) {
+		errno = EINVAL;
+		return -1;
+	}
+	sd = verbs_get_device(device)->sysfs;
+	return sd ? sd->ibdev_idx : -1;
+}
+
+/**
+ * verbs_open_device - open a device, passing data through to the provider
+ * @device: a device from ibv_get_device_list()
+ * @private_data: handed to the provider's alloc_context
+ */
+struct ibv_context *verbs_open_device(struct ibv_device *device,
+				      void *private_data)
+{
+	struct verbs_device *vdev;
+	struct verbs_context *vctx;
+	int cmd_fd = -1;
+
+	if (!device) {
+		errno = EINVAL;
+		return NULL;
+	}
+	vdev = verbs_get_device(device);
+	/* Devices without sysfs (e.g. VFIO) have no uverbs node to open. */
+	if (vdev->sysfs) {
+		cmd_fd = open_cdev(vdev->sysfs->sysfs_name,
+				   vdev->sysfs->sysfs_cdev);
+		if (cmd_fd < 0)
+			return NULL;
+	}
+	vctx = vdev->ops->alloc_context(device, cmd_fd, private_data);
+	if (!vctx)
+		return NULL;
+	verbs_set_lib_ops(vctx);
+	if (vctx->context.async_fd < 0) {
+		ibv_log_err("%s: the provider set up no async event file",
+			    device->name);
+		ibv_close_device(&vctx->context);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return &vctx->context;
+}
+
+struct ibv_context *ibv_open_device(struct ibv_device *device)
+{
+	return verbs_open_device(device, NULL);
+}
+
+int ibv_close_device(struct ibv_context *context)
+{
+	if (!context)
+		return EINVAL;
+	get_ops(context)->free_context(context);
+	return 0;
+}

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Finding the kernel's uverbs devices: netlink first, sysfs when the
+ * kernel has no RDMA netlink. A scan only lists devices with a cheap
+ * identity; the expensive details are read by scan_fill() for the devices
+ * the caller does not know yet.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/rdma_netlink.h>
+
+#include "config.h"
+#include "ibverbs.h"
+#include "kernel-headers/kabi_netlink.h"
+
+/* The uverbs ABI of the kernel, 0 until known; netlink implies 6. */
+int abi_ver;
+
+/*
+ * Timestamps of directories are coarse (a scheduler tick); a change made
+ * within this window of the previous scan may leave them equal.
+ */
+#define RACY_WINDOW_NS (50 * 1000 * 1000LL)
+
+static struct {
+	bool valid;
+	ino_t ino;
+	struct timespec mtime;
+	struct timespec when;
+	bool racy;
+} last_sysfs;
+
+static int scan_add(struct scan *scan, struct scan_entry **out)
+{
+	if (scan->n == scan->cap) {
+		size_t cap = scan->cap ? scan->cap * 2 : 16;
+		struct scan_entry *e = realloc(scan->ent, cap * sizeof(*e));
+
+		if (!e)
+			return ENOMEM;
+		scan->ent = e;
+		scan->cap = cap;
+	}
+	*out = &scan->ent[scan->n++];
+	memset(*out, 0, sizeof(**out));
+	return 0;
+}
+
+static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
+	[RDMA_NLDEV_ATTR_DEV_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_NUL_STRING },
+	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = { .type = NLA_U8 },
+	[RDMA_NLDEV_ATTR_NODE_GUID] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_PORT_INDEX] = { .type = NLA_U32 },
+	[RDMA_NLDEV_ATTR_CHARDEV] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = { .type = NLA_U64 },
+	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = { .type = NLA_NUL_STRING },
+	[RDMA_NLDEV_ATTR_CHARDEV_TYPE] = { .type = NLA_NUL_STRING },
+	[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID] = { .type = NLA_U32 },
+};
+
+static int nl_parse(struct nl_msg *msg, struct nlattr **tb)
+{
+	return nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1,
+			   nldev_policy);
+}
+
+static int nl_dev_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
+	struct scan *scan = arg;
+	struct scan_entry *e;
+
+	if (nl_parse(msg, tb) || !tb[RDMA_NLDEV_ATTR_DEV_NAME] ||
+	    !tb[RDMA_NLDEV_ATTR_DEV_INDEX] ||
+	    !tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] ||
+	    !tb[RDMA_NLDEV_ATTR_NODE_GUID] || !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+		return NL_SKIP;
+	if (scan_add(scan, &e))
+		return NL_STOP;
+	snprintf(e->name, sizeof(e->name), "%s",
+		 nla_get_string(tb[RDMA_NLDEV_ATTR_DEV_NAME]));
+	e->ident = nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+	e->node_type = nla_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]);
+	e->node_guid = nla_get_u64(tb[RDMA_NLDEV_ATTR_NODE_GUID]);
+	e->num_ports = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	return NL_OK;
+}
+
+static int scan_netlink(struct scan *scan)
+{
+	int ret;
+
+	scan->nl = rdma_nl_open();
+	if (!scan->nl)
+		return errno;
+	ret = rdma_nl_request(scan->nl,
+			      rdma_nl_msg(RDMA_NLDEV_CMD_GET, NLM_F_DUMP),
+			      nl_dev_cb, scan);
+	if (ret) {
+		rdma_nl_close(scan->nl);
+		scan->nl = NULL;
+		scan->n = 0;
+		return ret;
+	}
+	scan->mode = SCAN_NETLINK;
+	abi_ver = 6;
+	return 0;
+}
+
+static bool ts_equal(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+static long long ts_diff_ns(const struct timespec *a, const struct timespec *b)
+{
+	return (a->tv_sec - b->tv_sec) * 1000000000LL +
+	       (a->tv_nsec - b->tv_nsec);
+}
+
+/*
+ * Entries of class/infiniband_verbs are trusted by name and inode number
+ * while the directory is unchanged. After a change, an entry whose ctime
+ * is near or after the previous scan may be a new device that reused a
+ * freed inode number, so the caller re-reads it.
+ */
+static void mark_racy(struct scan *scan, bool dir_changed)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < scan->n; i++) {
+		struct scan_entry *e = &scan->ent[i];
+
+		if (!last_sysfs.valid)
+			continue;
+		if (!dir_changed && !last_sysfs.racy)
+			continue;
+		if (fstatat(scan->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW)) {
+			e->racy = true;
+			continue;
+		}
+		e->racy = ts_diff_ns(&st.st_ctim, &last_sysfs.when) >
+			  -RACY_WINDOW_NS;
+	}
+}
+
+static int scan_sysfs(struct scan *scan)
+{
+	char path[IBV_SYSFS_PATH_MAX + 32];
+	struct timespec now;
+	struct dirent *d;
+	struct stat st;
+	bool changed;
+	DIR *dir;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/class/infiniband_verbs",
+		 ibv_get_sysfs_path());
+	scan->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (scan->dirfd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? ENOSYS : errno;
+	scan->mode = SCAN_SYSFS;
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (fstat(scan->dirfd, &st))
+		return errno;
+	fd = dup(scan->dirfd);
+	if (fd < 0)
+		return errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return errno;
+	}
+	while ((d = readdir(dir))) {
+		struct scan_entry *e;
+
+		/* Longer names are no uverbs device; skip them, not truncate. */
+		if (d->d_name[0] == '.' || d->d_type == DT_REG ||
+		    !strcmp(d->d_name, "abi_version") ||
+		    strlen(d->d_name) >= sizeof(e->name))
+			continue;
+		if (scan_add(scan, &e)) {
+			closedir(dir);
+			return ENOMEM;
+		}
+		strcpy(e->name, d->d_name);
+		e->ident = d->d_ino;
+	}
+	closedir(dir);
+	changed = !last_sysfs.valid || st.st_ino != last_sysfs.ino ||
+		  !ts_equal(&st.st_mtim, &last_sysfs.mtime);
+	mark_racy(scan, changed);
+	last_sysfs.valid = true;
+	last_sysfs.ino = st.st_ino;
+	last_sysfs.mtime = st.st_mtim;
+	last_sysfs.when = now;
+	last_sysfs.racy = ts_diff_ns(&now, &st.st_mtim) < RACY_WINDOW_NS;
+	return 0;
+}
+
+/* Lists the devices the kernel has now. ENOSYS: no RDMA support at all. */
+int scan_devices(struct scan *scan)
+{
+	memset(scan, 0, sizeof(*scan));
+	scan->dirfd = -1;
+	if (!scan_netlink(scan))
+		return 0;
+	return scan_sysfs(scan);
+}
+
+void scan_release(struct scan *scan)
+{
+	if (scan->dirfd >= 0)
+		close(scan->dirfd);
+	rdma_nl_close(scan->nl);
+	free(scan->ent);
+	memset(scan, 0, sizeof(*scan));
+	scan->dirfd = -1;
+}
+
+static dev_t decode_huge_dev(uint64_t v)
+{
+	return makedev((v & 0xfff00) >> 8, (v & 0xff) | ((v >> 12) & 0xfff00));
+}
+
+static int nl_chardev_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
+	struct verbs_sysfs_dev *sd = arg;
+
+	if (nl_parse(msg, tb) || !tb[RDMA_NLDEV_ATTR_CHARDEV] ||
+	    !tb[RDMA_NLDEV_ATTR_CHARDEV_ABI] ||
+	    !tb[RDMA_NLDEV_ATTR_CHARDEV_NAME])
+		return NL_SKIP;
+	sd->sysfs_cdev = decode_huge_dev(
+		nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV]));
+	sd->abi_ver = (uint32_t)nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
+	snprintf(sd->sysfs_name, sizeof(sd->sysfs_name), "%s",
+		 nla_get_string(tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]));
+	if (tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID])
+		sd->driver_id =
+			nla_get_u32(tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID]);
+	return NL_OK;
+}
+
+static int parse_dev_t(int dirfd, dev_t *out)
+{
+	unsigned int maj, min;
+	char buf[32];
+
+	if (ibv_read_sysfs_file_at(dirfd, "dev", buf, sizeof(buf)) <= 0)
+		return ENOENT;
+	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return EINVAL;
+	*out = makedev(maj, min);
+	return 0;
+}
+
+/* Reads dev and abi_version of one uverbs class directory. */
+static int read_uverbs_dir(int dirfd, struct verbs_sysfs_dev *sd)
+{
+	uint64_t v;
+	int ret;
+
+	ret = parse_dev_t(dirfd, &sd->sysfs_cdev);
+	if (ret)
+		return ret;
+	if (!sysfs_read_u64(dirfd, "abi_version", 10, &v))
+		sd->abi_ver = (uint32_t)v;
+	return 0;
+}
+
+/* Without GET_CHARDEV, the uverbs node is found below the ib device. */
+static int chardev_from_sysfs(struct verbs_sysfs_dev *sd)
+{
+	char path[IBV_SYSFS_PATH_MAX + 64];
+	struct dirent *d;
+	int ret = ENOENT;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/device/infiniband_verbs",
+		 sd->ibdev_path);
+	dir = opendir(path);
+	if (!dir)
+		return ENOENT;
+	while ((d = readdir(dir))) {
+		int fd;
+
+		if (d->d_name[0] == '.' ||
+		    strlen(d->d_name) >= sizeof(sd->sysfs_name))
+			continue;
+		fd = openat(dirfd(dir), d->d_name,
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		strcpy(sd->sysfs_name, d->d_name);
+		ret = read_uverbs_dir(fd, sd);
+		close(fd);
+		break;
+	}
+	closedir(dir);
+	return ret;
+}
+
+static int fill_netlink(struct scan *scan, const struct scan_entry *e,
+			struct verbs_sysfs_dev *sd)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	snprintf(sd->ibdev_name, sizeof(sd->ibdev_name), "%s", e->name);
+	sd->ibdev_idx = (int)e->ident;
+	sd->node_guid = e->node_guid;
+	sd->flags |= VSYSFS_READ_NODE_GUID;
+	sd->node_type = e->node_type;
+	sd->num_ports = e->num_ports;
+	snprintf(sd->ibdev_path, sizeof(sd->ibdev_path),
+		 "%s/class/infiniband/%s", ibv_get_sysfs_path(), e->name);
+
+	msg = rdma_nl_msg(RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+	if (!msg)
+		return ENOMEM;
+	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, (uint32_t)e->ident) ||
+	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs")) {
+		nlmsg_free(msg);
+		return ENOMEM;
+	}
+	ret = rdma_nl_request(scan->nl, msg, nl_chardev_cb, sd);
+	if (ret || !sd->sysfs_name[0])
+		return chardev_from_sysfs(sd);
+	return 0;
+}
+
+static int fill_sysfs(struct scan *scan, const struct scan_entry *e,
+		      struct verbs_sysfs_dev *sd)
+{
+	char buf[IBV_SYSFS_NAME_MAX];
+	struct stat st;
+	uint64_t v;
+	int fd, ret;
+
+	fd = openat(scan->dirfd, e->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	snprintf(sd->sysfs_name, sizeof(sd->sysfs_name), "%s", e->name);
+	sd->ibdev_idx = -1;
+	ret = ibv_read_sysfs_file_at(fd, "ibdev", buf, sizeof(buf)) > 0 ?
+		      read_uverbs_dir(fd, sd) :
+		      ENOENT;
+	close(fd);
+	if (ret)
+		return ret;
+	snprintf(sd->ibdev_name, sizeof(sd->ibdev_name), "%s", buf);
+	snprintf(sd->ibdev_path, sizeof(sd->ibdev_path),
+		 "%s/class/infiniband/%s", ibv_get_sysfs_path(), buf);
+	if (stat(sd->ibdev_path, &st))
+		return ENOENT;
+	sd->time_created = st.st_mtim;
+	fd = open(sd->ibdev_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (!sysfs_read_u64(fd, "node_type", 10, &v))
+		sd->node_type = (enum ibv_node_type)v;
+	close(fd);
+	return 0;
+}
+
+/* The global ABI is checked once, when sysfs shows a first device. */
+static int check_global_abi(struct scan *scan)
+{
+	uint64_t v;
+
+	if (abi_ver)
+		return 0;
+	if (sysfs_read_u64(scan->dirfd, "abi_version", 10, &v)) {
+		ibv_log_err("cannot read the kernel's uverbs ABI version");
+		return ENOSYS;
+	}
+	if (v < IB_USER_VERBS_MIN_ABI_VERSION ||
+	    v > IB_USER_VERBS_MAX_ABI_VERSION) {
+		ibv_log_err("kernel uverbs ABI %llu is not supported (%d..%d)",
+			    (unsigned long long)v,
+			    IB_USER_VERBS_MIN_ABI_VERSION,
+			    IB_USER_VERBS_MAX_ABI_VERSION);
+		return ENOSYS;
+	}
+	abi_ver = (int)v;
+	return 0;
+}
+
+/* Reads everything the core and providers need to know about @e. */
+int scan_fill(struct scan *scan, const struct scan_entry *e,
+	      struct verbs_sysfs_dev *sd)
+{
+	int ret;
+
+	memset(sd, 0, sizeof(*sd));
+	if (scan->mode == SCAN_NETLINK)
+		return fill_netlink(scan, e, sd);
+	ret = check_global_abi(scan);
+	return ret ? ret : fill_sysfs(scan, e, sd);
+}
+
+static bool is_cdev(const char *path, dev_t cdev)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISCHR(st.st_mode) && st.st_rdev == cdev;
+}
+
+/* True when a device node for @sd exists, under its name or udev's alias. */
+bool cdev_matches(const struct verbs_sysfs_dev *sd)
+{
+	char path[IBV_SYSFS_NAME_MAX + 32];
+
+	snprintf(path, sizeof(path), RDMA_CDEV_DIR "/%s", sd->sysfs_name);
+	if (is_cdev(path, sd->sysfs_cdev))
+		return true;
+	snprintf(path, sizeof(path), "/dev/char/%u:%u",
+		 major(sd->sysfs_cdev), minor(sd->sysfs_cdev));
+	return is_cdev(path, sd->sysfs_cdev);
+}
+
+static int open_checked(const char *path, dev_t cdev)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISCHR(st.st_mode) || st.st_rdev != cdev) {
+		close(fd);
+		errno = ENODEV;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Opens the uverbs node and verifies it is the device sysfs described, so a
+ * stale or foreign node under the expected name is never used.
+ */
+int open_cdev(const char *devname, dev_t cdev)
+{
+	char path[IBV_SYSFS_NAME_MAX + 32];
+	int fd, err;
+
+	snprintf(path, sizeof(path), RDMA_CDEV_DIR "/%s", devname);
+	fd = open_checked(path, cdev);
+	if (fd >= 0)
+		return fd;
+	err = errno;
+	snprintf(path, sizeof(path), "/dev/char/%u:%u", major(cdev),
+		 minor(cdev));
+	fd = open_checked(path, cdev);
+	if (fd < 0)
+		errno = err;
+	return fd;
+}

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The provider registry: which providers exist, how they are loaded, and
+ * which one drives a given device.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rdma/ib_user_ioctl_verbs.h>
+
+#include "config.h"
+#include "ibverbs.h"
+
+struct driver {
+	const struct verbs_device_ops *ops;
+	struct driver *next;
+};
+
+/* Providers in registration order; appended to by constructors. */
+static struct driver *drivers;
+static struct driver **drivers_tail = &drivers;
+static unsigned int registry_gen;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Names of providers to load, from the environment and the config dir. */
+struct driver_name {
+	char *name;
+	bool from_env;
+	struct driver_name *next;
+};
+static struct driver_name *driver_names;
+static bool loaded;
+
+static void register_one(const struct verbs_device_ops *ops)
+{
+	struct driver *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		ibv_log_err("out of memory registering provider %s", ops->name);
+		return;
+	}
+	d->ops = ops;
+	pthread_mutex_lock(&registry_lock);
+	*drivers_tail = d;
+	drivers_tail = &d->next;
+	registry_gen++;
+	pthread_mutex_unlock(&registry_lock);
+}
+
+/**
+ * verbs_register_driver_34 - make a provider known to the core
+ * @ops: the provider's device operations; a pseudo-provider listing
+ *       static_providers registers each of those instead
+ */
+void verbs_register_driver(const struct verbs_device_ops *ops)
+{
+	const struct verbs_device_ops **p;
+
+	if (!ops->static_providers) {
+		register_one(ops);
+		return;
+	}
+	for (p = ops->static_providers; *p; p++)
+		verbs_register_driver(*p);
+}
+
+unsigned int drivers_generation(void)
+{
+	unsigned int gen;
+
+	pthread_mutex_lock(&registry_lock);
+	gen = registry_gen;
+	pthread_mutex_unlock(&registry_lock);
+	return gen;
+}
+
+bool drivers_loaded(void)
+{
+	return loaded;
+}
+
+static __attribute__((unused)) bool is_registered(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	struct driver *d;
+	bool found = false;
+
+	base = base ? base + 1 : name;
+	if (!strncmp(base, "lib", 3) && name[0] == '/')
+		base += 3;
+	pthread_mutex_lock(&registry_lock);
+	for (d = drivers; d && !found; d = d->next)
+		found = !strcmp(d->ops->name, base);
+	pthread_mutex_unlock(&registry_lock);
+	return found;
+}
+
+static int add_driver_name(const char *name, size_t len, bool from_env)
+{
+	struct driver_name *dn, **pos;
+
+	for (pos = &driver_names; *pos; pos = &(*pos)->next)
+		if (strlen((*pos)->name) == len &&
+		    !strncmp((*pos)->name, name, len))
+			return 0;
+	dn = calloc(1, sizeof(*dn));
+	if (!dn)
+		return ENOMEM;
+	dn->name = strndup(name, len);
+	if (!dn->name) {
+		free(dn);
+		return ENOMEM;
+	}
+	dn->from_env = from_env;
+	*pos = dn;
+	return 0;
+}
+
+/* RDMAV_DRIVERS: provider names or path prefixes, split on ':' or ';'. */
+int parse_driver_env(const char *value)
+{
+	const char *p = value;
+	int ret;
+
+	while (*p) {
+		size_t len = strcspn(p, ":;");
+
+		if (len) {
+			ret = add_driver_name(p, len, true);
+			if (ret)
+				return ret;
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+static void parse_config_line(const char *file, unsigned int lineno,
+			      char *line)
+{
+	char *word, *name, *rest;
+
+	word = line + strspn(line, " \t");
+	if (*word == '#' || *word == '\0' || *word == '\n')
+		return;
+	name = word + strcspn(word, " \t\n");
+	if (name - word != 6 || strncmp(word, "driver", 6))
+		goto bad;
+	name += strspn(name, " \t");
+	rest = name + strcspn(name, " \t\n");
+	if (rest == name)
+		goto bad;
+	if (rest[strspn(rest, " \t\n")] != '\0' &&
+	    rest[strspn(rest, " \t\n")] != '#')
+		goto bad;
+	if (add_driver_name(name, rest - name, false))
+		ibv_log_err("out of memory reading %s", file);
+	return;
+bad:
+	line[strcspn(line, "\n")] = '\0';
+	fprintf(stderr,
+		"libibverbs: Warning: ignoring bad line %u in config file %s: '%s'\n",
+		lineno, file, line);
+}
+
+static void parse_config_file(int dirfd, const char *dir, const char *file)
+{
+	char path[IBV_SYSFS_PATH_MAX * 2];
+	unsigned int lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	while (getline(&line, &cap, f) >= 0)
+		parse_config_line(path, ++lineno, line);
+	free(line);
+	fclose(f);
+}
+
+static int cmp_names(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int not_hidden(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* Reads every regular file of @dir, in name order for a stable result. */
+int parse_driver_config_dir(const char *dir)
+{
+	struct dirent **list;
+	int n, i, dirfd;
+
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return errno;
+	n = scandirat(dirfd, ".", &list, not_hidden, cmp_names);
+	if (n < 0) {
+		close(dirfd);
+		return errno;
+	}
+	for (i = 0; i < n; i++) {
+		parse_config_file(dirfd, dir, list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	close(dirfd);
+	return 0;
+}
+
+#ifndef _STATIC_LIBRARY_BUILD_
+static void *try_dlopen(const char *path, char *why, size_t len)
+{
+	void *h = dlopen(path, RTLD_NOW);
+
+	if (!h)
+		snprintf(why, len, "%s", dlerror());
+	return h;
+}
+
+static void load_driver(const struct driver_name *dn)
+{
+	char path[IBV_SYSFS_PATH_MAX * 2], why[512] = "";
+
+	if (is_registered(dn->name))
+		return;
+	if (dn->name[0] == '/') {
+		snprintf(path, sizeof(path), "%s%s", dn->name,
+			 IBVERBS_PROVIDER_SUFFIX);
+		if (try_dlopen(path, why, sizeof(why)))
+			return;
+	} else {
+		snprintf(path, sizeof(path), "%s/lib%s%s", VERBS_PROVIDER_DIR,
+			 dn->name, IBVERBS_PROVIDER_SUFFIX);
+		if (try_dlopen(path, why, sizeof(why)))
+			return;
+		snprintf(path, sizeof(path), "lib%s%s", dn->name,
+			 IBVERBS_PROVIDER_SUFFIX);
+		if (try_dlopen(path, why, sizeof(why)))
+			return;
+	}
+	/*
+	 * A provider the administrator listed but did not install is the
+	 * normal state of a distribution's config directory, so it is only
+	 * reported on request. One the user named in RDMAV_DRIVERS is not.
+	 */
+	if (dn->from_env)
+		fprintf(stderr,
+			"libibverbs: Warning: could not load provider '%s' named in RDMAV_DRIVERS: %s\n",
+			dn->name, why);
+	else
+		ibv_warn_user("could not load provider '%s': %s", dn->name,
+			      why);
+}
+#endif
+
+/*
+ * Loads every configured provider, once per process. Static builds load
+ * nothing: their providers were linked in and registered by constructors.
+ */
+void load_drivers(void)
+{
+	const char *env;
+
+	if (loaded)
+		return;
+	loaded = true;
+#ifndef _STATIC_LIBRARY_BUILD_
+	env = ibv_secure_getenv("RDMAV_DRIVERS");
+	if (!env)
+		env = ibv_secure_getenv("IBV_DRIVERS");
+	if (env && parse_driver_env(env))
+		ibv_log_err("out of memory parsing RDMAV_DRIVERS");
+	parse_driver_config_dir(IBV_CONFIG_DIR);
+	for (const struct driver_name *dn = driver_names; dn; dn = dn->next)
+		load_driver(dn);
+#else
+	(void)env;
+#endif
+}
+
+/* Test hook: the names load_drivers() would try, in order. */
+VERBS_LOCAL const char *driver_name_at(unsigned int i);
+const char *driver_name_at(unsigned int i)
+{
+	struct driver_name *dn = driver_names;
+
+	while (dn && i--)
+		dn = dn->next;
+	return dn ? dn->name : NULL;
+}
+
+static bool fnmatch_table(const struct verbs_match_ent *ent, const char *s,
+			  bool pci)
+{
+	char pattern[64];
+
+	if (ent->kind == VERBS_MATCH_MODALIAS)
+		return !fnmatch(ent->u.modalias, s, 0);
+	if (ent->kind != VERBS_MATCH_PCI || !pci)
+		return false;
+	snprintf(pattern, sizeof(pattern), "pci:v%08Xd%08Xsv*", ent->vendor,
+		 ent->device);
+	return !fnmatch(pattern, s, 0);
+}
+
+static bool read_modalias(struct verbs_sysfs_dev *sd)
+{
+	if (sd->flags & VSYSFS_READ_MODALIAS)
+		return sd->modalias[0] != '\0';
+	sd->flags |= VSYSFS_READ_MODALIAS;
+	if (ibv_read_ibdev_sysfs_file(sd->modalias, sizeof(sd->modalias), sd,
+				      "device/modalias") <= 0)
+		sd->modalias[0] = '\0';
+	return sd->modalias[0] != '\0';
+}
+
+/* Table match in three passes: driver id, then name, then modalias. */
+static const struct verbs_match_ent *match_table(const struct verbs_match_ent *t,
+						 struct verbs_sysfs_dev *sd)
+{
+	const struct verbs_match_ent *e;
+	char name[IBV_SYSFS_NAME_MAX + 16];
+
+	for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
+		if (e->kind == VERBS_MATCH_DRIVER_ID &&
+		    sd->driver_id != RDMA_DRIVER_UNKNOWN &&
+		    e->u.driver_id == sd->driver_id)
+			return e;
+	snprintf(name, sizeof(name), "rdma_device:N%s", sd->ibdev_name);
+	for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
+		if (fnmatch_table(e, name, false))
+			return e;
+	if (!read_modalias(sd))
+		return NULL;
+	for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
+		if (fnmatch_table(e, sd->modalias, true))
+			return e;
+	return NULL;
+}
+
+static bool try_driver(const struct verbs_device_ops *ops,
+		       struct verbs_sysfs_dev *sd, bool *abi_refused)
+{
+	const struct verbs_match_ent *hit = NULL;
+
+	if (ops->match_table)
+		hit = match_table(ops->match_table, sd);
+	if (!hit && !ops->match_device)
+		return false;
+	sd->match = hit;
+	if (ops->match_device && !ops->match_device(sd))
+		return false;
+	if (sd->abi_ver < ops->match_min_abi_version ||
+	    sd->abi_ver > ops->match_max_abi_version) {
+		ibv_warn_user("provider %s refuses device %s: kernel ABI %u is outside its range %u..%u",
+			      ops->name, sd->ibdev_name, sd->abi_ver,
+			      ops->match_min_abi_version,
+			      ops->match_max_abi_version);
+		*abi_refused = true;
+		return false;
+	}
+	return true;
+}
+
+static bool table_has_driver_id(const struct verbs_match_ent *t, uint32_t id)
+{
+	for (; t && t->kind != VERBS_MATCH_SENTINEL; t++)
+		if (t->kind == VERBS_MATCH_DRIVER_ID && t->u.driver_id == id)
+			return true;
+	return false;
+}
+
+/*
+ * Finds the provider for @sd. Providers that claim the device's kernel
+ * driver id go first so that a generic name or modalias pattern of
+ * another provider cannot win over them.
+ */
+const struct verbs_device_ops *match_driver(struct verbs_sysfs_dev *sd,
+					    bool *abi_refused)
+{
+	const struct verbs_device_ops *found = NULL;
+	struct driver *d;
+
+	*abi_refused = false;
+	pthread_mutex_lock(&registry_lock);
+	if (sd->driver_id != RDMA_DRIVER_UNKNOWN)
+		for (d = drivers; d && !found; d = d->next)
+			if (table_has_driver_id(d->ops->match_table,
+						sd->driver_id) &&
+			    try_driver(d->ops, sd, abi_refused))
+				found = d->ops;
+	for (d = drivers; d && !found; d = d->next)
+		if (try_driver(d->ops, sd, abi_refused))
+			found = d->ops;
+	pthread_mutex_unlock(&registry_lock);
+	if (found)
+		*abi_refused = false;
+	return found;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Library-private declarations shared by the core's source files. Neither
+ * installed nor visible to providers (they use driver.h).
+ */
+#ifndef IBV_IBVERBS_H
+#define IBV_IBVERBS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "driver.h"
+
+#define IB_USER_VERBS_MIN_ABI_VERSION 3
+#define IB_USER_VERBS_MAX_ABI_VERSION 6
+
+/* Hidden in the shared object; the version script hides them anyway. */
+#define VERBS_LOCAL __attribute__((visibility("hidden")))
+
+/* The library's half of a context, reached through verbs_context.priv. */
+struct verbs_ex_private {
+	struct verbs_context_ops ops;
+	uint32_t driver_id;
+	bool imported;
+};
+
+static inline struct verbs_ex_private *get_priv(struct ibv_context *ctx)
+{
+	return verbs_get_ctx(ctx)->priv;
+}
+
+static inline const struct verbs_context_ops *get_ops(struct ibv_context *ctx)
+{
+	return &get_priv(ctx)->ops;
+}
+
+/* init.c */
+VERBS_LOCAL int ibverbs_init(void);
+VERBS_LOCAL bool ibv_env_allowed(void);
+VERBS_LOCAL const char *ibv_secure_getenv(const char *name);
+
+/* log.c */
+VERBS_LOCAL void verbs_log_init(void);
+VERBS_LOCAL bool verbs_log_enabled(uint32_t level);
+VERBS_LOCAL void ibv_log(uint32_t level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define ibv_log_err(fmt, ...) ibv_log(VERBS_LOG_ERR, fmt, ##__VA_ARGS__)
+#define ibv_log_warn(fmt, ...) ibv_log(VERBS_LOG_WARN, fmt, ##__VA_ARGS__)
+#define ibv_log_info(fmt, ...) ibv_log(VERBS_LOG_INFO, fmt, ##__VA_ARGS__)
+#define ibv_log_debug(fmt, ...) ibv_log(VERBS_LOG_DEBUG, fmt, ##__VA_ARGS__)
+/* Printed when IBV_SHOW_WARNINGS is set or the log level asks for it. */
+VERBS_LOCAL void ibv_warn_user(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* sysfs.c */
+VERBS_LOCAL int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf,
+				       size_t size);
+VERBS_LOCAL int sysfs_read_u64(int dirfd, const char *file, int base,
+			       uint64_t *val);
+
+/* drivers.c: the registry of providers and device matching. */
+VERBS_LOCAL void load_drivers(void);
+VERBS_LOCAL bool drivers_loaded(void);
+VERBS_LOCAL unsigned int drivers_generation(void);
+VERBS_LOCAL const struct verbs_device_ops *
+match_driver(struct verbs_sysfs_dev *sysfs_dev, bool *abi_refused);
+VERBS_LOCAL int parse_driver_config_dir(const char *dir);
+VERBS_LOCAL int parse_driver_env(const char *value);
+
+/* Why a scan produced no usable device, for the diagnostic message. */
+struct discovery_stats {
+	unsigned int found;
+	unsigned int no_provider;
+	unsigned int no_cdev;
+	unsigned int abi_refused;
+	unsigned int failed;
+};
+
+/* discover.c */
+enum scan_mode { SCAN_NETLINK, SCAN_SYSFS };
+
+/* A device seen by one scan, before the core knows whether it changed. */
+struct scan_entry {
+	char name[IBV_SYSFS_NAME_MAX]; /* ibdev name (netlink) or uverbsN */
+	uint64_t ident; /* ibdev index (netlink) or inode (sysfs) */
+	uint64_t node_guid;
+	uint32_t num_ports;
+	enum ibv_node_type node_type;
+	bool racy; /* sysfs: identity must be confirmed by reading */
+};
+
+struct scan {
+	enum scan_mode mode;
+	struct scan_entry *ent;
+	size_t n, cap;
+	int dirfd; /* sysfs: class/infiniband_verbs, kept for lookups */
+	struct nl_sock *nl;
+};
+
+VERBS_LOCAL int scan_devices(struct scan *scan);
+VERBS_LOCAL void scan_release(struct scan *scan);
+VERBS_LOCAL int scan_fill(struct scan *scan, const struct scan_entry *ent,
+			  struct verbs_sysfs_dev *sysfs_dev);
+VERBS_LOCAL bool cdev_matches(const struct verbs_sysfs_dev *sysfs_dev);
+VERBS_LOCAL int open_cdev(const char *devname, dev_t cdev);
+VERBS_LOCAL extern int abi_ver;
+
+/* rdma_nl.c: a thin layer over libnl for the RDMA netlink family. */
+struct nl_sock;
+struct nl_msg;
+typedef int (*rdma_nl_cb)(struct nl_msg *msg, void *arg);
+VERBS_LOCAL struct nl_sock *rdma_nl_open(void);
+VERBS_LOCAL void rdma_nl_close(struct nl_sock *nl);
+VERBS_LOCAL int rdma_nl_request(struct nl_sock *nl, struct nl_msg *msg,
+				rdma_nl_cb cb, void *arg);
+VERBS_LOCAL struct nl_msg *rdma_nl_msg(int cmd, int flags);
+
+/* device.c */
+VERBS_LOCAL void verbs_device_put(struct verbs_device *vdev);
+
+/* context.c */
+VERBS_LOCAL int verbs_init_context(struct verbs_context *vctx,
+				   struct ibv_device *device, int cmd_fd,
+				   uint32_t driver_id);
+VERBS_LOCAL void verbs_set_lib_ops(struct verbs_context *vctx);
+VERBS_LOCAL int verbs_query_port(struct ibv_context *ctx, uint8_t port,
+				 struct ibv_port_attr *attr, size_t attr_len);
+VERBS_LOCAL extern const struct verbs_context_ops verbs_dummy_ops;
+
+#endif

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* One-time library initialisation, run by the first ibv_get_device_list(). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "ibverbs.h"
+#include "memory.h"
+
+bool verbs_allow_disassociate_destroy;
+
+/*
+ * Environment variables that choose code to load or files to read are
+ * ignored when the process runs with other privileges than its user's.
+ */
+bool ibv_env_allowed(void)
+{
+	return getuid() == geteuid() && getgid() == getegid();
+}
+
+const char *ibv_secure_getenv(const char *name)
+{
+	return ibv_env_allowed() ? secure_getenv(name) : NULL;
+}
+
+/* Set, and not "0". */
+static bool env_enabled(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && strcmp(v, "0");
+}
+
+static void check_memlock(void)
+{
+	struct rlimit rl;
+
+	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl))
+		return;
+	if (rl.rlim_cur <= 32768)
+		fprintf(stderr,
+			"libibverbs: Warning: the locked-memory limit (RLIMIT_MEMLOCK) is only %llu bytes; most memory registrations will fail\n",
+			(unsigned long long)rl.rlim_cur);
+}
+
+/* Called with the device list lock held. */
+int ibverbs_init(void)
+{
+	static bool done;
+
+	if (done)
+		return 0;
+	done = true;
+	verbs_log_init();
+	verbs_fork_env_init();
+	if (env_enabled("RDMAV_ALLOW_DISASSOC_DESTROY") ||
+	    env_enabled("MLX4_DEVICE_FATAL_CLEANUP"))
+		verbs_allow_disassociate_destroy = true;
+	ibv_get_sysfs_path();
+	check_memlock();
+	return 0;
+}

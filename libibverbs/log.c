@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Logging. Providers log through __verbs_log(); the core through ibv_log().
+ * VERBS_LOG_LEVEL picks the threshold (0 none .. 4 debug) and
+ * VERBS_LOG_FILE the destination; unlike rdma-core, a level without a file
+ * logs to stderr, so asking for messages is enough to see them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibverbs.h"
+
+static uint32_t log_level = VERBS_LOG_LEVEL_NONE;
+static FILE *log_fp;
+static bool show_warnings;
+
+void verbs_log_init(void)
+{
+	const char *level = ibv_secure_getenv("VERBS_LOG_LEVEL");
+	const char *file = ibv_secure_getenv("VERBS_LOG_FILE");
+
+	show_warnings = getenv("IBV_SHOW_WARNINGS") != NULL;
+	if (level) {
+		long v = strtol(level, NULL, 0);
+
+		log_level = v < 0 ? 0 : (uint32_t)v;
+	}
+	if (log_level == VERBS_LOG_LEVEL_NONE)
+		return;
+	if (file) {
+		log_fp = fopen(file, "ae");
+		if (!log_fp)
+			fprintf(stderr,
+				"libibverbs: cannot open VERBS_LOG_FILE %s: %s; logging to stderr\n",
+				file, strerror(errno));
+	}
+	if (!log_fp)
+		log_fp = stderr;
+}
+
+bool verbs_log_enabled(uint32_t level)
+{
+	return log_fp && level != VERBS_LOG_LEVEL_NONE && level <= log_level;
+}
+
+static void vlog(const char *prefix, const char *fmt, va_list ap, bool nl)
+{
+	int saved = errno;
+
+	flockfile(log_fp);
+	if (prefix)
+		fputs(prefix, log_fp);
+	vfprintf(log_fp, fmt, ap);
+	if (nl)
+		fputc('\n', log_fp);
+	funlockfile(log_fp);
+	fflush(log_fp);
+	errno = saved;
+}
+
+void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt,
+		 ...)
+{
+	va_list ap;
+
+	if (!verbs_log_enabled(level))
+		return;
+	va_start(ap, fmt);
+	vlog(NULL, fmt, ap, false);
+	va_end(ap);
+}
+
+void ibv_log(uint32_t level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbs_log_enabled(level))
+		return;
+	va_start(ap, fmt);
+	vlog("libibverbs: ", fmt, ap, true);
+	va_end(ap);
+}
+
+void ibv_warn_user(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (verbs_log_enabled(VERBS_LOG_WARN)) {
+		vlog("libibverbs: warning: ", fmt, ap, true);
+	} else if (show_warnings) {
+		fputs("libibverbs: Warning: ", stderr);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	}
+	va_end(ap);
+	errno = saved;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The fork tracker (memory.c): library-private entry points. Not installed
+ * and not for providers, which use the exported ibv_dontfork_range() and
+ * ibv_dofork_range().
+ *
+ * The tracker counts, per page, how many registrations want the page kept
+ * out of fork() children. Pages go MADV_DONTFORK when their count leaves 0
+ * and MADV_DOFORK when it returns to 0.
+ */
+#ifndef IBV_MEMORY_H
+#define IBV_MEMORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MEMORY_LOCAL __attribute__((visibility("hidden")))
+
+/*
+ * Exported (IBVERBS_1.1) but declared in no installed header: providers
+ * see them through driver.h, the library through here. 0, or -1 and errno.
+ */
+int ibv_dontfork_range(void *base, size_t size);
+int ibv_dofork_range(void *base, size_t size);
+
+/*
+ * Apply RDMAV_FORK_SAFE / IBV_FORK_SAFE: either one set to anything but "0"
+ * calls ibv_fork_init(). Called once, from library initialisation (the
+ * first ibv_get_device_list()); prints a warning if the init fails.
+ */
+MEMORY_LOCAL void verbs_fork_env_init(void);
+
+/*
+ * What memory registration calls. Both return 0 or a positive errno and
+ * behave like ibv_dontfork_range() / ibv_dofork_range(): a no-op that makes
+ * a later ibv_fork_init() fail with EINVAL while the tracker is off, whole
+ * pages (huge pages with RDMAV_HUGEPAGES_SAFE), and no change at all when
+ * the dontfork side fails.
+ */
+MEMORY_LOCAL int verbs_mem_dontfork(void *addr, size_t len);
+MEMORY_LOCAL int verbs_mem_dofork(void *addr, size_t len);
+
+/* True once ibv_fork_init() has succeeded in this process. */
+MEMORY_LOCAL bool verbs_fork_enabled(void);
+
+/*
+ * Debugging and test hooks. They take the tracker's lock, so they are
+ * safe to call at any time, but they are not meant for the fast path.
+ */
+struct verbs_fork_stats {
+	/* Page-size look-ups answered by the PROCMAP_QUERY ioctl. */
+	unsigned long procmap_queries;
+	/* Page-size look-ups answered by scanning /proc/self/smaps. */
+	unsigned long smaps_scans;
+	/* Times /proc/self/maps was (re)opened for PROCMAP_QUERY. */
+	unsigned long maps_opens;
+	/* DOFORK calls that failed as a whole and were retried per page. */
+	unsigned long dofork_retries;
+	/* Live tree nodes and nodes kept for reuse. */
+	size_t nodes;
+	size_t cached_nodes;
+};
+
+MEMORY_LOCAL void verbs_fork_get_stats(struct verbs_fork_stats *stats);
+
+/* How the page size of a mapping is found when huge pages are enabled. */
+enum verbs_fork_pgsz_source {
+	VERBS_FORK_PGSZ_AUTO,  /* PROCMAP_QUERY, smaps if the kernel lacks it */
+	VERBS_FORK_PGSZ_SMAPS, /* always scan /proc/self/smaps */
+};
+
+MEMORY_LOCAL void verbs_fork_set_pgsz_source(enum verbs_fork_pgsz_source src);
+
+/*
+ * The page size the tracker would use for @addr right now (the base page
+ * size unless RDMAV_HUGEPAGES_SAFE was seen by ibv_fork_init()).
+ */
+MEMORY_LOCAL size_t verbs_fork_page_size(const void *addr);
+
+/* The registration count of the page that holds @addr (0 if untracked). */
+MEMORY_LOCAL long verbs_fork_refcount(const void *addr);
+
+/*
+ * Check the tree: red-black rules, ordered disjoint ranges, positive
+ * counts, no two touching ranges with equal counts. Returns 0 when all
+ * hold, else a short description of the first broken rule.
+ */
+MEMORY_LOCAL const char *verbs_fork_check_tree(void);
+
+#endif

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Reading the small text files the kernel publishes under /sys. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ibverbs.h"
+
+static char sysfs_path[IBV_SYSFS_PATH_MAX];
+static pthread_once_t sysfs_once = PTHREAD_ONCE_INIT;
+
+static void sysfs_path_init(void)
+{
+	const char *env = ibv_secure_getenv("SYSFS_PATH");
+	size_t len;
+
+	strcpy(sysfs_path, "/sys");
+	if (!env)
+		return;
+	len = strlen(env);
+	while (len > 1 && env[len - 1] == '/')
+		len--;
+	if (len == 0 || len >= sizeof(sysfs_path))
+		return;
+	memcpy(sysfs_path, env, len);
+	sysfs_path[len] = '\0';
+}
+
+/**
+ * ibv_get_sysfs_path - the root of the sysfs tree the library reads
+ *
+ * $SYSFS_PATH without trailing slashes when set (and the program is not
+ * setuid), otherwise "/sys". Fixed for the life of the process.
+ */
+const char *ibv_get_sysfs_path(void)
+{
+	pthread_once(&sysfs_once, sysfs_path_init);
+	return sysfs_path;
+}
+
+/*
+ * One read() is enough for sysfs attributes, which the kernel produces in
+ * a single page. A trailing newline is dropped; content that fills @buf
+ * without one cannot be terminated and is an error.
+ */
+int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
+{
+	ssize_t len;
+	int fd;
+
+	if (!size) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, size);
+	close(fd);
+	if (len < 0)
+		return -1;
+	if (len > 0 && buf[len - 1] == '\n') {
+		buf[--len] = '\0';
+	} else if ((size_t)len < size) {
+		buf[len] = '\0';
+	} else {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	return len;
+}
+
+/**
+ * ibv_read_sysfs_file - read a sysfs attribute into @buf
+ * @dir: directory holding the attribute
+ * @file: attribute name, relative to @dir
+ * @buf: destination, NUL-terminated on success
+ * @size: size of @buf
+ *
+ * Returns the length read without the trailing newline, or -1 with errno.
+ */
+int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
+			size_t size)
+{
+	char path[PATH_MAX];
+
+	if (!dir || !file || !buf) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >=
+	    sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return ibv_read_sysfs_file_at(AT_FDCWD, path, buf, size);
+}
+
+/**
+ * ibv_read_ibdev_sysfs_file - read an attribute of a device's ib directory
+ * @buf: destination
+ * @size: size of @buf
+ * @sysfs_dev: the device, whose ibdev_path is the base directory
+ * @fnfmt: printf format of the path below that directory
+ */
+int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
+			      struct verbs_sysfs_dev *sysfs_dev,
+			      const char *fnfmt, ...)
+{
+	char rel[PATH_MAX];
+	va_list ap;
+	int n;
+
+	if (!sysfs_dev || !fnfmt) {
+		errno = EINVAL;
+		return -1;
+	}
+	va_start(ap, fnfmt);
+	n = vsnprintf(rel, sizeof(rel), fnfmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(rel)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return ibv_read_sysfs_file(sysfs_dev->ibdev_path, rel, buf, size);
+}
+
+int sysfs_read_u64(int dirfd, const char *file, int base, uint64_t *val)
+{
+	char buf[32], *end;
+	int len;
+
+	len = ibv_read_sysfs_file_at(dirfd, file, buf, sizeof(buf));
+	if (len < 0)
+		return errno;
+	if (len == 0)
+		return EINVAL;
+	errno = 0;
+	*val = strtoull(buf, &end, base);
+	if (errno || end == buf)
+		return EINVAL;
+	return 0;
+}

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Device discovery, matching and lifetime against fake sysfs trees, with
+ * the test provider. Each scenario runs in its own child process because
+ * the library reads SYSFS_PATH and RDMAV_DRIVERS once per process. With
+ * IBV_TEST_REFERENCE=1 the same binary runs against Debian's libibverbs;
+ * scenarios about behaviour of ours alone skip there.
+ */
+#include <dlfcn.h>
+#include <endian.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <infiniband/verbs.h>
+
+#include "t_util.h"
+
+/* Exported by libibverbs but declared only in the provider header. */
+const char *ibv_get_sysfs_path(void);
+int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
+			size_t size);
+static char on[] = "on";
+
+#define DEV(n, ...)                                                            \
+	((struct t_dev){ .ibdev = "tprov" #n, .uverbs = n, .maj = 231,         \
+			 .min = n, .abi = 1, __VA_ARGS__ })
+
+static char *root;
+
+/* Common start of a scenario: namespace, tree, environment. */
+static bool setup_tree(bool with_provider)
+{
+	if (!t_ns_enter())
+		return false;
+	root = t_sysfs_new();
+	setenv("SYSFS_PATH", root, 1);
+	if (with_provider)
+		setenv("RDMAV_DRIVERS", t_testprov(), 1);
+	return true;
+}
+
+static struct ibv_device *find(struct ibv_device **list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(ibv_get_device_name(*list), name))
+			return *list;
+	return NULL;
+}
+
+static int count(struct ibv_device **list)
+{
+	int n = 0;
+
+	while (list && list[n])
+		n++;
+	return n;
+}
+
+static int *provider_counter(const char *sym)
+{
+	char path[4200];
+	void *h;
+
+	snprintf(path, sizeof(path), "%s-rdmav34.so", t_testprov());
+	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	T_CHECK(h);
+	return dlsym(h, sym);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static int sc_list(void *arg)
+{
+	struct ibv_device **list, *d;
+	char expect[4200];
+	int n = -1;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0, .guid = "0002:c903:0000:1234"));
+	t_sysfs_add(root, &DEV(1, .node_type = 4));
+	t_sysfs_add(root, &DEV(2, .guid = "fe80:0000:0000:0001"));
+
+	list = ibv_get_device_list(&n);
+	T_CHECK(list);
+	T_CHECK(n == 3);
+	T_CHECK(list[3] == NULL);
+	d = find(list, "tprov0");
+	T_CHECK(d);
+	T_CHECK(!strcmp(d->dev_name, "uverbs0"));
+	snprintf(expect, sizeof(expect), "%s/class/infiniband_verbs/uverbs0",
+		 root);
+	T_CHECK(!strcmp(d->dev_path, expect));
+	snprintf(expect, sizeof(expect), "%s/class/infiniband/tprov0", root);
+	T_CHECK(!strcmp(d->ibdev_path, expect));
+	T_CHECK(d->node_type == IBV_NODE_CA);
+	T_CHECK(d->transport_type == IBV_TRANSPORT_IB);
+	/* GUIDs come back in network byte order. */
+	T_CHECK(be64toh(ibv_get_device_guid(d)) == 0x0002c90300001234ULL);
+	T_CHECK(be64toh(ibv_get_device_guid(find(list, "tprov2"))) ==
+		0xfe80000000000001ULL);
+	/* No node_guid file: 0. */
+	T_CHECK(ibv_get_device_guid(find(list, "tprov1")) == 0);
+	T_CHECK(find(list, "tprov1")->node_type == IBV_NODE_RNIC);
+	T_CHECK(find(list, "tprov1")->transport_type == IBV_TRANSPORT_IWARP);
+	/* Sysfs discovery knows no kernel index. */
+	T_CHECK(ibv_get_device_index(d) == -1);
+	ibv_free_device_list(list);
+
+	/* The count is optional. */
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 3);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+static int sc_enosys(void *arg)
+{
+	struct ibv_device **list;
+	int n = 5;
+
+	if (!t_ns_enter())
+		return T_SKIP;
+	setenv("SYSFS_PATH", t_sysfs_empty(), 1);
+	errno = 0;
+	list = ibv_get_device_list(&n);
+	T_CHECK(list == NULL);
+	T_CHECK(errno == ENOSYS);
+	T_CHECK(n == 0);
+	return 0;
+}
+
+static int sc_empty(void *arg)
+{
+	struct ibv_device **list;
+	int n = 5;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	list = ibv_get_device_list(&n);
+	T_CHECK(list != NULL);
+	T_CHECK(n == 0);
+	T_CHECK(list[0] == NULL);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+static int sc_hotplug(void *arg)
+{
+	struct ibv_device **l1, **l2, **l3, **l4;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &DEV(1));
+	l1 = ibv_get_device_list(NULL);
+	T_CHECK(count(l1) == 2);
+
+	t_sysfs_add(root, &DEV(2));
+	l2 = ibv_get_device_list(NULL);
+	T_CHECK(count(l2) == 3);
+	/* Unchanged devices keep their identity across calls. */
+	T_CHECK(find(l2, "tprov0") == find(l1, "tprov0"));
+	T_CHECK(find(l2, "tprov2"));
+
+	t_sysfs_del(root, &DEV(1));
+	l3 = ibv_get_device_list(NULL);
+	T_CHECK(count(l3) == 2);
+	T_CHECK(!find(l3, "tprov1"));
+	T_CHECK(find(l3, "tprov2") == find(l2, "tprov2"));
+
+	/* The same uverbs name comes back for another device at once. */
+	t_sysfs_del(root, &DEV(2));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov9", .uverbs = 2,
+					    .maj = 231, .min = 9, .abi = 1 }));
+	l4 = ibv_get_device_list(NULL);
+	T_CHECK(count(l4) == 2);
+	T_CHECK(find(l4, "tprov9"));
+	T_CHECK(!find(l4, "tprov2"));
+	/* Old arrays stay readable until freed. */
+	T_CHECK(!strcmp(find(l2, "tprov1")->name, "tprov1"));
+	ibv_free_device_list(l1);
+	ibv_free_device_list(l2);
+	ibv_free_device_list(l3);
+	ibv_free_device_list(l4);
+	return 0;
+}
+
+static int sc_lifetime(void *arg)
+{
+	struct ibv_device **list, *dev;
+	struct ibv_context *ctx;
+	struct ibv_port_attr pa;
+	int *live;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	/* 1:3 is /dev/null, which can really be opened. */
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov0", .uverbs = 0,
+					    .maj = 1, .min = 3, .abi = 1 }));
+	t_sysfs_add(root, &DEV(1));
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 2);
+	live = provider_counter("testprov_live_devices");
+	T_CHECK(live && *live == 2);
+	dev = find(list, "tprov0");
+	ctx = ibv_open_device(dev);
+	T_CHECK(ctx);
+	T_CHECK(ctx->device == dev);
+	T_CHECK(ctx->cmd_fd >= 0 && ctx->async_fd >= 0);
+	/* Inline dispatch reaches the provider through the public slots. */
+	T_CHECK(ibv_poll_cq((struct ibv_cq *)&(struct { void *c; }){ ctx },
+			    0, NULL) == 4242);
+	T_CHECK(ibv_query_port(ctx, 1, &pa) == 0);
+	T_CHECK(pa.lid == 0x1234 && pa.state == IBV_PORT_ACTIVE);
+	ibv_free_device_list(list);
+	/* Open, so still valid after the list is gone... */
+	T_CHECK(!strcmp(dev->name, "tprov0"));
+
+	/* ...and after the kernel removed it. */
+	t_sysfs_del(root, &DEV(0));
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 1);
+	T_CHECK(!find(list, "tprov0"));
+	T_CHECK(!strcmp(ctx->device->name, "tprov0"));
+	T_CHECK(*live == 2);
+	T_CHECK(ibv_close_device(ctx) == 0);
+	T_CHECK(*live == 1);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+static int sc_unmatched(void *arg)
+{
+	struct ibv_device **list;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0", .uverbs = 1,
+					    .maj = 231, .min = 1, .abi = 1 }));
+	/* Vetoed by the provider's match_device hook. */
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprovveto", .uverbs = 2,
+					    .maj = 231, .min = 2, .abi = 1 }));
+	/* Matched through its modalias, not its name. */
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "bymodalias",
+					    .uverbs = 3, .maj = 231, .min = 3,
+					    .abi = 1,
+					    .modalias = "tprov:v1d2" }));
+	/* No device node: dropped. */
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprovnonode",
+					    .uverbs = 4, .maj = 231, .min = 4,
+					    .abi = 1, .no_node = true }));
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 2);
+	T_CHECK(find(list, "tprov0"));
+	T_CHECK(find(list, "bymodalias"));
+	ibv_free_device_list(list);
+	return 0;
+}
+
+static int sc_abi_range(void *arg)
+{
+	struct ibv_device **list;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0, .abi = 9)); /* provider takes 1..6 */
+	t_sysfs_add(root, &DEV(1, .abi = 6));
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 1);
+	T_CHECK(find(list, "tprov1"));
+	ibv_free_device_list(list);
+	return 0;
+}
+
+static void list_once(void *arg)
+{
+	ibv_free_device_list(ibv_get_device_list(NULL));
+}
+
+static int sc_show_warnings(void *arg)
+{
+	char *err;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0", .uverbs = 1,
+					    .maj = 231, .min = 1, .abi = 1 }));
+	if (arg)
+		setenv("IBV_SHOW_WARNINGS", "1", 1);
+	err = t_capture_stderr(list_once, NULL);
+	if (arg)
+		T_CHECK(strstr(err, "other0"));
+	else
+		T_CHECK(!strstr(err, "other0"));
+	free(err);
+	return 0;
+}
+
+/* Ours only: a provider listed in the config dir but not installed. */
+static int sc_quiet_missing_provider(void *arg)
+{
+	char *err;
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(false))
+		return T_SKIP;
+	t_write("/etc/libibverbs.d/ghost.driver", "driver ghostprovider\n");
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0", .uverbs = 1,
+					    .maj = 231, .min = 1, .abi = 1 }));
+	if (arg)
+		setenv("IBV_SHOW_WARNINGS", "1", 1);
+	err = t_capture_stderr(list_once, NULL);
+	if (arg)
+		T_CHECK(strstr(err, "ghostprovider"));
+	else
+		T_CHECK(err[0] == '\0');
+	free(err);
+	return 0;
+}
+
+static bool file_has(const char *path, const char *needle)
+{
+	char buf[8192] = "";
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strstr(buf, needle) != NULL;
+}
+
+/* Ours only: the log says why the list is empty. */
+static int sc_log_reasons(void *arg)
+{
+	char log[] = "/tmp/ibvt-log-XXXXXX";
+	int fd;
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(false))
+		return T_SKIP;
+	fd = mkstemp(log);
+	T_CHECK(fd >= 0);
+	close(fd);
+	setenv("VERBS_LOG_LEVEL", "3", 1);
+	setenv("VERBS_LOG_FILE", log, 1);
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0", .uverbs = 1,
+					    .maj = 231, .min = 1, .abi = 1 }));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other1", .uverbs = 2,
+					    .maj = 231, .min = 2, .abi = 1,
+					    .no_node = true }));
+	list_once(NULL);
+	T_CHECK(file_has(log, "no matching provider"));
+	T_CHECK(file_has(log, "no accessible character device"));
+	unlink(log);
+	return 0;
+}
+
+/*
+ * Ours only: a warm call trusts an unchanged directory and reads nothing
+ * per device, so a rewritten attribute of a known device goes unnoticed.
+ */
+static int sc_warm_cache(void *arg)
+{
+	struct ibv_device **l1, **l2;
+	char path[4200];
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &DEV(1));
+	sleep_ms(120); /* past the racy-timestamp window */
+	l1 = ibv_get_device_list(NULL);
+	T_CHECK(count(l1) == 2);
+	snprintf(path, sizeof(path), "%s/class/infiniband_verbs/uverbs1/ibdev",
+		 root);
+	t_write(path, "renamed\n");
+	l2 = ibv_get_device_list(NULL);
+	T_CHECK(count(l2) == 2);
+	T_CHECK(find(l2, "tprov1") == find(l1, "tprov1"));
+	ibv_free_device_list(l1);
+	ibv_free_device_list(l2);
+	return 0;
+}
+
+static int sc_sysfs_path(void *arg)
+{
+	char buf[64];
+	char *tree;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	tree = malloc(strlen(root) + 3);
+	strcpy(tree, root);
+	strcat(tree, "//");
+	setenv("SYSFS_PATH", tree, 1);
+	T_CHECK(!strcmp(ibv_get_sysfs_path(), root));
+	t_sysfs_add(root, &DEV(0));
+	snprintf(buf, sizeof(buf), "%s", "x");
+	T_CHECK(ibv_read_sysfs_file(root, "class/infiniband_verbs/uverbs0/dev",
+				    buf, sizeof(buf)) == 5);
+	T_CHECK(!strcmp(buf, "231:0"));
+	/* Content that fills the buffer without a newline is refused. */
+	T_CHECK(ibv_read_sysfs_file(root, "class/infiniband_verbs/uverbs0/dev",
+				    buf, 3) == -1);
+	errno = 0;
+	T_CHECK(ibv_read_sysfs_file(root, "nope", buf, sizeof(buf)) == -1);
+	T_CHECK(errno == ENOENT);
+	free(tree);
+	return 0;
+}
+
+static void run_scenario(int (*fn)(void *), void *arg)
+{
+	int rc = t_run(fn, arg);
+
+	if (rc == T_SKIP) {
+		if (getenv("CI") && !strcmp(getenv("CI"), "true") &&
+		    !t_reference())
+			fail_msg("scenario skipped under CI");
+		skip();
+	}
+	assert_int_equal(rc, 0);
+}
+
+static void test_list(void **s)
+{
+	run_scenario(sc_list, NULL);
+}
+static void test_enosys(void **s)
+{
+	run_scenario(sc_enosys, NULL);
+}
+static void test_empty(void **s)
+{
+	run_scenario(sc_empty, NULL);
+}
+static void test_hotplug(void **s)
+{
+	run_scenario(sc_hotplug, NULL);
+}
+static void test_lifetime(void **s)
+{
+	run_scenario(sc_lifetime, NULL);
+}
+static void test_unmatched(void **s)
+{
+	run_scenario(sc_unmatched, NULL);
+}
+static void test_abi_range(void **s)
+{
+	run_scenario(sc_abi_range, NULL);
+}
+static void test_warnings_off(void **s)
+{
+	run_scenario(sc_show_warnings, NULL);
+}
+static void test_warnings_on(void **s)
+{
+	run_scenario(sc_show_warnings, on);
+}
+static void test_missing_provider_quiet(void **s)
+{
+	run_scenario(sc_quiet_missing_provider, NULL);
+}
+static void test_missing_provider_shown(void **s)
+{
+	run_scenario(sc_quiet_missing_provider, on);
+}
+static void test_log_reasons(void **s)
+{
+	run_scenario(sc_log_reasons, NULL);
+}
+static void test_warm_cache(void **s)
+{
+	run_scenario(sc_warm_cache, NULL);
+}
+static void test_sysfs_path(void **s)
+{
+	run_scenario(sc_sysfs_path, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_enosys),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_hotplug),
+		cmocka_unit_test(test_lifetime),
+		cmocka_unit_test(test_unmatched),
+		cmocka_unit_test(test_abi_range),
+		cmocka_unit_test(test_warnings_off),
+		cmocka_unit_test(test_warnings_on),
+		cmocka_unit_test(test_missing_provider_quiet),
+		cmocka_unit_test(test_missing_provider_shown),
+		cmocka_unit_test(test_log_reasons),
+		cmocka_unit_test(test_warm_cache),
+		cmocka_unit_test(test_sysfs_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

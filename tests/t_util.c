@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "t_util.h"
+
+bool t_reference(void)
+{
+	const char *v = getenv("IBV_TEST_REFERENCE");
+
+	return v && *v && strcmp(v, "0");
+}
+
+const char *t_build_dir(void)
+{
+	const char *b = getenv("IBV_TEST_BUILD_DIR");
+
+	return b ? b : ".";
+}
+
+const char *t_testprov(void)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/lib/libtestprov", t_build_dir());
+	return path;
+}
+
+static bool t_mount(const char *src, const char *dst, const char *type,
+		    unsigned long flags, const char *data)
+{
+	if (mount(src, dst, type, flags, data) == 0)
+		return true;
+	fprintf(stderr, "skip: cannot mount %s on %s: %s\n", type ? type : src,
+		dst, strerror(errno));
+	return false;
+}
+
+static void t_node(const char *path, mode_t mode, unsigned int maj,
+		   unsigned int min)
+{
+	if (mknod(path, mode | 0666, makedev(maj, min)) && errno != EEXIST) {
+		fprintf(stderr, "mknod %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+}
+
+bool t_ns_enter(void)
+{
+	char upper[] = "/tmp/ibvt-etc-XXXXXX", opts[512];
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "skip: needs root for a private mount namespace\n");
+		return false;
+	}
+	if (unshare(CLONE_NEWNS)) {
+		fprintf(stderr, "skip: unshare(CLONE_NEWNS): %s\n",
+			strerror(errno));
+		return false;
+	}
+	if (!t_mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    !t_mount("tmpfs", "/dev", "tmpfs", 0, "mode=755"))
+		return false;
+	t_node("/dev/null", S_IFCHR, 1, 3);
+	t_node("/dev/zero", S_IFCHR, 1, 5);
+	t_node("/dev/full", S_IFCHR, 1, 7);
+	t_node("/dev/urandom", S_IFCHR, 1, 9);
+	mkdir("/dev/infiniband", 0755);
+	/* /etc gets a throw-away upper layer for libibverbs.d. */
+	if (!mkdtemp(upper) ||
+	    !t_mount("tmpfs", upper, "tmpfs", 0, "mode=755"))
+		return false;
+	mkdir(strcat(strcpy(opts, upper), "/u"), 0755);
+	mkdir(strcat(strcpy(opts, upper), "/w"), 0755);
+	snprintf(opts, sizeof(opts), "lowerdir=/etc,upperdir=%s/u,workdir=%s/w",
+		 upper, upper);
+	if (!t_mount("overlay", "/etc", "overlay", 0, opts))
+		return false;
+	mkdir("/etc/libibverbs.d", 0755);
+	return true;
+}
+
+void t_mknod(const char *name, unsigned int maj, unsigned int min)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/dev/infiniband/%s", name);
+	t_node(path, S_IFCHR, maj, min);
+}
+
+void t_rmnod(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/dev/infiniband/%s", name);
+	unlink(path);
+}
+
+void t_write(const char *path, const char *content)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0 || write(fd, content, strlen(content)) < 0) {
+		fprintf(stderr, "write %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	close(fd);
+}
+
+static void t_mkdirs(const char *path)
+{
+	char tmp[4096], *p;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (p = tmp + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(tmp, 0755);
+			*p = '/';
+		}
+	mkdir(tmp, 0755);
+}
+
+static void t_writef(const char *dir, const char *file, const char *fmt,
+		     ...) __attribute__((format(printf, 3, 4)));
+static void t_writef(const char *dir, const char *file, const char *fmt, ...)
+{
+	char path[4096], buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	t_write(path, buf);
+}
+
+char *t_sysfs_empty(void)
+{
+	char *root = strdup("/tmp/ibvt-sysfs-XXXXXX");
+
+	if (!root || !mkdtemp(root))
+		exit(1);
+	return root;
+}
+
+char *t_sysfs_new(void)
+{
+	char *root = t_sysfs_empty();
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/class/infiniband_verbs", root);
+	t_mkdirs(path);
+	t_writef(path, "abi_version", "6\n");
+	snprintf(path, sizeof(path), "%s/class/infiniband", root);
+	t_mkdirs(path);
+	return root;
+}
+
+void t_sysfs_add(const char *root, const struct t_dev *d)
+{
+	char ib[4096], uv[4096], name[32];
+
+	snprintf(name, sizeof(name), "uverbs%d", d->uverbs);
+	snprintf(ib, sizeof(ib), "%s/class/infiniband/%s/device", root,
+		 d->ibdev);
+	t_mkdirs(ib);
+	if (d->modalias)
+		t_writef(ib, "modalias", "%s\n", d->modalias);
+	snprintf(ib, sizeof(ib), "%s/class/infiniband/%s", root, d->ibdev);
+	t_writef(ib, "node_type", "%d: CA\n", d->node_type ? d->node_type : 1);
+	if (d->guid)
+		t_writef(ib, "node_guid", "%s\n", d->guid);
+	snprintf(uv, sizeof(uv), "%s/class/infiniband_verbs/%s", root, name);
+	t_mkdirs(uv);
+	t_writef(uv, "ibdev", "%s\n", d->ibdev);
+	t_writef(uv, "dev", "%u:%u\n", d->maj, d->min);
+	if (d->abi)
+		t_writef(uv, "abi_version", "%d\n", d->abi);
+	if (!d->no_node)
+		t_mknod(name, d->maj, d->min);
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	return remove(p);
+}
+
+void t_rm_rf(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void t_sysfs_del(const char *root, const struct t_dev *d)
+{
+	char path[4096], name[32];
+
+	snprintf(name, sizeof(name), "uverbs%d", d->uverbs);
+	snprintf(path, sizeof(path), "%s/class/infiniband_verbs/%s", root,
+		 name);
+	t_rm_rf(path);
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s", root, d->ibdev);
+	t_rm_rf(path);
+	t_rmnod(name);
+}
+
+int t_run(int (*fn)(void *), void *arg)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(fn(arg));
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+char *t_capture_stderr(void (*fn)(void *), void *arg)
+{
+	char path[] = "/tmp/ibvt-err-XXXXXX", *buf;
+	int fd = mkstemp(path), saved;
+	off_t len;
+
+	if (fd < 0)
+		exit(1);
+	unlink(path);
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fd, 2);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	len = lseek(fd, 0, SEEK_END);
+	buf = calloc(1, len + 1);
+	if (pread(fd, buf, len, 0) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return buf;
+}

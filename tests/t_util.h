@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Helpers shared by the unit tests: fake sysfs trees, a private mount
+ * namespace with device nodes, and running a scenario in a child process
+ * (the library initialises once per process, so each scenario needs one).
+ */
+#ifndef T_UTIL_H
+#define T_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/types.h>
+
+#define T_SKIP 77
+
+/* Inside a scenario child: print the failed condition and exit 1. */
+#define T_CHECK(cond)                                                          \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			exit(1);                                               \
+		}                                                              \
+	} while (0)
+
+/* True when the test runs against Debian's libibverbs (differential run). */
+bool t_reference(void);
+
+/* The build tree (IBV_TEST_BUILD_DIR), for the test provider's path. */
+const char *t_build_dir(void);
+/* RDMAV_DRIVERS value selecting the test provider. */
+const char *t_testprov(void);
+
+/*
+ * Enter a private mount namespace with a tmpfs /dev (null, zero, full,
+ * urandom, infiniband/) and an overlay on /etc, so tests may create device
+ * nodes and driver config files without touching the host. Returns false
+ * (with the reason printed) when that is impossible, e.g. without root.
+ */
+bool t_ns_enter(void);
+/* Create a char node /dev/infiniband/<name> with the given number. */
+void t_mknod(const char *name, unsigned int maj, unsigned int min);
+void t_rmnod(const char *name);
+
+struct t_dev {
+	const char *ibdev; /* e.g. "tprov0" */
+	int uverbs; /* N of uverbsN */
+	unsigned int maj, min; /* its dev_t */
+	int abi; /* per-device abi_version; 0 leaves the file out */
+	int node_type; /* kernel node type, 1 = CA */
+	const char *guid; /* "xxxx:xxxx:xxxx:xxxx" or NULL */
+	const char *modalias; /* device/modalias or NULL */
+	bool no_node; /* do not create the /dev node */
+};
+
+/* A fake sysfs root with class/infiniband_verbs (abi_version 6). */
+char *t_sysfs_new(void);
+/* A fake sysfs root with no RDMA classes at all. */
+char *t_sysfs_empty(void);
+void t_sysfs_add(const char *root, const struct t_dev *dev);
+void t_sysfs_del(const char *root, const struct t_dev *dev);
+void t_write(const char *path, const char *content);
+void t_rm_rf(const char *path);
+
+/*
+ * Run @fn(@arg) in a forked child; returns its exit status (T_SKIP when
+ * it skipped, 128+signal when it died).
+ */
+int t_run(int (*fn)(void *), void *arg);
+
+/* Capture what @fn writes to stderr into a malloc'ed string. */
+char *t_capture_stderr(void (*fn)(void *), void *arg);
+
+#endif
