@@ -93,20 +93,20 @@ void verbs_uninit_context(struct verbs_context *vctx)
 }
 
 /* Copies one op into the private table and, if given, a public slot. */
-#define SET_PRIV(name)                                                         \
-	do {                                                                   \
-		if (ops->name)                                                 \
-			priv->name = ops->name;                                \
+#define SET_PRIV(name)                          \
+	do {                                    \
+		if (ops->name)                  \
+			priv->name = ops->name; \
 	} while (0)
-#define SET_CTX(name)                                                          \
-	do {                                                                   \
-		if (ops->name)                                                 \
-			priv->name = ctx->ops.name = ops->name;                \
+#define SET_CTX(name)                                           \
+	do {                                                    \
+		if (ops->name)                                  \
+			priv->name = ctx->ops.name = ops->name; \
 	} while (0)
-#define SET_VCTX(name)                                                         \
-	do {                                                                   \
-		if (ops->name)                                                 \
-			priv->name = vctx->name = ops->name;                   \
+#define SET_VCTX(name)                                       \
+	do {                                                 \
+		if (ops->name)                               \
+			priv->name = vctx->name = ops->name; \
 	} while (0)
 
 /* Ops reached by inline functions through struct ibv_context_ops. */

@@ -205,8 +205,9 @@ static struct dev_entry *new_entry(struct scan *scan,
 	if (!ent->sysfs || grow_table())
 		goto err_free;
 	if (scan_fill(scan, se, ent->sysfs)) {
-		ibv_log_info("skipping %s: its sysfs or netlink data is incomplete",
-			     se->name);
+		ibv_log_info(
+			"skipping %s: its sysfs or netlink data is incomplete",
+			se->name);
 		st->failed++;
 		goto err_free;
 	}
@@ -321,8 +322,9 @@ static void explain_empty(const struct discovery_stats *st)
 		ibv_log_info("%u device(s) have no matching provider",
 			     st->no_provider);
 	if (st->abi_refused)
-		ibv_log_info("%u device(s) refused: kernel ABI outside the provider's range",
-			     st->abi_refused);
+		ibv_log_info(
+			"%u device(s) refused: kernel ABI outside the provider's range",
+			st->abi_refused);
 	if (st->no_cdev)
 		ibv_log_info("%u device(s) have no accessible character device",
 			     st->no_cdev);
@@ -341,8 +343,9 @@ static int refresh(struct discovery_stats *st)
 	if (ret) {
 		scan_release(&scan);
 		if (ret == ENOSYS)
-			ibv_log_info("no RDMA support in the kernel: no RDMA netlink and no %s/class/infiniband_verbs",
-				     ibv_get_sysfs_path());
+			ibv_log_info(
+				"no RDMA support in the kernel: no RDMA netlink and no %s/class/infiniband_verbs",
+				ibv_get_sysfs_path());
 		return ret;
 	}
 	scan_gen++;
@@ -375,8 +378,7 @@ static struct ibv_device **build_list(int *num)
 	if (!list)
 		return NULL;
 	n = 0;
-	list_for_each(&device_list, vdev, entry)
-	{
+	list_for_each(&device_list, vdev, entry) {
 		atomic_fetch_add(&vdev->refcount, 1);
 		list[n++] = &vdev->device;
 	}
@@ -449,8 +451,8 @@ static int parse_guid(const char *s, uint64_t *guid)
 	unsigned int w[4];
 	char tail;
 
-	if (sscanf(s, "%4x:%4x:%4x:%4x%c", &w[0], &w[1], &w[2], &w[3],
-		   &tail) != 4)
+	if (sscanf(s, "%4x:%4x:%4x:%4x%c", &w[0], &w[1], &w[2], &w[3], &tail) !=
+	    4)
 		return EINVAL;
 	*guid = (uint64_t)w[0] << 48 | (uint64_t)w[1] << 32 |
 		(uint64_t)w[2] << 16 | w[3];

@@ -18,7 +18,6 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
-#include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/rdma_netlink.h>
 
 #include "config.h"
@@ -246,8 +245,8 @@ static int nl_chardev_cb(struct nl_msg *msg, void *arg)
 	    !tb[RDMA_NLDEV_ATTR_CHARDEV_ABI] ||
 	    !tb[RDMA_NLDEV_ATTR_CHARDEV_NAME])
 		return NL_SKIP;
-	sd->sysfs_cdev = decode_huge_dev(
-		nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV]));
+	sd->sysfs_cdev =
+		decode_huge_dev(nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV]));
 	sd->abi_ver = (uint32_t)nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
 	snprintf(sd->sysfs_name, sizeof(sd->sysfs_name), "%s",
 		 nla_get_string(tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]));
@@ -430,8 +429,8 @@ bool cdev_matches(const struct verbs_sysfs_dev *sd)
 	snprintf(path, sizeof(path), RDMA_CDEV_DIR "/%s", sd->sysfs_name);
 	if (is_cdev(path, sd->sysfs_cdev))
 		return true;
-	snprintf(path, sizeof(path), "/dev/char/%u:%u",
-		 major(sd->sysfs_cdev), minor(sd->sysfs_cdev));
+	snprintf(path, sizeof(path), "/dev/char/%u:%u", major(sd->sysfs_cdev),
+		 minor(sd->sysfs_cdev));
 	return is_cdev(path, sd->sysfs_cdev);
 }
 
@@ -469,6 +468,6 @@ int open_cdev(const char *devname, dev_t cdev)
 		 minor(cdev));
 	fd = open_checked(path, cdev);
 	if (fd < 0)
-		errno = err;
+		errno = err == ENOENT ? ENODEV : err;
 	return fd;
 }

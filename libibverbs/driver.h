@@ -34,16 +34,17 @@ enum {
 void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt,
 		 ...) __attribute__((format(printf, 3, 4)));
 
-#define verbs_log(ctx, level, fmt, ...)                                        \
-	__verbs_log(ctx, level, "%s: %s:%d: " fmt,                             \
-		    (ctx)->context.device->name, __func__, __LINE__,           \
+#define verbs_log(ctx, level, fmt, ...)                              \
+	__verbs_log(ctx, level, "%s: %s:%d: " fmt,                   \
+		    (ctx)->context.device->name, __func__, __LINE__, \
 		    ##__VA_ARGS__)
-#define verbs_err(ctx, fmt, ...) verbs_log(ctx, VERBS_LOG_ERR, fmt, ##__VA_ARGS__)
-#define verbs_warn(ctx, fmt, ...)                                              \
+#define verbs_err(ctx, fmt, ...) \
+	verbs_log(ctx, VERBS_LOG_ERR, fmt, ##__VA_ARGS__)
+#define verbs_warn(ctx, fmt, ...) \
 	verbs_log(ctx, VERBS_LOG_WARN, fmt, ##__VA_ARGS__)
-#define verbs_info(ctx, fmt, ...)                                              \
+#define verbs_info(ctx, fmt, ...) \
 	verbs_log(ctx, VERBS_LOG_INFO, fmt, ##__VA_ARGS__)
-#define verbs_debug(ctx, fmt, ...)                                             \
+#define verbs_debug(ctx, fmt, ...) \
 	verbs_log(ctx, VERBS_LOG_DEBUG, fmt, ##__VA_ARGS__)
 
 enum verbs_xrcd_mask {
@@ -158,26 +159,26 @@ struct verbs_match_ent {
 	uint8_t kind;
 };
 
-#define VERBS_DRIVER_ID(_id)                                                   \
-	{                                                                      \
-		.u.driver_id = (_id), .kind = VERBS_MATCH_DRIVER_ID,           \
+#define VERBS_DRIVER_ID(_id)                                         \
+	{                                                            \
+		.u.driver_id = (_id), .kind = VERBS_MATCH_DRIVER_ID, \
 	}
-#define VERBS_PCI_MATCH(_vendor, _device, _data)                               \
-	{                                                                      \
-		.driver_data = (void *)(_data), .vendor = (_vendor),           \
-		.device = (_device), .kind = VERBS_MATCH_PCI,                  \
+#define VERBS_PCI_MATCH(_vendor, _device, _data)                     \
+	{                                                            \
+		.driver_data = (void *)(_data), .vendor = (_vendor), \
+		.device = (_device), .kind = VERBS_MATCH_PCI,        \
 	}
-#define VERBS_MODALIAS_MATCH(_glob, _data)                                     \
-	{                                                                      \
-		.driver_data = (void *)(_data), .u.modalias = (_glob),         \
-		.kind = VERBS_MATCH_MODALIAS,                                  \
+#define VERBS_MODALIAS_MATCH(_glob, _data)                             \
+	{                                                              \
+		.driver_data = (void *)(_data), .u.modalias = (_glob), \
+		.kind = VERBS_MATCH_MODALIAS,                          \
 	}
 /* Name matching is a modalias glob on the synthetic "rdma_device:N<name>". */
-#define VERBS_NAME_MATCH(_prefix, _data)                                       \
-	{                                                                      \
-		.driver_data = (void *)(_data),                                \
-		.u.modalias = "rdma_device:*N" _prefix "*",                    \
-		.kind = VERBS_MATCH_MODALIAS,                                  \
+#define VERBS_NAME_MATCH(_prefix, _data)                    \
+	{                                                   \
+		.driver_data = (void *)(_data),             \
+		.u.modalias = "rdma_device:*N" _prefix "*", \
+		.kind = VERBS_MATCH_MODALIAS,               \
 	}
 
 enum {
@@ -263,16 +264,16 @@ struct verbs_context_ops {
 		       struct ibv_mw_bind *mw_bind);
 	int (*close_xrcd)(struct ibv_xrcd *xrcd);
 	void (*cq_event)(struct ibv_cq *cq);
-	struct ibv_ah *(*create_ah)(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+	struct ibv_ah *(*create_ah)(struct ibv_pd *pd,
+				    struct ibv_ah_attr *attr);
 	struct ibv_counters *(*create_counters)(
 		struct ibv_context *context,
 		struct ibv_counters_init_attr *init_attr);
 	struct ibv_cq *(*create_cq)(struct ibv_context *context, int cqe,
 				    struct ibv_comp_channel *channel,
 				    int comp_vector);
-	struct ibv_cq_ex *(*create_cq_ex)(
-		struct ibv_context *context,
-		struct ibv_cq_init_attr_ex *init_attr);
+	struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
+					  struct ibv_cq_init_attr_ex *init_attr);
 	struct ibv_flow *(*create_flow)(struct ibv_qp *qp,
 					struct ibv_flow_attr *flow_attr);
 	struct ibv_flow_action *(*create_flow_action_esp)(
@@ -374,7 +375,8 @@ struct verbs_context_ops {
 	void (*unimport_pd)(struct ibv_pd *pd);
 };
 
-static inline struct verbs_device *verbs_get_device(const struct ibv_device *dev)
+static inline struct verbs_device *
+verbs_get_device(const struct ibv_device *dev)
 {
 	return container_of(dev, struct verbs_device, device);
 }
@@ -401,13 +403,13 @@ void verbs_register_driver(const struct verbs_device_ops *ops);
  * (referenced by the RDMA_STATIC_PROVIDERS hook of verbs.h) and a
  * constructor registering it when the object is loaded.
  */
-#define PROVIDER_DRIVER(provider_name, drv_struct)                             \
-	extern const struct verbs_device_ops verbs_provider_##provider_name    \
-		__attribute__((alias(_verbs_stringify(drv_struct))));          \
-	static __attribute__((constructor)) void                               \
-		provider_name##_register_driver(void)                          \
-	{                                                                      \
-		verbs_register_driver(&drv_struct);                            \
+#define PROVIDER_DRIVER(provider_name, drv_struct)                          \
+	extern const struct verbs_device_ops verbs_provider_##provider_name \
+		__attribute__((alias(_verbs_stringify(drv_struct))));       \
+	static __attribute__((                                              \
+		constructor)) void provider_name##_register_driver(void)    \
+	{                                                                   \
+		verbs_register_driver(&drv_struct);                         \
 	}
 
 void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
@@ -419,10 +421,10 @@ void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
  * Allocates the provider's context structure, which embeds a struct
  * verbs_context as member @ctx_memb, and initialises the core part.
  */
-#define verbs_init_and_alloc_context(ibdev, cmd_fd, drv_ctx_ptr, ctx_memb,     \
-				     driver_id)                                \
-	((__typeof__(drv_ctx_ptr))_verbs_init_and_alloc_context(              \
-		ibdev, cmd_fd, sizeof(*drv_ctx_ptr),                           \
+#define verbs_init_and_alloc_context(ibdev, cmd_fd, drv_ctx_ptr, ctx_memb, \
+				     driver_id)                            \
+	((__typeof__(drv_ctx_ptr))_verbs_init_and_alloc_context(           \
+		ibdev, cmd_fd, sizeof(*drv_ctx_ptr),                       \
 		&((__typeof__(drv_ctx_ptr))NULL)->ctx_memb, (driver_id)))
 
 void verbs_uninit_context(struct verbs_context *context);

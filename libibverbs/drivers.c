@@ -14,8 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <rdma/ib_user_ioctl_verbs.h>
-
 #include "config.h"
 #include "ibverbs.h"
 
@@ -145,8 +143,7 @@ int parse_driver_env(const char *value)
 	return 0;
 }
 
-static void parse_config_line(const char *file, unsigned int lineno,
-			      char *line)
+static void parse_config_line(const char *file, unsigned int lineno, char *line)
 {
 	char *word, *name, *rest;
 
@@ -343,8 +340,8 @@ static bool read_modalias(struct verbs_sysfs_dev *sd)
 }
 
 /* Table match in three passes: driver id, then name, then modalias. */
-static const struct verbs_match_ent *match_table(const struct verbs_match_ent *t,
-						 struct verbs_sysfs_dev *sd)
+static const struct verbs_match_ent *
+match_table(const struct verbs_match_ent *t, struct verbs_sysfs_dev *sd)
 {
 	const struct verbs_match_ent *e;
 	char name[IBV_SYSFS_NAME_MAX + 16];
@@ -380,10 +377,10 @@ static bool try_driver(const struct verbs_device_ops *ops,
 		return false;
 	if (sd->abi_ver < ops->match_min_abi_version ||
 	    sd->abi_ver > ops->match_max_abi_version) {
-		ibv_warn_user("provider %s refuses device %s: kernel ABI %u is outside its range %u..%u",
-			      ops->name, sd->ibdev_name, sd->abi_ver,
-			      ops->match_min_abi_version,
-			      ops->match_max_abi_version);
+		ibv_warn_user(
+			"provider %s refuses device %s: kernel ABI %u is outside its range %u..%u",
+			ops->name, sd->ibdev_name, sd->abi_ver,
+			ops->match_min_abi_version, ops->match_max_abi_version);
 		*abi_refused = true;
 		return false;
 	}

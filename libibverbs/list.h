@@ -18,13 +18,15 @@ struct list_head {
 	struct list_node n;
 };
 
-#define LIST_HEAD_INIT(name)                                                   \
-	{                                                                      \
-		{ &(name).n, &(name).n }                                       \
+#define LIST_HEAD_INIT(name)                 \
+	{                                    \
+		{                            \
+			&(name).n, &(name).n \
+		}                            \
 	}
 
 #ifndef container_of
-#define container_of(ptr, type, member)                                        \
+#define container_of(ptr, type, member) \
 	((type *)((char *)(ptr)-offsetof(type, member)))
 #endif
 
@@ -56,16 +58,16 @@ static inline void list_del(struct list_node *n)
 #define list_entry(n, type, member) container_of(n, type, member)
 
 /* Iterate over the containers; @pos is a pointer to the container type. */
-#define list_for_each(h, pos, member)                                          \
-	for (pos = list_entry((h)->n.next, __typeof__(*pos), member);          \
-	     &pos->member != &(h)->n;                                          \
+#define list_for_each(h, pos, member)                                 \
+	for (pos = list_entry((h)->n.next, __typeof__(*pos), member); \
+	     &pos->member != &(h)->n;                                 \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
 /* As list_for_each, but @pos may be unlinked inside the loop. */
-#define list_for_each_safe(h, pos, nxt, member)                                \
-	for (pos = list_entry((h)->n.next, __typeof__(*pos), member),          \
-	    nxt = list_entry(pos->member.next, __typeof__(*pos), member);      \
-	     &pos->member != &(h)->n; pos = nxt,                               \
+#define list_for_each_safe(h, pos, nxt, member)                           \
+	for (pos = list_entry((h)->n.next, __typeof__(*pos), member),     \
+	    nxt = list_entry(pos->member.next, __typeof__(*pos), member); \
+	     &pos->member != &(h)->n; pos = nxt,                          \
 	    nxt = list_entry(nxt->member.next, __typeof__(*nxt), member))
 
 #endif

@@ -27,6 +27,7 @@ const struct verbs_device_ops verbs_provider_all = {
 /* "none" links no provider at all. */
 const struct verbs_device_ops verbs_provider_none = {
 	.name = "none",
-	.static_providers = all_providers + (sizeof(all_providers) /
-					     sizeof(all_providers[0])) - 1,
+	.static_providers = all_providers +
+			    (sizeof(all_providers) / sizeof(all_providers[0])) -
+			    1,
 };

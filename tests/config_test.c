@@ -77,7 +77,8 @@ static int sc_env_list(void *arg)
 static int sc_setuid(void *arg)
 {
 	if (geteuid() != 0) {
-		fprintf(stderr, "skip: needs root to change the effective uid\n");
+		fprintf(stderr,
+			"skip: needs root to change the effective uid\n");
 		return T_SKIP;
 	}
 	setenv("SYSFS_PATH", "/tmp", 1);

@@ -28,9 +28,13 @@ int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 			size_t size);
 static char on[] = "on";
 
-#define DEV(n, ...)                                                            \
-	((struct t_dev){ .ibdev = "tprov" #n, .uverbs = n, .maj = 231,         \
-			 .min = n, .abi = 1, __VA_ARGS__ })
+#define DEV(n, ...)                           \
+	((struct t_dev){ .ibdev = "tprov" #n, \
+			 .uverbs = n,         \
+			 .maj = 231,          \
+			 .min = n,            \
+			 .abi = 1,            \
+			 __VA_ARGS__ })
 
 static char *root;
 
@@ -183,8 +187,11 @@ static int sc_hotplug(void *arg)
 
 	/* The same uverbs name comes back for another device at once. */
 	t_sysfs_del(root, &DEV(2));
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov9", .uverbs = 2,
-					    .maj = 231, .min = 9, .abi = 1 }));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov9",
+					    .uverbs = 2,
+					    .maj = 231,
+					    .min = 9,
+					    .abi = 1 }));
 	l4 = ibv_get_device_list(NULL);
 	T_CHECK(count(l4) == 2);
 	T_CHECK(find(l4, "tprov9"));
@@ -208,8 +215,11 @@ static int sc_lifetime(void *arg)
 	if (!setup_tree(true))
 		return T_SKIP;
 	/* 1:3 is /dev/null, which can really be opened. */
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov0", .uverbs = 0,
-					    .maj = 1, .min = 3, .abi = 1 }));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov0",
+					    .uverbs = 0,
+					    .maj = 1,
+					    .min = 3,
+					    .abi = 1 }));
 	t_sysfs_add(root, &DEV(1));
 	list = ibv_get_device_list(NULL);
 	T_CHECK(count(list) == 2);
@@ -221,8 +231,8 @@ static int sc_lifetime(void *arg)
 	T_CHECK(ctx->device == dev);
 	T_CHECK(ctx->cmd_fd >= 0 && ctx->async_fd >= 0);
 	/* Inline dispatch reaches the provider through the public slots. */
-	T_CHECK(ibv_poll_cq((struct ibv_cq *)&(struct { void *c; }){ ctx },
-			    0, NULL) == 4242);
+	T_CHECK(ibv_poll_cq((struct ibv_cq *)&(struct { void *c; }){ ctx }, 0,
+			    NULL) == 4242);
 	T_CHECK(ibv_query_port(ctx, 1, &pa) == 0);
 	T_CHECK(pa.lid == 0x1234 && pa.state == IBV_PORT_ACTIVE);
 	ibv_free_device_list(list);
@@ -249,20 +259,31 @@ static int sc_unmatched(void *arg)
 	if (!setup_tree(true))
 		return T_SKIP;
 	t_sysfs_add(root, &DEV(0));
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0", .uverbs = 1,
-					    .maj = 231, .min = 1, .abi = 1 }));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0",
+					    .uverbs = 1,
+					    .maj = 231,
+					    .min = 1,
+					    .abi = 1 }));
 	/* Vetoed by the provider's match_device hook. */
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprovveto", .uverbs = 2,
-					    .maj = 231, .min = 2, .abi = 1 }));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprovveto",
+					    .uverbs = 2,
+					    .maj = 231,
+					    .min = 2,
+					    .abi = 1 }));
 	/* Matched through its modalias, not its name. */
 	t_sysfs_add(root, &((struct t_dev){ .ibdev = "bymodalias",
-					    .uverbs = 3, .maj = 231, .min = 3,
+					    .uverbs = 3,
+					    .maj = 231,
+					    .min = 3,
 					    .abi = 1,
 					    .modalias = "tprov:v1d2" }));
 	/* No device node: dropped. */
 	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprovnonode",
-					    .uverbs = 4, .maj = 231, .min = 4,
-					    .abi = 1, .no_node = true }));
+					    .uverbs = 4,
+					    .maj = 231,
+					    .min = 4,
+					    .abi = 1,
+					    .no_node = true }));
 	list = ibv_get_device_list(NULL);
 	T_CHECK(count(list) == 2);
 	T_CHECK(find(list, "tprov0"));
@@ -297,8 +318,11 @@ static int sc_show_warnings(void *arg)
 
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0", .uverbs = 1,
-					    .maj = 231, .min = 1, .abi = 1 }));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0",
+					    .uverbs = 1,
+					    .maj = 231,
+					    .min = 1,
+					    .abi = 1 }));
 	if (arg)
 		setenv("IBV_SHOW_WARNINGS", "1", 1);
 	err = t_capture_stderr(list_once, NULL);
@@ -320,8 +344,11 @@ static int sc_quiet_missing_provider(void *arg)
 	if (!setup_tree(false))
 		return T_SKIP;
 	t_write("/etc/libibverbs.d/ghost.driver", "driver ghostprovider\n");
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0", .uverbs = 1,
-					    .maj = 231, .min = 1, .abi = 1 }));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0",
+					    .uverbs = 1,
+					    .maj = 231,
+					    .min = 1,
+					    .abi = 1 }));
 	if (arg)
 		setenv("IBV_SHOW_WARNINGS", "1", 1);
 	err = t_capture_stderr(list_once, NULL);
@@ -362,10 +389,16 @@ static int sc_log_reasons(void *arg)
 	close(fd);
 	setenv("VERBS_LOG_LEVEL", "3", 1);
 	setenv("VERBS_LOG_FILE", log, 1);
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0", .uverbs = 1,
-					    .maj = 231, .min = 1, .abi = 1 }));
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other1", .uverbs = 2,
-					    .maj = 231, .min = 2, .abi = 1,
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0",
+					    .uverbs = 1,
+					    .maj = 231,
+					    .min = 1,
+					    .abi = 1 }));
+	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other1",
+					    .uverbs = 2,
+					    .maj = 231,
+					    .min = 2,
+					    .abi = 1,
 					    .no_node = true }));
 	list_once(NULL);
 	T_CHECK(file_has(log, "no matching provider"));

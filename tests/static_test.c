@@ -26,8 +26,9 @@ int main(void)
 	if (!t_ns_enter())
 		return T_SKIP;
 	root = t_sysfs_new();
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov0", .maj = 1,
-					    .min = 3, .abi = 1 }));
+	t_sysfs_add(root,
+		    &((struct t_dev){
+			    .ibdev = "tprov0", .maj = 1, .min = 3, .abi = 1 }));
 	setenv("SYSFS_PATH", root, 1);
 	setenv("RDMAV_DRIVERS", t_testprov(), 1);
 	list = ibv_get_device_list(&n);

@@ -61,7 +61,8 @@ bool t_ns_enter(void)
 	char upper[] = "/tmp/ibvt-etc-XXXXXX", opts[512];
 
 	if (geteuid() != 0) {
-		fprintf(stderr, "skip: needs root for a private mount namespace\n");
+		fprintf(stderr,
+			"skip: needs root for a private mount namespace\n");
 		return false;
 	}
 	if (unshare(CLONE_NEWNS)) {
@@ -78,8 +79,7 @@ bool t_ns_enter(void)
 	t_node("/dev/urandom", S_IFCHR, 1, 9);
 	mkdir("/dev/infiniband", 0755);
 	/* /etc gets a throw-away upper layer for libibverbs.d. */
-	if (!mkdtemp(upper) ||
-	    !t_mount("tmpfs", upper, "tmpfs", 0, "mode=755"))
+	if (!mkdtemp(upper) || !t_mount("tmpfs", upper, "tmpfs", 0, "mode=755"))
 		return false;
 	mkdir(strcat(strcpy(opts, upper), "/u"), 0755);
 	mkdir(strcat(strcpy(opts, upper), "/w"), 0755);
@@ -132,8 +132,8 @@ static void t_mkdirs(const char *path)
 	mkdir(tmp, 0755);
 }
 
-static void t_writef(const char *dir, const char *file, const char *fmt,
-		     ...) __attribute__((format(printf, 3, 4)));
+static void t_writef(const char *dir, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void t_writef(const char *dir, const char *file, const char *fmt, ...)
 {
 	char path[4096], buf[1024];

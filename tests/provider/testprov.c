@@ -12,8 +12,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <rdma/ib_user_ioctl_verbs.h>
-
 #include "driver.h"
 
 /* Read by tests through dlsym() to check device lifetimes. */
@@ -67,8 +65,8 @@ static int tp_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 
 static void tp_free_context(struct ibv_context *ibctx)
 {
-	struct tp_context *ctx = container_of(ibctx, struct tp_context,
-					      vctx.context);
+	struct tp_context *ctx =
+		container_of(ibctx, struct tp_context, vctx.context);
 
 	verbs_uninit_context(&ctx->vctx);
 	free(ctx);
