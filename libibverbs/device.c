@@ -40,6 +40,8 @@ static struct list_head device_list = LIST_HEAD_INIT(device_list);
 static struct dev_entry **htab;
 static size_t htab_size, htab_count;
 static unsigned int scan_gen;
+/* The provider registry's generation, read once per refresh. */
+static unsigned int drv_gen;
 
 static size_t hash_name(enum scan_mode mode, const char *s)
 {
@@ -157,13 +159,11 @@ static int make_device(struct dev_entry *ent,
 	vdev->sysfs = sd;
 	dev->node_type = sd->node_type;
 	dev->transport_type = transport_of(sd->node_type);
-	snprintf(dev->name, sizeof(dev->name), "%s", sd->ibdev_name);
-	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", sd->sysfs_name);
-	snprintf(dev->dev_path, sizeof(dev->dev_path),
-		 "%s/class/infiniband_verbs/%s", ibv_get_sysfs_path(),
-		 sd->sysfs_name);
-	snprintf(dev->ibdev_path, sizeof(dev->ibdev_path), "%s",
-		 sd->ibdev_path);
+	str_copy(dev->name, sizeof(dev->name), sd->ibdev_name);
+	str_copy(dev->dev_name, sizeof(dev->dev_name), sd->sysfs_name);
+	str_join(dev->dev_path, sizeof(dev->dev_path), ibv_get_sysfs_path(),
+		 "/class/infiniband_verbs/", sd->sysfs_name);
+	str_copy(dev->ibdev_path, sizeof(dev->ibdev_path), sd->ibdev_path);
 	ent->vdev = vdev;
 	ent->state = ENT_READY;
 	list_add_tail(&device_list, &vdev->entry);
@@ -176,7 +176,7 @@ static void try_match(struct dev_entry *ent, struct discovery_stats *st)
 	const struct verbs_device_ops *ops;
 	bool abi_refused;
 
-	ent->drv_gen = drivers_generation();
+	ent->drv_gen = drv_gen;
 	ops = match_driver(ent->sysfs, &abi_refused);
 	if (!ops) {
 		ent->state = abi_refused ? ENT_ABI_REFUSED : ENT_NO_PROVIDER;
@@ -211,7 +211,7 @@ static struct dev_entry *new_entry(struct scan *scan,
 		st->failed++;
 		goto err_free;
 	}
-	if (!cdev_matches(ent->sysfs)) {
+	if (!cdev_matches(scan, ent->sysfs)) {
 		ibv_log_info("skipping %s: no character device " RDMA_CDEV_DIR
 			     "/%s with the expected number",
 			     ent->sysfs->ibdev_name, ent->sysfs->sysfs_name);
@@ -219,7 +219,7 @@ static struct dev_entry *new_entry(struct scan *scan,
 		goto err_free;
 	}
 	ent->mode = scan->mode;
-	snprintf(ent->name, sizeof(ent->name), "%s", se->name);
+	str_copy(ent->name, sizeof(ent->name), se->name);
 	ent->ident = se->ident;
 	b = hash_name(ent->mode, ent->name);
 	ent->hnext = htab[b];
@@ -290,7 +290,7 @@ static void drop_any(struct dev_entry *ent, void *arg)
 
 static void rematch(struct dev_entry *ent, void *arg)
 {
-	if (ent->state != ENT_READY && ent->drv_gen != drivers_generation())
+	if (ent->state != ENT_READY && ent->drv_gen != drv_gen)
 		try_match(ent, arg);
 }
 
@@ -349,6 +349,7 @@ static int refresh(struct discovery_stats *st)
 		return ret;
 	}
 	scan_gen++;
+	drv_gen = drivers_generation();
 	st->found = scan.n;
 	for (i = 0; i < scan.n; i++)
 		visit(&scan, &scan.ent[i], st);
@@ -359,6 +360,7 @@ static int refresh(struct discovery_stats *st)
 	/* Providers are loaded only when some device still needs one. */
 	if ((st->no_provider || st->abi_refused) && !drivers_loaded()) {
 		load_drivers();
+		drv_gen = drivers_generation();
 		for_each_entry(rematch, st);
 		st->no_provider = st->abi_refused = 0;
 		for_each_entry(count_unmatched, st);

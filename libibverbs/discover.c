@@ -157,18 +157,46 @@ static void mark_racy(struct scan *scan, bool dir_changed)
 	}
 }
 
+/* Skips dot entries, attributes and names too long for a uverbs device. */
+static bool uverbs_entry(const struct dirent64 *d)
+{
+	return d->d_name[0] != '.' && d->d_type != DT_REG &&
+	       strcmp(d->d_name, "abi_version") &&
+	       strlen(d->d_name) < IBV_SYSFS_NAME_MAX;
+}
+
+static int read_class_dir(struct scan *scan)
+{
+	char buf[32768] __attribute__((aligned(8)));
+	struct scan_entry *e;
+	ssize_t len, off;
+
+	while ((len = getdents64(scan->dirfd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < len;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+			off += d->d_reclen;
+			if (!uverbs_entry(d))
+				continue;
+			if (scan_add(scan, &e))
+				return ENOMEM;
+			strcpy(e->name, d->d_name);
+			e->ident = d->d_ino;
+		}
+	}
+	return len < 0 ? errno : 0;
+}
+
 static int scan_sysfs(struct scan *scan)
 {
 	char path[IBV_SYSFS_PATH_MAX + 32];
 	struct timespec now;
-	struct dirent *d;
 	struct stat st;
 	bool changed;
-	DIR *dir;
-	int fd;
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/class/infiniband_verbs",
-		 ibv_get_sysfs_path());
+	str_join(path, sizeof(path), ibv_get_sysfs_path(),
+		 "/class/infiniband_verbs", "");
 	scan->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (scan->dirfd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? ENOSYS : errno;
@@ -176,30 +204,9 @@ static int scan_sysfs(struct scan *scan)
 	clock_gettime(CLOCK_REALTIME, &now);
 	if (fstat(scan->dirfd, &st))
 		return errno;
-	fd = dup(scan->dirfd);
-	if (fd < 0)
-		return errno;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return errno;
-	}
-	while ((d = readdir(dir))) {
-		struct scan_entry *e;
-
-		/* Longer names are no uverbs device; skip them, not truncate. */
-		if (d->d_name[0] == '.' || d->d_type == DT_REG ||
-		    !strcmp(d->d_name, "abi_version") ||
-		    strlen(d->d_name) >= sizeof(e->name))
-			continue;
-		if (scan_add(scan, &e)) {
-			closedir(dir);
-			return ENOMEM;
-		}
-		strcpy(e->name, d->d_name);
-		e->ident = d->d_ino;
-	}
-	closedir(dir);
+	ret = read_class_dir(scan);
+	if (ret)
+		return ret;
 	changed = !last_sysfs.valid || st.st_ino != last_sysfs.ino ||
 		  !ts_equal(&st.st_mtim, &last_sysfs.mtime);
 	mark_racy(scan, changed);
@@ -215,7 +222,7 @@ static int scan_sysfs(struct scan *scan)
 int scan_devices(struct scan *scan)
 {
 	memset(scan, 0, sizeof(*scan));
-	scan->dirfd = -1;
+	scan->dirfd = scan->ibfd = scan->devfd = -1;
 	if (!scan_netlink(scan))
 		return 0;
 	return scan_sysfs(scan);
@@ -225,10 +232,14 @@ void scan_release(struct scan *scan)
 {
 	if (scan->dirfd >= 0)
 		close(scan->dirfd);
+	if (scan->ibfd >= 0)
+		close(scan->ibfd);
+	if (scan->devfd >= 0)
+		close(scan->devfd);
 	rdma_nl_close(scan->nl);
 	free(scan->ent);
 	memset(scan, 0, sizeof(*scan));
-	scan->dirfd = -1;
+	scan->dirfd = scan->ibfd = scan->devfd = -1;
 }
 
 static dev_t decode_huge_dev(uint64_t v)
@@ -256,14 +267,19 @@ static int nl_chardev_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* "MAJOR:MINOR", as the kernel prints a dev_t. */
 static int parse_dev_t(int dirfd, dev_t *out)
 {
-	unsigned int maj, min;
-	char buf[32];
+	unsigned long maj, min;
+	char buf[32], *end;
 
 	if (ibv_read_sysfs_file_at(dirfd, "dev", buf, sizeof(buf)) <= 0)
 		return ENOENT;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+	maj = strtoul(buf, &end, 10);
+	if (end == buf || *end != ':')
+		return EINVAL;
+	min = strtoul(end + 1, &end, 10);
+	if (*end != '\0' || end == buf)
 		return EINVAL;
 	*out = makedev(maj, min);
 	return 0;
@@ -321,14 +337,14 @@ static int fill_netlink(struct scan *scan, const struct scan_entry *e,
 	struct nl_msg *msg;
 	int ret;
 
-	snprintf(sd->ibdev_name, sizeof(sd->ibdev_name), "%s", e->name);
+	str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), e->name);
 	sd->ibdev_idx = (int)e->ident;
 	sd->node_guid = e->node_guid;
 	sd->flags |= VSYSFS_READ_NODE_GUID;
 	sd->node_type = e->node_type;
 	sd->num_ports = e->num_ports;
-	snprintf(sd->ibdev_path, sizeof(sd->ibdev_path),
-		 "%s/class/infiniband/%s", ibv_get_sysfs_path(), e->name);
+	str_join(sd->ibdev_path, sizeof(sd->ibdev_path), ibv_get_sysfs_path(),
+		 "/class/infiniband/", e->name);
 
 	msg = rdma_nl_msg(RDMA_NLDEV_CMD_GET_CHARDEV, 0);
 	if (!msg)
@@ -344,10 +360,22 @@ static int fill_netlink(struct scan *scan, const struct scan_entry *e,
 	return 0;
 }
 
+/* Opens @path once per scan and keeps it in @fd; -1 if it cannot. */
+static int scan_dir(int *fd, const char *a, const char *b)
+{
+	char path[IBV_SYSFS_PATH_MAX + 32];
+
+	if (*fd < 0) {
+		str_join(path, sizeof(path), a, b, "");
+		*fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	return *fd;
+}
+
 static int fill_sysfs(struct scan *scan, const struct scan_entry *e,
 		      struct verbs_sysfs_dev *sd)
 {
-	char buf[IBV_SYSFS_NAME_MAX];
+	char buf[IBV_SYSFS_NAME_MAX + 16];
 	struct stat st;
 	uint64_t v;
 	int fd, ret;
@@ -355,26 +383,25 @@ static int fill_sysfs(struct scan *scan, const struct scan_entry *e,
 	fd = openat(scan->dirfd, e->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
-	snprintf(sd->sysfs_name, sizeof(sd->sysfs_name), "%s", e->name);
+	str_copy(sd->sysfs_name, sizeof(sd->sysfs_name), e->name);
 	sd->ibdev_idx = -1;
-	ret = ibv_read_sysfs_file_at(fd, "ibdev", buf, sizeof(buf)) > 0 ?
+	ret = ibv_read_sysfs_file_at(fd, "ibdev", buf, IBV_SYSFS_NAME_MAX) > 0 ?
 		      read_uverbs_dir(fd, sd) :
 		      ENOENT;
 	close(fd);
 	if (ret)
 		return ret;
-	snprintf(sd->ibdev_name, sizeof(sd->ibdev_name), "%s", buf);
-	snprintf(sd->ibdev_path, sizeof(sd->ibdev_path),
-		 "%s/class/infiniband/%s", ibv_get_sysfs_path(), buf);
-	if (stat(sd->ibdev_path, &st))
+	str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), buf);
+	str_join(sd->ibdev_path, sizeof(sd->ibdev_path), ibv_get_sysfs_path(),
+		 "/class/infiniband/", buf);
+	/* Paths relative to class/infiniband save the kernel a path walk. */
+	fd = scan_dir(&scan->ibfd, ibv_get_sysfs_path(), "/class/infiniband");
+	if (fd < 0 || fstatat(fd, buf, &st, 0))
 		return ENOENT;
 	sd->time_created = st.st_mtim;
-	fd = open(sd->ibdev_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	if (!sysfs_read_u64(fd, "node_type", 10, &v))
+	strcat(buf, "/node_type");
+	if (!sysfs_read_u64(fd, buf, 10, &v))
 		sd->node_type = (enum ibv_node_type)v;
-	close(fd);
 	return 0;
 }
 
@@ -422,12 +449,15 @@ static bool is_cdev(const char *path, dev_t cdev)
 }
 
 /* True when a device node for @sd exists, under its name or udev's alias. */
-bool cdev_matches(const struct verbs_sysfs_dev *sd)
+bool cdev_matches(struct scan *scan, const struct verbs_sysfs_dev *sd)
 {
 	char path[IBV_SYSFS_NAME_MAX + 32];
+	struct stat st;
+	int fd;
 
-	snprintf(path, sizeof(path), RDMA_CDEV_DIR "/%s", sd->sysfs_name);
-	if (is_cdev(path, sd->sysfs_cdev))
+	fd = scan_dir(&scan->devfd, RDMA_CDEV_DIR, "");
+	if (fd >= 0 && !fstatat(fd, sd->sysfs_name, &st, 0) &&
+	    S_ISCHR(st.st_mode) && st.st_rdev == sd->sysfs_cdev)
 		return true;
 	snprintf(path, sizeof(path), "/dev/char/%u:%u", major(sd->sysfs_cdev),
 		 minor(sd->sysfs_cdev));

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "driver.h"
 
@@ -34,6 +35,30 @@ static inline struct verbs_ex_private *get_priv(struct ibv_context *ctx)
 static inline const struct verbs_context_ops *get_ops(struct ibv_context *ctx)
 {
 	return &get_priv(ctx)->ops;
+}
+
+/* Copies @src, truncating to fit; sysfs names are short by construction. */
+static inline void str_copy(char *dst, size_t size, const char *src)
+{
+	size_t len = strnlen(src, size - 1);
+
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* @a @b @c joined into @dst, or an empty string if that does not fit. */
+static inline void str_join(char *dst, size_t size, const char *a,
+			    const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+
+	if (la + lb + lc >= size) {
+		dst[0] = '\0';
+		return;
+	}
+	memcpy(dst, a, la);
+	memcpy(dst + la, b, lb);
+	memcpy(dst + la + lb, c, lc + 1);
 }
 
 /* init.c */
@@ -95,7 +120,9 @@ struct scan {
 	enum scan_mode mode;
 	struct scan_entry *ent;
 	size_t n, cap;
-	int dirfd; /* sysfs: class/infiniband_verbs, kept for lookups */
+	int dirfd; /* sysfs: class/infiniband_verbs */
+	int ibfd; /* class/infiniband, opened when first needed */
+	int devfd; /* /dev/infiniband, opened when first needed */
 	struct nl_sock *nl;
 };
 
@@ -103,7 +130,8 @@ VERBS_LOCAL int scan_devices(struct scan *scan);
 VERBS_LOCAL void scan_release(struct scan *scan);
 VERBS_LOCAL int scan_fill(struct scan *scan, const struct scan_entry *ent,
 			  struct verbs_sysfs_dev *sysfs_dev);
-VERBS_LOCAL bool cdev_matches(const struct verbs_sysfs_dev *sysfs_dev);
+VERBS_LOCAL bool cdev_matches(struct scan *scan,
+			      const struct verbs_sysfs_dev *sysfs_dev);
 VERBS_LOCAL int open_cdev(const char *devname, dev_t cdev);
 VERBS_LOCAL extern int abi_ver;
 

@@ -1,0 +1,1003 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * device_list_bench - ibv_get_device_list() of our library against
+ * Debian's rdma-core 44, on a fake sysfs tree of many devices.
+ *
+ * The parent builds the tree and a private /dev in a mount namespace of
+ * its own, then runs every measurement in a fresh child (this program
+ * again, in child mode) that dlopen()s one library by path. A child per
+ * library keeps the two libraries, their providers and their caches
+ * apart, and makes the first call really cold.
+ *
+ * Exit status: 0 when every call returned the expected devices (whatever
+ * the speed), 1 on a functional error, 2 on bad usage, 77 when the
+ * benchmark cannot run here (not root, no mount namespaces, no reference).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <link.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/netlink.h>
+#include <linux/seccomp.h>
+
+#include <infiniband/verbs.h>
+
+#define PROVIDER_SUFFIX "-rdmav34.so"
+#define UVERBS_MAJOR 231
+#define EXIT_SKIP 77
+/* IBV_CONFIG_DIR of both libraries, fixed when they were built. */
+#define HOST_DRIVER_DIR "/etc/libibverbs.d"
+
+enum lib_id { LIB_OURS, LIB_REF, NUM_LIBS };
+
+static const char *const lib_label[NUM_LIBS] = { "ours", "rdma-core 44" };
+
+/* Knobs shared by the parent and, through argv, the children. */
+struct config {
+	unsigned int devices;
+	unsigned int rounds;
+	unsigned int min_iters;
+	unsigned int warmup_ms;
+	double min_time;
+	bool sysfs_links;
+	bool host_providers;
+	const char *lib[NUM_LIBS];
+	const char *provider;
+	bool run[NUM_LIBS];
+};
+
+/* What one child measured. */
+struct sample {
+	double cold_ns;
+	double cold_cpu_ns; /* user + system time of the process */
+	double warm_median_ns;
+	double warm_mean_ns;
+	unsigned long calls;
+};
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "device_list_bench: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "device_list_bench: SKIP: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(EXIT_SKIP);
+}
+
+static double clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* Less disturbed than wall time by other load on the machine. */
+static double cpu_ns(void)
+{
+	return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ------------------------------------------------------------------ */
+/* Child: one library, one process.                                    */
+/* ------------------------------------------------------------------ */
+
+struct verbs_api {
+	struct ibv_device **(*get_list)(int *num);
+	void (*free_list)(struct ibv_device **list);
+	const char *(*get_name)(struct ibv_device *dev);
+};
+
+#if defined(__x86_64__)
+#define BENCH_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define BENCH_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ARG_LO(i) offsetof(struct seccomp_data, args[i])
+#else
+#define ARG_LO(i) (offsetof(struct seccomp_data, args[i]) + 4)
+#endif
+
+#define LOAD(off) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
+#define ALLOW_UNLESS(k)                                 \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), 1, 0), \
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+
+#ifdef BENCH_AUDIT_ARCH
+/*
+ * Both libraries prefer RDMA netlink and ignore SYSFS_PATH when the kernel
+ * answers it. Refusing that one socket type, as a kernel without the RDMA
+ * core would, sends both to the fake sysfs tree on any host.
+ */
+static bool hide_rdma_netlink(void)
+{
+	struct sock_filter insns[] = {
+		LOAD(offsetof(struct seccomp_data, arch)),
+		ALLOW_UNLESS(BENCH_AUDIT_ARCH),
+		LOAD(offsetof(struct seccomp_data, nr)),
+		ALLOW_UNLESS(__NR_socket),
+		LOAD(ARG_LO(0)),
+		ALLOW_UNLESS(AF_NETLINK),
+		LOAD(ARG_LO(2)),
+		ALLOW_UNLESS(NETLINK_RDMA),
+		BPF_STMT(BPF_RET | BPF_K,
+			 SECCOMP_RET_ERRNO | (EPROTONOSUPPORT & 0xffff)),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(insns) / sizeof(insns[0]),
+		.filter = insns,
+	};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return false;
+	return !prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+#else
+static bool hide_rdma_netlink(void)
+{
+	return false;
+}
+#endif
+
+static bool rdma_netlink_present(void)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+struct loaded_check {
+	const char *want; /* realpath of the library we dlopen()ed */
+	unsigned int verbs_libs;
+	bool want_seen;
+};
+
+static int note_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct loaded_check *lc = arg;
+	const char *base = strrchr(info->dlpi_name, '/');
+	char real[PATH_MAX];
+
+	(void)size;
+	base = base ? base + 1 : info->dlpi_name;
+	if (strncmp(base, "libibverbs.so", strlen("libibverbs.so")))
+		return 0;
+	lc->verbs_libs++;
+	if (realpath(info->dlpi_name, real) && !strcmp(real, lc->want))
+		lc->want_seen = true;
+	return 0;
+}
+
+/*
+ * The providers bind to whichever libibverbs.so.1 the process holds; with
+ * two in the process (e.g. the system's, pulled in by some dependency) we
+ * would measure a mix. Insist on exactly the one we were asked to load.
+ */
+static void check_single_libibverbs(const char *lib)
+{
+	struct loaded_check lc = {};
+	char real[PATH_MAX];
+
+	if (!realpath(lib, real))
+		die("realpath %s: %s", lib, strerror(errno));
+	lc.want = real;
+	dl_iterate_phdr(note_object, &lc);
+	if (lc.verbs_libs != 1 || !lc.want_seen)
+		die("%s: expected only %s loaded, found %u libibverbs objects",
+		    lib, real, lc.verbs_libs);
+}
+
+static void load_api(const char *lib, struct verbs_api *api)
+{
+	void *h = dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+
+	if (!h)
+		die("dlopen %s: %s", lib, dlerror());
+	api->get_list = (struct ibv_device * *(*)(int *))
+		dlsym(h, "ibv_get_device_list");
+	api->free_list = (void (*)(struct ibv_device **))dlsym(
+		h, "ibv_free_device_list");
+	api->get_name = (const char *(*)(struct ibv_device *))dlsym(
+		h, "ibv_get_device_name");
+	if (!api->get_list || !api->free_list || !api->get_name)
+		die("%s lacks the device list functions", lib);
+	check_single_libibverbs(lib);
+}
+
+/* Every fake device exactly once, by name. */
+static void check_names(const struct verbs_api *api, struct ibv_device **list,
+			unsigned int devices)
+{
+	char *seen = calloc(devices, 1);
+	unsigned int i, idx;
+	const char *name;
+	char tail;
+
+	if (!seen)
+		die("out of memory");
+	for (i = 0; i < devices; i++) {
+		name = api->get_name(list[i]);
+		if (!name || sscanf(name, "tprov%u%c", &idx, &tail) != 1 ||
+		    idx >= devices || seen[idx]++)
+			die("unexpected or duplicate device name '%s'",
+			    name ? name : "(null)");
+	}
+	if (list[devices])
+		die("the device array is not NULL-terminated");
+	free(seen);
+}
+
+static void check_count(bool got_list, int n, unsigned int want)
+{
+	if (!got_list)
+		die("ibv_get_device_list failed: %s", strerror(errno));
+	if (n < 0 || (unsigned int)n != want)
+		die("ibv_get_device_list returned %d devices, expected %u", n,
+		    want);
+}
+
+/* The cold pair: library set-up, provider loading and a full read. */
+static void measure_cold(const struct verbs_api *api, unsigned int devices,
+			 struct sample *s)
+{
+	double t[4], c[4];
+	struct ibv_device **list;
+	int n = -1;
+
+	c[0] = cpu_ns();
+	t[0] = now_ns();
+	list = api->get_list(&n);
+	t[1] = now_ns();
+	c[1] = cpu_ns();
+	check_count(list != NULL, n, devices);
+	check_names(api, list, devices);
+	c[2] = cpu_ns();
+	t[2] = now_ns();
+	api->free_list(list);
+	t[3] = now_ns();
+	c[3] = cpu_ns();
+	s->cold_ns = (t[1] - t[0]) + (t[3] - t[2]);
+	s->cold_cpu_ns = (c[1] - c[0]) + (c[3] - c[2]);
+}
+
+/* One warm pair; the count is checked outside the timed region. */
+static double warm_call(const struct verbs_api *api, unsigned int devices)
+{
+	struct ibv_device **list;
+	double t0, t1;
+	int n = -1;
+	bool ok;
+
+	t0 = now_ns();
+	list = api->get_list(&n);
+	ok = list != NULL;
+	api->free_list(list);
+	t1 = now_ns();
+	check_count(ok, n, devices);
+	return t1 - t0;
+}
+
+static void measure_warm(const struct verbs_api *api, const struct config *cf,
+			 struct sample *s)
+{
+	size_t cap = 1024, n = 0;
+	double *v = malloc(cap * sizeof(*v)), start, sum = 0;
+
+	if (!v)
+		die("out of memory");
+	start = now_ns();
+	while (!n || n < cf->min_iters ||
+	       now_ns() - start < cf->min_time * 1e9) {
+		if (n == cap) {
+			cap *= 2;
+			v = realloc(v, cap * sizeof(*v));
+			if (!v)
+				die("out of memory");
+		}
+		v[n] = warm_call(api, cf->devices);
+		sum += v[n++];
+	}
+	s->calls = n;
+	s->warm_mean_ns = sum / (double)n;
+	s->warm_median_ns = median(v, n);
+	free(v);
+}
+
+/* Lets sysfs timestamp windows close, so warm calls see a settled tree. */
+static void warm_up(const struct verbs_api *api, const struct config *cf)
+{
+	double start = now_ns();
+
+	do
+		warm_call(api, cf->devices);
+	while (now_ns() - start < cf->warmup_ms * 1e6);
+}
+
+static int child_main(const struct config *cf, int result_fd)
+{
+	struct verbs_api api;
+	struct sample s = {};
+	struct ibv_device **list;
+	int n = -1;
+
+	if (!hide_rdma_netlink() && rdma_netlink_present())
+		skip("the kernel answers RDMA netlink and it cannot be hidden here, so neither library would read the fake sysfs tree");
+	load_api(cf->lib[0], &api);
+	measure_cold(&api, cf->devices, &s);
+	/* Providers are loaded now; none may have dragged in another copy. */
+	check_single_libibverbs(cf->lib[0]);
+	/* --min-iters 0 --min-time 0: the cold call alone, for profiling. */
+	if (cf->min_iters || cf->min_time > 0) {
+		if (cf->warmup_ms)
+			warm_up(&api, cf);
+		measure_warm(&api, cf, &s);
+		/* The devices must have survived all those calls intact. */
+		list = api.get_list(&n);
+		check_count(list != NULL, n, cf->devices);
+		check_names(&api, list, cf->devices);
+		api.free_list(list);
+	}
+	dprintf(result_fd, "%.0f %.0f %.1f %.1f %lu\n", s.cold_ns,
+		s.cold_cpu_ns, s.warm_median_ns, s.warm_mean_ns, s.calls);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parent: the fake system, the children and the table.               */
+/* ------------------------------------------------------------------ */
+
+static void make_dir(const char *path)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		die("mkdir %s: %s", path, strerror(errno));
+}
+
+/*
+ * Formats a path into a PATH_MAX buffer; a tree that does not fit is an
+ * error, not something to truncate.
+ */
+static void __attribute__((format(printf, 2, 3)))
+path_fmt(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, PATH_MAX, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= PATH_MAX)
+		die("path too long: %s...", buf);
+}
+
+/* Writes @dir/@name with printf-formatted content, as sysfs shows it. */
+static void __attribute__((format(printf, 3, 4)))
+put(const char *dir, const char *name, const char *fmt, ...)
+{
+	char path[PATH_MAX], text[128];
+	va_list ap;
+	int fd, len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	path_fmt(path, "%s/%s", dir, name);
+	if (len < 0 || (size_t)len >= sizeof(text))
+		die("%s: content too long", path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
+	if (fd < 0 || write(fd, text, len) != len)
+		die("write %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+static void make_link(const char *target, const char *path)
+{
+	if (symlink(target, path))
+		die("symlink %s: %s", path, strerror(errno));
+}
+
+/*
+ * A device as the kernel shows it: class/infiniband_verbs/uverbsN and
+ * class/infiniband/tprovN are symlinks into devices/, so every lookup
+ * through a class entry also resolves a link.
+ */
+static void linked_device(const char *root, unsigned int i, char *uv, char *ib)
+{
+	char dev[PATH_MAX], link[PATH_MAX], target[PATH_MAX];
+
+	path_fmt(dev, "%s/devices/tprov%u", root, i);
+	make_dir(dev);
+	put(dev, "modalias", "tprov:%u\n", i);
+	path_fmt(uv, "%s/infiniband_verbs", dev);
+	make_dir(uv);
+	path_fmt(uv, "%s/infiniband_verbs/uverbs%u", dev, i);
+	make_dir(uv);
+	path_fmt(ib, "%s/infiniband", dev);
+	make_dir(ib);
+	path_fmt(ib, "%s/infiniband/tprov%u", dev, i);
+	make_dir(ib);
+	path_fmt(target, "../../devices/tprov%u/infiniband_verbs/uverbs%u", i,
+		 i);
+	path_fmt(link, "%s/class/infiniband_verbs/uverbs%u", root, i);
+	make_link(target, link);
+	path_fmt(target, "../../devices/tprov%u/infiniband/tprov%u", i, i);
+	path_fmt(link, "%s/class/infiniband/tprov%u", root, i);
+	make_link(target, link);
+	path_fmt(target, "../../../tprov%u", i);
+	path_fmt(link, "%s/device", ib);
+	make_link(target, link);
+}
+
+/* The layout the issue describes: plain directories under class/. */
+static void plain_device(const char *root, unsigned int i, char *uv, char *ib)
+{
+	char dev[PATH_MAX];
+
+	path_fmt(uv, "%s/class/infiniband_verbs/uverbs%u", root, i);
+	make_dir(uv);
+	path_fmt(ib, "%s/class/infiniband/tprov%u", root, i);
+	make_dir(ib);
+	path_fmt(dev, "%s/device", ib);
+	make_dir(dev);
+	put(dev, "modalias", "tprov:%u\n", i);
+}
+
+/* One uverbs entry and the ib device it names, with their attributes. */
+static void fake_sysfs_device(const char *root, unsigned int i, bool links)
+{
+	char uv[PATH_MAX], ib[PATH_MAX];
+
+	if (links)
+		linked_device(root, i, uv, ib);
+	else
+		plain_device(root, i, uv, ib);
+	put(uv, "ibdev", "tprov%u\n", i);
+	put(uv, "dev", "%u:%u\n", UVERBS_MAJOR, i);
+	put(uv, "abi_version", "1\n");
+	put(ib, "node_type", "1: CA\n");
+	put(ib, "node_guid", "0002:c903:0000:%04x\n", i & 0xffff);
+}
+
+static void fake_sysfs(const char *root, unsigned int devices, bool links)
+{
+	char dir[PATH_MAX];
+	unsigned int i;
+
+	path_fmt(dir, "%s/class", root);
+	make_dir(dir);
+	if (links) {
+		path_fmt(dir, "%s/devices", root);
+		make_dir(dir);
+	}
+	path_fmt(dir, "%s/class/infiniband", root);
+	make_dir(dir);
+	path_fmt(dir, "%s/class/infiniband_verbs", root);
+	make_dir(dir);
+	put(dir, "abi_version", "6\n");
+	for (i = 0; i < devices; i++)
+		fake_sysfs_device(root, i, links);
+}
+
+static void node(const char *path, unsigned int maj, unsigned int min)
+{
+	if (mknod(path, S_IFCHR | 0666, makedev(maj, min)))
+		skip("mknod %s: %s", path, strerror(errno));
+}
+
+/*
+ * Both libraries keep only devices whose /dev/infiniband node has the
+ * number sysfs gives. Nothing is created in the host's /dev: a tmpfs
+ * covers /dev in our private namespace and holds the nodes we need.
+ */
+static void fake_dev(unsigned int devices)
+{
+	char path[64];
+	unsigned int i;
+
+	if (mount("bench-dev", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC,
+		  "mode=0755"))
+		skip("cannot mount a tmpfs on /dev: %s", strerror(errno));
+	node("/dev/null", 1, 3);
+	node("/dev/zero", 1, 5);
+	node("/dev/urandom", 1, 9);
+	make_dir("/dev/infiniband");
+	for (i = 0; i < devices; i++) {
+		snprintf(path, sizeof(path), "/dev/infiniband/uverbs%u", i);
+		node(path, UVERBS_MAJOR, i);
+	}
+}
+
+/*
+ * Both libraries also load every provider the host lists in its config
+ * directory, and how many of those load (and how fast) depends on the
+ * host, not on discovery. An empty directory over it, visible in our
+ * namespace only, leaves just the test provider.
+ */
+static void hide_host_providers(void)
+{
+	struct stat st;
+
+	if (stat(HOST_DRIVER_DIR, &st) || !S_ISDIR(st.st_mode))
+		return;
+	if (mount("bench-empty", HOST_DRIVER_DIR, "tmpfs",
+		  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755"))
+		skip("cannot mount an empty tmpfs on %s: %s", HOST_DRIVER_DIR,
+		     strerror(errno));
+}
+
+static void enter_private_namespace(void)
+{
+	if (geteuid() != 0)
+		skip("needs root: it mounts a private /dev with mknod()ed uverbs nodes in a new mount namespace");
+	if (unshare(CLONE_NEWNS))
+		skip("unshare(CLONE_NEWNS): %s", strerror(errno));
+	/* Our mounts must not propagate back into the host. */
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL))
+		skip("cannot make / private: %s", strerror(errno));
+}
+
+static char sysfs_root[PATH_MAX];
+
+static void remove_sysfs_root(void)
+{
+	umount2(sysfs_root, MNT_DETACH);
+	rmdir(sysfs_root);
+}
+
+/*
+ * The tree lives on a tmpfs only our namespace sees; the host only sees an
+ * empty directory, removed at exit.
+ */
+static void make_sysfs_root(unsigned int devices, bool links)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(sysfs_root, sizeof(sysfs_root), "%s/device_list_bench.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(sysfs_root))
+		die("mkdtemp %s: %s", sysfs_root, strerror(errno));
+	atexit(remove_sysfs_root);
+	if (mount("bench-sysfs", sysfs_root, "tmpfs", MS_NOSUID | MS_NODEV,
+		  "mode=0755"))
+		skip("cannot mount a tmpfs on %s: %s", sysfs_root,
+		     strerror(errno));
+	fake_sysfs(sysfs_root, devices, links);
+}
+
+/* Paths the children need, resolved once. */
+struct child_env {
+	char self[PATH_MAX];
+	char drivers[PATH_MAX]; /* RDMAV_DRIVERS: provider minus its suffix */
+	char libdir[NUM_LIBS][PATH_MAX];
+};
+
+static void dir_of(const char *file, char *dir)
+{
+	char *slash;
+
+	if (!realpath(file, dir))
+		die("%s: %s", file, strerror(errno));
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+}
+
+static void resolve_env(const struct config *cf, struct child_env *ce)
+{
+	size_t len, slen = strlen(PROVIDER_SUFFIX);
+	ssize_t n;
+	int i;
+
+	/* Valgrind reports the client here, not itself. */
+	n = readlink("/proc/self/exe", ce->self, sizeof(ce->self) - 1);
+	if (n < 0)
+		die("readlink /proc/self/exe: %s", strerror(errno));
+	ce->self[n] = '\0';
+	if (!realpath(cf->provider, ce->drivers))
+		die("provider %s: %s", cf->provider, strerror(errno));
+	len = strlen(ce->drivers);
+	if (len <= slen || strcmp(ce->drivers + len - slen, PROVIDER_SUFFIX))
+		die("provider %s does not end in %s", cf->provider,
+		    PROVIDER_SUFFIX);
+	ce->drivers[len - slen] = '\0';
+	for (i = 0; i < NUM_LIBS; i++)
+		if (cf->run[i])
+			dir_of(cf->lib[i], ce->libdir[i]);
+}
+
+static void exec_child(const struct config *cf, const struct child_env *ce,
+		       enum lib_id id, int result_fd)
+{
+	char fd[16], devices[16], iters[16], warmup[16], min_time[32];
+	char *argv[] = { (char *)ce->self,	(char *)"--child",
+			 (char *)"--result-fd", fd,
+			 (char *)"--devices",	devices,
+			 (char *)"--min-iters", iters,
+			 (char *)"--warmup-ms", warmup,
+			 (char *)"--min-time",	min_time,
+			 (char *)cf->lib[id],	NULL };
+
+	snprintf(fd, sizeof(fd), "%d", result_fd);
+	snprintf(devices, sizeof(devices), "%u", cf->devices);
+	snprintf(iters, sizeof(iters), "%u", cf->min_iters);
+	snprintf(warmup, sizeof(warmup), "%u", cf->warmup_ms);
+	snprintf(min_time, sizeof(min_time), "%.17g", cf->min_time);
+	if (fcntl(result_fd, F_SETFD, 0) ||
+	    setenv("SYSFS_PATH", sysfs_root, 1) ||
+	    setenv("RDMAV_DRIVERS", ce->drivers, 1) ||
+	    unsetenv("IBV_DRIVERS") ||
+	    setenv("LD_LIBRARY_PATH", ce->libdir[id], 1)) {
+		perror("device_list_bench: child set-up");
+		_exit(1);
+	}
+	execv(ce->self, argv);
+	perror("device_list_bench: execv");
+	_exit(1);
+}
+
+static void wait_child(pid_t pid, enum lib_id id)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_SKIP)
+		exit(EXIT_SKIP);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		die("the %s child failed (status 0x%x)", lib_label[id], status);
+}
+
+static void run_child(const struct config *cf, const struct child_env *ce,
+		      enum lib_id id, struct sample *s)
+{
+	char buf[256];
+	ssize_t len = 0, n;
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		die("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0)
+		exec_child(cf, ce, id, p[1]);
+	close(p[1]);
+	while ((n = read(p[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(p[0]);
+	buf[len] = '\0';
+	wait_child(pid, id);
+	if (sscanf(buf, "%lf %lf %lf %lf %lu", &s->cold_ns, &s->cold_cpu_ns,
+		   &s->warm_median_ns, &s->warm_mean_ns, &s->calls) != 5)
+		die("the %s child sent no result", lib_label[id]);
+}
+
+/* Round results of one library, folded into one line of the table. */
+static struct sample summarise(struct sample *r, unsigned int rounds)
+{
+	double cold[rounds], cpu[rounds], med[rounds], weighted = 0;
+	struct sample s = {};
+	unsigned int i;
+
+	for (i = 0; i < rounds; i++) {
+		cold[i] = r[i].cold_ns;
+		cpu[i] = r[i].cold_cpu_ns;
+		med[i] = r[i].warm_median_ns;
+		weighted += r[i].warm_mean_ns * r[i].calls;
+		s.calls += r[i].calls;
+	}
+	s.cold_ns = median(cold, rounds);
+	s.cold_cpu_ns = median(cpu, rounds);
+	s.warm_median_ns = median(med, rounds);
+	s.warm_mean_ns = s.calls ? weighted / s.calls : 0;
+	return s;
+}
+
+static void print_row(const char *label, const struct sample *s)
+{
+	printf("%-14s %9.3f %12.3f", label, s->cold_ns / 1e6,
+	       s->cold_cpu_ns / 1e6);
+	if (s->calls)
+		printf(" %13.2f %13.2f %11lu\n", s->warm_median_ns / 1e3,
+		       s->warm_mean_ns / 1e3, s->calls);
+	else
+		printf(" %13s %13s %11s\n", "-", "-", "0");
+}
+
+static const char *verdict(double ratio, double target)
+{
+	return ratio >= target ? "PASS" : "BELOW TARGET";
+}
+
+/*
+ * The verdicts use wall time: cold on the median run, warm on the median
+ * call. The CPU-time ratio is shown to tell noise from a real loss.
+ */
+static void print_table(const struct config *cf, const struct sample *sum)
+{
+	const struct sample *o = &sum[LIB_OURS], *r = &sum[LIB_REF];
+	double cold, warm;
+	int i;
+
+	printf("\n%-14s %9s %12s %13s %13s %11s\n", "library", "cold ms",
+	       "cold cpu ms", "warm med us", "warm mean us", "warm calls");
+	for (i = 0; i < NUM_LIBS; i++)
+		if (cf->run[i])
+			print_row(lib_label[i], &sum[i]);
+	if (!cf->run[LIB_OURS] || !cf->run[LIB_REF])
+		return;
+	cold = r->cold_ns / o->cold_ns;
+	warm = r->warm_median_ns / o->warm_median_ns;
+	printf("\nreference/ours  cold %8.2fx  (cpu %.2fx)  target >= 1x   %s\n",
+	       cold, r->cold_cpu_ns / o->cold_cpu_ns, verdict(cold, 1.0));
+	if (!o->calls || !r->calls)
+		return;
+	printf("reference/ours  warm %8.2fx                 target >= 10x  %s\n",
+	       warm, verdict(warm, 10.0));
+}
+
+static void print_round(unsigned int round, enum lib_id id,
+			const struct sample *s)
+{
+	printf("round %-3u %-13s cold %8.3f ms (cpu %8.3f)", round + 1,
+	       lib_label[id], s->cold_ns / 1e6, s->cold_cpu_ns / 1e6);
+	if (s->calls)
+		printf("  warm median %9.2f us  mean %9.2f us  %6lu calls",
+		       s->warm_median_ns / 1e3, s->warm_mean_ns / 1e3,
+		       s->calls);
+	printf("\n");
+}
+
+static int parent_main(const struct config *cf)
+{
+	struct sample rounds[NUM_LIBS][cf->rounds], sum[NUM_LIBS];
+	struct child_env ce;
+	unsigned int r, k;
+
+	if (cf->run[LIB_REF] && access(cf->lib[LIB_REF], R_OK))
+		skip("reference library %s: %s (unpack it with tests/reference/fetch DESTDIR)",
+		     cf->lib[LIB_REF], strerror(errno));
+	resolve_env(cf, &ce);
+	enter_private_namespace();
+	fake_dev(cf->devices);
+	if (!cf->host_providers)
+		hide_host_providers();
+	make_sysfs_root(cf->devices, cf->sysfs_links);
+	printf("device_list_bench: %u devices, %s sysfs, %s; %u round(s) of a child per library: one cold call",
+	       cf->devices, cf->sysfs_links ? "linked" : "plain",
+	       cf->host_providers ? "host providers too" : "test provider only",
+	       cf->rounds);
+	if (cf->min_iters || cf->min_time > 0)
+		printf(", %u ms warm-up, then >= %u warm calls and >= %.2f s",
+		       cf->warmup_ms, cf->min_iters, cf->min_time);
+	printf("\n");
+	for (r = 0; r < cf->rounds; r++) {
+		/* Alternate the order so neither library always goes first. */
+		for (k = 0; k < NUM_LIBS; k++) {
+			enum lib_id id = (r + k) % NUM_LIBS;
+
+			if (!cf->run[id])
+				continue;
+			run_child(cf, &ce, id, &rounds[id][r]);
+			print_round(r, id, &rounds[id][r]);
+		}
+	}
+	for (k = 0; k < NUM_LIBS; k++)
+		if (cf->run[k])
+			sum[k] = summarise(rounds[k], cf->rounds);
+	print_table(cf, sum);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Command line.                                                       */
+/* ------------------------------------------------------------------ */
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: device_list_bench [options] OURS_LIB REF_LIB PROVIDER\n"
+		"  OURS_LIB   our libibverbs.so.1\n"
+		"  REF_LIB    rdma-core 44's libibverbs.so.1\n"
+		"  PROVIDER   the test provider, .../libtestprov-rdmav34.so\n"
+		"options:\n"
+		"  --devices N     fake devices (default 1024)\n"
+		"  --rounds N      child processes per library (default 5)\n"
+		"  --warmup-ms N   warm-up before timing warm calls (default 200)\n"
+		"  --min-iters N   at least N timed warm calls (default 20)\n"
+		"  --min-time S    and at least S seconds of them (default 1);\n"
+		"                  with --min-iters 0 --min-time 0, cold calls only\n"
+		"  --only ours|ref measure one library only\n"
+		"  --sysfs-links   class entries as symlinks into devices/, as\n"
+		"                  on a real kernel (default: plain directories)\n"
+		"  --host-providers  also load the providers " HOST_DRIVER_DIR
+		"\n"
+		"                  lists (default: hidden; test provider only)\n");
+	exit(2);
+}
+
+static unsigned int parse_uint(const char *s, unsigned int min,
+			       unsigned int max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		usage();
+	return (unsigned int)v;
+}
+
+static double parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0 && v <= 3600))
+		usage();
+	return v;
+}
+
+static void parse_only(struct config *cf, const char *s)
+{
+	if (!strcmp(s, "ours"))
+		cf->run[LIB_REF] = false;
+	else if (!strcmp(s, "ref"))
+		cf->run[LIB_OURS] = false;
+	else
+		usage();
+}
+
+enum {
+	OPT_DEVICES = 256,
+	OPT_ROUNDS,
+	OPT_WARMUP,
+	OPT_ITERS,
+	OPT_TIME,
+	OPT_ONLY,
+	OPT_LINKS,
+	OPT_HOST_PROVIDERS,
+	OPT_CHILD,
+	OPT_RESULT_FD
+};
+
+static const struct option options[] = {
+	{ "devices", required_argument, NULL, OPT_DEVICES },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "warmup-ms", required_argument, NULL, OPT_WARMUP },
+	{ "min-iters", required_argument, NULL, OPT_ITERS },
+	{ "min-time", required_argument, NULL, OPT_TIME },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "sysfs-links", no_argument, NULL, OPT_LINKS },
+	{ "host-providers", no_argument, NULL, OPT_HOST_PROVIDERS },
+	{ "child", no_argument, NULL, OPT_CHILD },
+	{ "result-fd", required_argument, NULL, OPT_RESULT_FD },
+	{}
+};
+
+int main(int argc, char **argv)
+{
+	struct config cf = { .devices = 1024,
+			     .rounds = 5,
+			     .min_iters = 20,
+			     .warmup_ms = 200,
+			     .min_time = 1.0,
+			     .run = { true, true } };
+	bool child = false;
+	int opt, result_fd = -1;
+
+	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_DEVICES:
+			cf.devices = parse_uint(optarg, 1, 1u << 20);
+			break;
+		case OPT_ROUNDS:
+			cf.rounds = parse_uint(optarg, 1, 1000);
+			break;
+		case OPT_WARMUP:
+			cf.warmup_ms = parse_uint(optarg, 0, 3600000);
+			break;
+		case OPT_ITERS:
+			cf.min_iters = parse_uint(optarg, 0, 100000000);
+			break;
+		case OPT_TIME:
+			cf.min_time = parse_seconds(optarg);
+			break;
+		case OPT_ONLY:
+			parse_only(&cf, optarg);
+			break;
+		case OPT_LINKS:
+			cf.sysfs_links = true;
+			break;
+		case OPT_HOST_PROVIDERS:
+			cf.host_providers = true;
+			break;
+		case OPT_CHILD:
+			child = true;
+			break;
+		case OPT_RESULT_FD:
+			result_fd = (int)parse_uint(optarg, 0, 1u << 20);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (child) {
+		if (argc - optind != 1 || result_fd < 0)
+			usage();
+		cf.lib[0] = argv[optind];
+		return child_main(&cf, result_fd);
+	}
+	if (argc - optind != 3)
+		usage();
+	cf.lib[LIB_OURS] = argv[optind];
+	cf.lib[LIB_REF] = argv[optind + 1];
+	cf.provider = argv[optind + 2];
+	return parent_main(&cf);
+}
