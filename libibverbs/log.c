@@ -45,7 +45,8 @@ bool verbs_log_enabled(uint32_t level)
 	return log_fp && level != VERBS_LOG_LEVEL_NONE && level <= log_level;
 }
 
-static void vlog(const char *prefix, const char *fmt, va_list ap, bool nl)
+static void __attribute__((format(printf, 2, 0)))
+vlog(const char *prefix, const char *fmt, va_list ap, bool nl)
 {
 	int saved = errno;
 
