@@ -396,7 +396,8 @@ static struct ibv_device **build_list(int *num)
  * Returns a NULL-terminated array to release with ibv_free_device_list(),
  * or NULL with errno set (ENOSYS when the kernel has no RDMA support).
  */
-struct ibv_device **ibv_get_device_list(int *num_devices)
+VERBS_DEFAULT_VERSION(struct ibv_device **, ibv_get_device_list, "IBVERBS_1.1",
+		      int *num_devices)
 {
 	struct discovery_stats st = {};
 	struct ibv_device **list = NULL;
@@ -428,7 +429,8 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
  * ibv_free_device_list - release an array from ibv_get_device_list()
  * @list: the array; devices that are open stay valid
  */
-void ibv_free_device_list(struct ibv_device **list)
+VERBS_DEFAULT_VERSION(void, ibv_free_device_list, "IBVERBS_1.1",
+		      struct ibv_device **list)
 {
 	struct ibv_device **d;
 
@@ -439,7 +441,8 @@ void ibv_free_device_list(struct ibv_device **list)
 	free(list);
 }
 
-const char *ibv_get_device_name(struct ibv_device *device)
+VERBS_DEFAULT_VERSION(const char *, ibv_get_device_name, "IBVERBS_1.1",
+		      struct ibv_device *device)
 {
 	if (!device) {
 		errno = EINVAL;
@@ -467,7 +470,8 @@ static int parse_guid(const char *s, uint64_t *guid)
  *
  * Returns 0 when the GUID cannot be read.
  */
-__be64 ibv_get_device_guid(struct ibv_device *device)
+VERBS_DEFAULT_VERSION(__be64, ibv_get_device_guid, "IBVERBS_1.1",
+		      struct ibv_device *device)
 {
 	struct verbs_sysfs_dev *sd;
 	char buf[32];

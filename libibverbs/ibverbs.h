@@ -17,6 +17,25 @@
 #define IB_USER_VERBS_MIN_ABI_VERSION 3
 #define IB_USER_VERBS_MAX_ABI_VERSION 6
 
+/*
+ * Defines the default version (name@@ver) of an exported function that also
+ * has an older compat version (see compat.c). Both get private names bound
+ * with .symver, because the linker would otherwise give the plain name the
+ * first version listed. Static archives keep the latest version only,
+ * under the plain name.
+ */
+#ifdef _STATIC_LIBRARY_BUILD_
+#define VERBS_DEFAULT_VERSION(ret, name, ver, ...) ret name(__VA_ARGS__)
+#else
+#define VERBS_DEFAULT_VERSION(ret, name, ver, ...)             \
+	__asm__(".symver " #name "_default, " #name "@@" ver); \
+	ret name##_default(__VA_ARGS__);                       \
+	ret name##_default(__VA_ARGS__)
+#endif
+/* A compat version name@ver, defined as @impl. Shared library only. */
+#define VERBS_COMPAT_VERSION(impl, name, ver) \
+	__asm__(".symver " #impl ", " #name "@" ver)
+
 /* Hidden in the shared object; the version script hides them anyway. */
 #define VERBS_LOCAL __attribute__((visibility("hidden")))
 

@@ -85,6 +85,41 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The libibverbs 1.0 device handle: the third pointer is the real device. */
+struct dev_1_0 {
+	void *unused[2];
+	struct ibv_device *real;
+	void *ops[2];
+};
+
+/* Programs linked against IBVERBS_1.0 get arrays of struct dev_1_0. */
+static void check_compat_1_0(struct ibv_device **list)
+{
+	void *h = dlopen("libibverbs.so.1", RTLD_NOW | RTLD_NOLOAD);
+	struct dev_1_0 **(*get)(int *);
+	void (*put)(struct dev_1_0 **);
+	const char *(*name)(struct dev_1_0 *);
+	__be64 (*guid)(struct dev_1_0 *);
+	struct dev_1_0 **old;
+	int n = -1, i;
+
+	T_CHECK(h);
+	get = dlvsym(h, "ibv_get_device_list", "IBVERBS_1.0");
+	put = dlvsym(h, "ibv_free_device_list", "IBVERBS_1.0");
+	name = dlvsym(h, "ibv_get_device_name", "IBVERBS_1.0");
+	guid = dlvsym(h, "ibv_get_device_guid", "IBVERBS_1.0");
+	T_CHECK(get && put && name && guid);
+	T_CHECK((void *)get != dlvsym(h, "ibv_get_device_list", "IBVERBS_1.1"));
+	old = get(&n);
+	T_CHECK(old && n == count(list) && old[n] == NULL);
+	for (i = 0; i < n; i++) {
+		T_CHECK(find(list, name(old[i])) == old[i]->real);
+		T_CHECK(guid(old[i]) == ibv_get_device_guid(old[i]->real));
+	}
+	put(old);
+	dlclose(h);
+}
+
 static int sc_list(void *arg)
 {
 	struct ibv_device **list, *d;
@@ -119,6 +154,7 @@ static int sc_list(void *arg)
 	T_CHECK(ibv_get_device_guid(find(list, "tprov1")) == 0);
 	T_CHECK(find(list, "tprov1")->node_type == IBV_NODE_RNIC);
 	T_CHECK(find(list, "tprov1")->transport_type == IBV_TRANSPORT_IWARP);
+	check_compat_1_0(list);
 	/* Sysfs discovery knows no kernel index. */
 	T_CHECK(ibv_get_device_index(d) == -1);
 	ibv_free_device_list(list);
@@ -137,7 +173,8 @@ static int sc_enosys(void *arg)
 
 	if (!t_ns_enter())
 		return T_SKIP;
-	setenv("SYSFS_PATH", t_sysfs_empty(), 1);
+	root = t_sysfs_empty();
+	setenv("SYSFS_PATH", root, 1);
 	errno = 0;
 	list = ibv_get_device_list(&n);
 	T_CHECK(list == NULL);

@@ -47,6 +47,7 @@ int main(void)
 #endif
 	ibv_free_device_list(list);
 	t_rm_rf(root);
+	free(root);
 	printf("1 passed, 0 failed\n");
 	return 0;
 }

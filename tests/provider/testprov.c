@@ -29,6 +29,9 @@ struct tp_context {
 static const struct verbs_match_ent tp_match[] = {
 	VERBS_DRIVER_ID(RDMA_DRIVER_RXE),
 	VERBS_DRIVER_ID(RDMA_DRIVER_SIW),
+	/* Sysfs discovery knows no driver id; these names stand in for it. */
+	VERBS_NAME_MATCH("rxe", NULL),
+	VERBS_NAME_MATCH("siw", NULL),
 	VERBS_NAME_MATCH("tprov", NULL),
 	VERBS_MODALIAS_MATCH("tprov:*", NULL),
 	{},
