@@ -441,6 +441,13 @@ int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
 			      const char *fnfmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/*
+ * Keep queue buffers out of fork() children while fork protection is on
+ * (exported at IBVERBS_1.1; see ibv_dontfork_range(3)).
+ */
+int ibv_dontfork_range(void *base, size_t size);
+int ibv_dofork_range(void *base, size_t size);
+
 /* Set from RDMAV_ALLOW_DISASSOC_DESTROY at library initialisation. */
 extern bool verbs_allow_disassociate_destroy;
 

@@ -54,9 +54,18 @@ struct range {
 	struct range *child[2];
 	bool red;
 	uintptr_t start; /* first byte */
-	uintptr_t end;   /* one past the last byte */
+	uintptr_t end; /* one past the last byte */
 	long refs;
 };
+
+/*
+ * The register/unregister path runs between two madvise() calls, which
+ * leave the caches and TLBs cold, and each extra code page it touches
+ * costs measurably: keep its code together (HOT) and the slow paths out
+ * of it (COLD).
+ */
+#define HOT __attribute__((hot))
+#define COLD __attribute__((cold))
 
 /* Nodes kept for reuse, so that a register/unregister pair costs no malloc. */
 #define SPARE_MAX 32
@@ -67,8 +76,8 @@ static struct range *spares; /* linked through child[RIGHT] */
 static size_t spare_count;
 static size_t node_count;
 
-static bool enabled;    /* ibv_fork_init() succeeded */
-static bool too_late;   /* a range call came first: init would be unsafe */
+static bool enabled; /* ibv_fork_init() succeeded */
+static bool too_late; /* a range call came first: init would be unsafe */
 static bool huge_pages; /* RDMAV_HUGEPAGES_SAFE was seen by ibv_fork_init() */
 static size_t base_page;
 
@@ -123,7 +132,7 @@ static struct range *extreme(struct range *n, int dir)
 }
 
 /* The in-order neighbour of @n on side @dir, or NULL. */
-static struct range *step(struct range *n, int dir)
+static HOT struct range *step(struct range *n, int dir)
 {
 	struct range *p;
 
@@ -167,7 +176,7 @@ static void insert_fixup(struct range *z)
 	root->red = false;
 }
 
-static void tree_insert(struct range *n)
+static HOT void tree_insert(struct range *n)
 {
 	struct range **link = &root, *parent = NULL;
 
@@ -233,7 +242,7 @@ static void move_into_place(struct range *z, struct range *y)
 	y->red = z->red;
 }
 
-static void tree_erase(struct range *z)
+static HOT void tree_erase(struct range *z)
 {
 	struct range *x, *parent, *y;
 	bool was_red;
@@ -264,7 +273,7 @@ static void tree_erase(struct range *z)
 }
 
 /* The first range that ends after @addr: it holds @addr or lies above it. */
-static struct range *first_ending_after(uintptr_t addr)
+static HOT struct range *first_ending_after(uintptr_t addr)
 {
 	struct range *n = root, *best = NULL;
 
@@ -318,7 +327,7 @@ static void put_spare(struct range *n)
 	spare_count++;
 }
 
-static void add_range(uintptr_t start, uintptr_t end, long refs)
+static struct range *add_range(uintptr_t start, uintptr_t end, long refs)
 {
 	struct range *n = take_spare();
 
@@ -326,6 +335,7 @@ static void add_range(uintptr_t start, uintptr_t end, long refs)
 	n->end = end;
 	n->refs = refs;
 	tree_insert(n);
+	return n;
 }
 
 static void remove_range(struct range *n)
@@ -335,7 +345,55 @@ static void remove_range(struct range *n)
 }
 
 /* ------------------------------------------------------------------ */
-/* Walking [start, end) as a sequence of ranges and gaps               */
+/* Phase 0: what [start, end) covers, and how many nodes it can need   */
+
+/*
+ * One search per change: the phases after this one start from @first and
+ * step through neighbours, so the cost is O(log n) plus the ranges
+ * covered.
+ */
+struct span {
+	uintptr_t start;
+	uintptr_t end;
+	size_t unit; /* page size at start, for per-page retries */
+	struct range *first; /* first range ending after start, or NULL */
+	struct range *last; /* last range starting before end, or NULL */
+	size_t gaps; /* stretches at count 0 inside [start, end) */
+	size_t ones; /* ranges at count 1 inside [start, end) */
+};
+
+static void plan_span(struct span *sp)
+{
+	struct range *n = first_ending_after(sp->start);
+	uintptr_t pos = sp->start;
+
+	sp->first = n;
+	sp->last = NULL;
+	sp->gaps = 0;
+	sp->ones = 0;
+	for (; n && n->start < sp->end; n = next_range(n)) {
+		sp->gaps += n->start > pos;
+		sp->ones += n->refs == 1;
+		pos = n->end;
+		sp->last = n;
+		if (pos >= sp->end)
+			break;
+	}
+	sp->gaps += pos < sp->end;
+}
+
+/* Splits of a range across either end, plus a node per gap to fill. */
+static size_t nodes_needed(const struct span *sp, bool protect)
+{
+	size_t needed = protect ? sp->gaps : 0;
+
+	needed += sp->first && sp->first->start < sp->start;
+	needed += sp->last && sp->last->end > sp->end;
+	return needed;
+}
+
+/* ------------------------------------------------------------------ */
+/* Walking a span as a sequence of ranges and gaps                     */
 
 struct walk {
 	uintptr_t pos;
@@ -349,11 +407,11 @@ struct piece {
 	struct range *range; /* NULL for a gap (count 0) */
 };
 
-static void walk_init(struct walk *w, uintptr_t start, uintptr_t end)
+static void walk_init(struct walk *w, const struct span *sp, uintptr_t end)
 {
-	w->pos = start;
+	w->pos = sp->start;
 	w->end = end;
-	w->next = first_ending_after(start);
+	w->next = sp->first;
 }
 
 static uintptr_t min_addr(uintptr_t a, uintptr_t b)
@@ -361,7 +419,7 @@ static uintptr_t min_addr(uintptr_t a, uintptr_t b)
 	return a < b ? a : b;
 }
 
-/* The next piece, clipped to the walk's span; false at the end. */
+/* The next piece, clipped to the walk's end; false at the end. */
 static bool walk_next(struct walk *w, struct piece *p)
 {
 	struct range *n = w->next;
@@ -372,37 +430,13 @@ static bool walk_next(struct walk *w, struct piece *p)
 	if (n && n->start <= w->pos) {
 		p->range = n;
 		p->end = min_addr(n->end, w->end);
-		w->next = next_range(n);
+		w->next = p->end < w->end ? next_range(n) : NULL;
 	} else {
 		p->range = NULL;
 		p->end = n ? min_addr(n->start, w->end) : w->end;
 	}
 	w->pos = p->end;
 	return true;
-}
-
-/* ------------------------------------------------------------------ */
-/* Phase 0: how many nodes a change can need                           */
-
-static bool straddles(uintptr_t addr)
-{
-	struct range *n = first_ending_after(addr);
-
-	return n && n->start < addr;
-}
-
-static size_t nodes_needed(uintptr_t start, uintptr_t end, bool protect)
-{
-	size_t needed = straddles(start) + straddles(end);
-	struct walk w;
-	struct piece p;
-
-	if (!protect)
-		return needed;
-	walk_init(&w, start, end);
-	while (walk_next(&w, &p))
-		needed += !p.range;
-	return needed;
 }
 
 /* ------------------------------------------------------------------ */
@@ -429,148 +463,201 @@ static void dofork_span(uintptr_t start, uintptr_t end, size_t unit)
 		advise(start, start + unit, MADV_DOFORK);
 }
 
-/* Undo the DONTFORK calls made on the gaps of [start, end). */
-static void undo_gaps(uintptr_t start, uintptr_t end, size_t unit)
+/* Undo the DONTFORK calls made on the gaps of the span up to @end. */
+static COLD void undo_gaps(const struct span *sp, uintptr_t end)
 {
 	struct walk w;
 	struct piece p;
 
-	walk_init(&w, start, end);
+	walk_init(&w, sp, end);
 	while (walk_next(&w, &p))
 		if (!p.range)
-			dofork_span(p.start, p.end, unit);
+			dofork_span(p.start, p.end, sp->unit);
 }
 
 /*
  * Pages at count 0 go DONTFORK. A failed call may have advised part of its
- * span already (madvise() skips holes but reports them), so the undo
+ * gap already (madvise() skips holes but reports them), so the undo
  * covers the failed gap too.
  */
-static int protect_gaps(uintptr_t start, uintptr_t end, size_t unit)
+static int protect_gaps(const struct span *sp)
 {
 	struct walk w;
 	struct piece p;
 	int ret;
 
-	walk_init(&w, start, end);
+	walk_init(&w, sp, sp->end);
 	while (walk_next(&w, &p)) {
 		if (p.range)
 			continue;
 		ret = advise(p.start, p.end, MADV_DONTFORK);
 		if (ret) {
-			undo_gaps(start, p.end, unit);
+			undo_gaps(sp, p.end);
 			return ret;
 		}
 	}
 	return 0;
 }
 
-static void release_ones(uintptr_t start, uintptr_t end, size_t unit)
+static void release_ones(const struct span *sp)
 {
 	struct walk w;
 	struct piece p;
 
-	walk_init(&w, start, end);
+	walk_init(&w, sp, sp->end);
 	while (walk_next(&w, &p))
 		if (p.range && p.range->refs == 1)
-			dofork_span(p.start, p.end, unit);
+			dofork_span(p.start, p.end, sp->unit);
 }
 
 /* ------------------------------------------------------------------ */
 /* Phase 2: the tree                                                   */
 
-/* Make @addr a range boundary, if a range spans it. */
-static void split_at(uintptr_t addr)
+/* Cut @n at @addr, inside it; returns the new upper part. */
+static struct range *split(struct range *n, uintptr_t addr)
 {
-	struct range *n = first_ending_after(addr);
-	uintptr_t end;
+	struct range *upper = add_range(addr, n->end, n->refs);
 
-	if (!n || n->start >= addr)
-		return;
-	end = n->end;
 	n->end = addr;
-	add_range(addr, end, n->refs);
+	return upper;
 }
 
-/* Join the ranges that meet at @addr if their counts agree. */
-static void merge_at(uintptr_t addr)
+/* Make the span's ends range boundaries; returns the first range inside. */
+static struct range *split_ends(struct span *sp)
 {
-	struct range *left, *right;
+	struct range *n = sp->first;
 
-	if (!addr)
-		return;
-	left = first_ending_after(addr - 1);
-	if (!left || left->end != addr)
-		return;
-	right = next_range(left);
-	if (!right || right->start != addr || right->refs != left->refs)
-		return;
-	left->end = right->end;
-	remove_range(right);
-}
-
-static void count_up(uintptr_t start, uintptr_t end)
-{
-	struct range *n = first_ending_after(start);
-	uintptr_t pos = start, gap_end;
-
-	while (pos < end) {
-		if (n && n->start == pos) {
-			n->refs++;
-			pos = n->end;
-			n = next_range(n);
-			continue;
-		}
-		gap_end = n && n->start < end ? n->start : end;
-		add_range(pos, gap_end, 1);
-		pos = gap_end;
+	if (n && n->start < sp->start) {
+		n = split(n, sp->start);
+		if (sp->last == sp->first)
+			sp->last = n;
 	}
+	if (sp->last && sp->last->end > sp->end)
+		split(sp->last, sp->end);
+	return n;
+}
+
+/* Absorb @n's right neighbour if they touch with equal counts. */
+static void merge_right(struct range *n)
+{
+	struct range *r = next_range(n);
+
+	if (r && r->start == n->end && r->refs == n->refs) {
+		n->end = r->end;
+		remove_range(r);
+	}
+}
+
+/* Let @n's left neighbour absorb it if they touch with equal counts. */
+static void merge_left(struct range *n)
+{
+	struct range *l = step(n, LEFT);
+
+	if (l && l->end == n->start && l->refs == n->refs) {
+		l->end = n->end;
+		remove_range(n);
+	}
+}
+
+/*
+ * Ranges inside the span keep their differences, so only the two ends
+ * can need a merge: @head starts at the span's start, @tail ends at its
+ * end (either may be NULL). The tail goes first, as the head may vanish.
+ */
+static HOT void merge_ends(struct range *head, struct range *tail)
+{
+	if (tail)
+		merge_right(tail);
+	if (head)
+		merge_left(head);
+}
+
+static void count_up(const struct span *sp, struct range *n)
+{
+	struct range *cur = NULL, *head = NULL;
+	uintptr_t pos = sp->start;
+
+	while (pos < sp->end) {
+		if (n && n->start == pos) {
+			cur = n;
+			cur->refs++;
+			n = n->end < sp->end ? next_range(n) : NULL;
+		} else {
+			cur = add_range(pos,
+					n && n->start < sp->end ? n->start :
+								  sp->end,
+					1);
+		}
+		if (!head)
+			head = cur;
+		pos = cur->end;
+	}
+	merge_ends(head, cur);
 }
 
 /*
  * Pages already at 0 stay at 0: an unbalanced dofork must not leave a debt
  * that would keep a later registration of the page unprotected.
  */
-static void count_down(uintptr_t start, uintptr_t end)
+static void count_down(const struct span *sp, struct range *n)
 {
-	struct range *n = first_ending_after(start), *next;
+	struct range *next, *head = NULL, *tail = NULL;
 
-	while (n && n->start < end) {
-		next = next_range(n);
-		if (--n->refs == 0)
+	for (; n && n->start < sp->end; n = next) {
+		next = n->end < sp->end ? next_range(n) : NULL;
+		if (--n->refs == 0) {
 			remove_range(n);
-		n = next;
+			continue;
+		}
+		if (n->start == sp->start)
+			head = n;
+		if (n->end == sp->end)
+			tail = n;
 	}
+	merge_ends(head, tail);
 }
 
-static void update_tree(uintptr_t start, uintptr_t end, bool protect)
+/*
+ * The span is exactly one range whose count stays above zero (a buffer
+ * registered again, or released by one of several users): no system
+ * call, no split, only the count and maybe a merge with a neighbour.
+ */
+static bool count_only(struct span *sp, bool protect)
 {
-	split_at(start);
-	split_at(end);
-	if (protect)
-		count_up(start, end);
-	else
-		count_down(start, end);
-	merge_at(start);
-	merge_at(end);
+	struct range *n = sp->first;
+
+	if (!n || n != sp->last || n->start != sp->start || n->end != sp->end ||
+	    (!protect && n->refs == 1))
+		return false;
+	n->refs += protect ? 1 : -1;
+	merge_ends(n, n);
+	return true;
 }
 
-static int change_range(uintptr_t start, uintptr_t end, size_t unit,
-			bool protect)
+static HOT int change_range(struct span *sp, bool protect)
 {
+	struct range *n;
 	int ret;
 
-	ret = reserve_spares(nodes_needed(start, end, protect));
+	plan_span(sp);
+	if (count_only(sp, protect))
+		return 0;
+	ret = reserve_spares(nodes_needed(sp, protect));
 	if (ret)
 		return ret;
-	if (protect) {
-		ret = protect_gaps(start, end, unit);
+	/* Most changes of a shared page cross no zero: no system call. */
+	if (protect && sp->gaps) {
+		ret = protect_gaps(sp);
 		if (ret)
 			return ret;
-	} else {
-		release_ones(start, end, unit);
+	} else if (!protect && sp->ones) {
+		release_ones(sp);
 	}
-	update_tree(start, end, protect);
+	n = split_ends(sp);
+	if (protect)
+		count_up(sp, n);
+	else
+		count_down(sp, n);
 	return 0;
 }
 
@@ -616,7 +703,8 @@ static int get_maps_fd(void)
 	return maps_fd;
 }
 
-static int procmap_page_size(uintptr_t addr, size_t *size, uintptr_t *vma_end)
+static COLD int procmap_page_size(uintptr_t addr, size_t *size,
+				  uintptr_t *vma_end)
 {
 	struct procmap_query q = { .size = sizeof(q), .query_addr = addr };
 	int fd = get_maps_fd();
@@ -652,7 +740,8 @@ static bool vma_header(const char *line, uintptr_t *lo, uintptr_t *hi)
 }
 
 /* Kernels before 6.11 only say it in smaps, mapping by mapping. */
-static int smaps_page_size(uintptr_t addr, size_t *size, uintptr_t *vma_end)
+static COLD int smaps_page_size(uintptr_t addr, size_t *size,
+				uintptr_t *vma_end)
 {
 	FILE *f = fopen("/proc/self/smaps", "re");
 	char *line = NULL;
@@ -671,7 +760,8 @@ static int smaps_page_size(uintptr_t addr, size_t *size, uintptr_t *vma_end)
 			if (inside || lo > addr)
 				break;
 			inside = addr < hi;
-			*vma_end = hi;
+			if (inside)
+				*vma_end = hi;
 		} else if (inside &&
 			   sscanf(line, "KernelPageSize: %lu kB", &kb) == 1) {
 			*size = kb * 1024;
@@ -684,14 +774,23 @@ static int smaps_page_size(uintptr_t addr, size_t *size, uintptr_t *vma_end)
 	return ret;
 }
 
+/* A kernel before 6.11: stop asking, and stop holding the descriptor. */
+static COLD void give_up_procmap(void)
+{
+	procmap_unsupported = true;
+	if (maps_fd >= 0 && maps_fd_is_ours())
+		close(maps_fd);
+	maps_fd = -1;
+}
+
 /*
  * The page size the kernel uses for the mapping holding @addr; the base
  * page size when huge pages are off or the mapping cannot be found (the
  * madvise() that follows will then report the real problem).
  */
-static size_t page_size_at(uintptr_t addr, uintptr_t *vma_end)
+static COLD size_t page_size_at(uintptr_t addr, uintptr_t *vma_end)
 {
-	size_t size;
+	size_t size = base_page;
 	int ret;
 
 	*vma_end = UINTPTR_MAX;
@@ -704,7 +803,7 @@ static size_t page_size_at(uintptr_t addr, uintptr_t *vma_end)
 		if (ret == ENOENT)
 			return base_page;
 		if (ret == ENOTTY)
-			procmap_unsupported = true;
+			give_up_procmap();
 	}
 	if (smaps_page_size(addr, &size, vma_end))
 		return base_page;
@@ -716,32 +815,32 @@ static size_t page_size_at(uintptr_t addr, uintptr_t *vma_end)
 
 /*
  * Round [addr, addr + len) out to whole pages of the mappings that hold
- * its first and last byte. @unit is the page size at the start, used to
- * step through the range page by page.
+ * its first and last byte.
  */
-static int page_bounds(const void *addr, size_t len, uintptr_t *start,
-		       uintptr_t *end, size_t *unit)
+static int page_bounds(const void *addr, size_t len, struct span *sp)
 {
 	uintptr_t a = (uintptr_t)addr, vma_end, last;
-	size_t lo_size, hi_size;
+	size_t lo_size = base_page, hi_size = base_page;
 
 	if (len > UINTPTR_MAX - a)
 		return EINVAL;
 	last = a + len - 1;
-	lo_size = page_size_at(a, &vma_end);
-	hi_size = last < vma_end ? lo_size : page_size_at(last, &vma_end);
+	if (huge_pages) {
+		lo_size = page_size_at(a, &vma_end);
+		hi_size = last < vma_end ? lo_size :
+					   page_size_at(last, &vma_end);
+	}
 	if (last > UINTPTR_MAX - hi_size)
 		return EINVAL;
-	*start = a & ~(uintptr_t)(lo_size - 1);
-	*end = (last | (hi_size - 1)) + 1;
-	*unit = lo_size;
+	sp->start = a & ~(uintptr_t)(lo_size - 1);
+	sp->end = (last | (hi_size - 1)) + 1;
+	sp->unit = lo_size;
 	return 0;
 }
 
-static int mem_change(void *addr, size_t len, bool protect)
+static HOT int mem_change(void *addr, size_t len, bool protect)
 {
-	uintptr_t start, end;
-	size_t unit;
+	struct span sp;
 	int ret = 0;
 
 	pthread_mutex_lock(&mm_lock);
@@ -752,25 +851,25 @@ static int mem_change(void *addr, size_t len, bool protect)
 	}
 	if (!addr || !len)
 		goto out;
-	ret = page_bounds(addr, len, &start, &end, &unit);
+	ret = page_bounds(addr, len, &sp);
 	if (!ret)
-		ret = change_range(start, end, unit, protect);
+		ret = change_range(&sp, protect);
 out:
 	pthread_mutex_unlock(&mm_lock);
 	return ret;
 }
 
-int verbs_mem_dontfork(void *addr, size_t len)
+HOT int verbs_mem_dontfork(void *addr, size_t len)
 {
 	return mem_change(addr, len, true);
 }
 
-int verbs_mem_dofork(void *addr, size_t len)
+HOT int verbs_mem_dofork(void *addr, size_t len)
 {
 	return mem_change(addr, len, false);
 }
 
-int ibv_dontfork_range(void *base, size_t size)
+HOT int ibv_dontfork_range(void *base, size_t size)
 {
 	int ret = verbs_mem_dontfork(base, size);
 
@@ -781,7 +880,7 @@ int ibv_dontfork_range(void *base, size_t size)
 	return 0;
 }
 
-int ibv_dofork_range(void *base, size_t size)
+HOT int ibv_dofork_range(void *base, size_t size)
 {
 	int ret = verbs_mem_dofork(base, size);
 
@@ -928,8 +1027,8 @@ static int cof_reply(struct nl_msg *msg, void *arg)
 }
 
 /*
- * Since Linux 5.13 the kernel copies pinned DMA pages into the child at
- * fork() and says so in the RDMA "sys" attributes. Any failure (no RDMA
+ * Kernels that copy pinned DMA pages into the child at fork() say so in
+ * the RDMA "sys" attributes (since Linux 5.13). Any failure (no RDMA
  * netlink, an older kernel without the attribute) means "no".
  */
 static bool kernel_copies_on_fork(void)
@@ -945,9 +1044,9 @@ static bool kernel_copies_on_fork(void)
 	/* The kernel always answers, but never hang a caller on it. */
 	setsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_RCVTIMEO, &tv,
 		   sizeof(tv));
-	if (nl_send_simple(sk, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
-						 RDMA_NLDEV_CMD_SYS_GET),
-			   0, NULL, 0) < 0)
+	if (nl_send_simple(
+		    sk, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET),
+		    0, NULL, 0) < 0)
 		goto out;
 	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, cof_reply, &cof);
 	if (nl_recvmsgs_default(sk) < 0)

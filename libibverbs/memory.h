@@ -66,7 +66,7 @@ MEMORY_LOCAL void verbs_fork_get_stats(struct verbs_fork_stats *stats);
 
 /* How the page size of a mapping is found when huge pages are enabled. */
 enum verbs_fork_pgsz_source {
-	VERBS_FORK_PGSZ_AUTO,  /* PROCMAP_QUERY, smaps if the kernel lacks it */
+	VERBS_FORK_PGSZ_AUTO, /* PROCMAP_QUERY, smaps if the kernel lacks it */
 	VERBS_FORK_PGSZ_SMAPS, /* always scan /proc/self/smaps */
 };
 
