@@ -22,10 +22,7 @@
 
 #include "t_util.h"
 
-/* Exported by libibverbs but declared only in the provider header. */
-const char *ibv_get_sysfs_path(void);
-int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
-			size_t size);
+#include "driver.h"
 static char on[] = "on";
 
 #define DEV(n, ...)                           \
@@ -120,6 +117,21 @@ static void check_compat_1_0(struct ibv_device **list)
 	dlclose(h);
 }
 
+/* What the core offers providers: sysfs reads relative to the device. */
+static void check_provider_helpers(struct ibv_device *dev)
+{
+	struct verbs_sysfs_dev *sd = verbs_get_device(dev)->sysfs;
+	char buf[64];
+
+	T_CHECK(sd && !strcmp(sd->ibdev_name, "tprov0"));
+	T_CHECK(!strcmp(sd->sysfs_name, "uverbs0"));
+	T_CHECK(sd->abi_ver == 1);
+	T_CHECK(ibv_read_ibdev_sysfs_file(buf, sizeof(buf), sd, "node_%s",
+					  "type") == 5);
+	T_CHECK(!strcmp(buf, "1: CA"));
+	T_CHECK(ibv_read_ibdev_sysfs_file(buf, sizeof(buf), sd, "missing") < 0);
+}
+
 static int sc_list(void *arg)
 {
 	struct ibv_device **list, *d;
@@ -155,6 +167,7 @@ static int sc_list(void *arg)
 	T_CHECK(find(list, "tprov1")->node_type == IBV_NODE_RNIC);
 	T_CHECK(find(list, "tprov1")->transport_type == IBV_TRANSPORT_IWARP);
 	check_compat_1_0(list);
+	check_provider_helpers(find(list, "tprov0"));
 	/* Sysfs discovery knows no kernel index. */
 	T_CHECK(ibv_get_device_index(d) == -1);
 	ibv_free_device_list(list);
@@ -459,6 +472,10 @@ static int sc_log_reasons(void *arg)
 					    .abi = 1,
 					    .no_node = true }));
 	list_once(NULL);
+	__verbs_log(NULL, VERBS_LOG_INFO, "provider says %d\n", 42);
+	__verbs_log(NULL, VERBS_LOG_DEBUG, "too chatty\n");
+	T_CHECK(file_has(log, "provider says 42"));
+	T_CHECK(!file_has(log, "too chatty"));
 	T_CHECK(file_has(log, "no matching provider"));
 	T_CHECK(file_has(log, "no accessible character device"));
 	unlink(log);
