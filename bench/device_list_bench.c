@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -37,12 +36,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/audit.h>
-#include <linux/filter.h>
 #include <linux/netlink.h>
-#include <linux/seccomp.h>
 
 #include <infiniband/verbs.h>
+
+#include "t_util.h"
 
 #define PROVIDER_SUFFIX "-rdmav34.so"
 #define UVERBS_MAJOR 231
@@ -144,59 +142,6 @@ struct verbs_api {
 	void (*free_list)(struct ibv_device **list);
 	const char *(*get_name)(struct ibv_device *dev);
 };
-
-#if defined(__x86_64__)
-#define BENCH_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define BENCH_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
-
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ARG_LO(i) offsetof(struct seccomp_data, args[i])
-#else
-#define ARG_LO(i) (offsetof(struct seccomp_data, args[i]) + 4)
-#endif
-
-#define LOAD(off) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
-#define ALLOW_UNLESS(k)                                 \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), 1, 0), \
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
-
-#ifdef BENCH_AUDIT_ARCH
-/*
- * Both libraries prefer RDMA netlink and ignore SYSFS_PATH when the kernel
- * answers it. Refusing that one socket type, as a kernel without the RDMA
- * core would, sends both to the fake sysfs tree on any host.
- */
-static bool hide_rdma_netlink(void)
-{
-	struct sock_filter insns[] = {
-		LOAD(offsetof(struct seccomp_data, arch)),
-		ALLOW_UNLESS(BENCH_AUDIT_ARCH),
-		LOAD(offsetof(struct seccomp_data, nr)),
-		ALLOW_UNLESS(__NR_socket),
-		LOAD(ARG_LO(0)),
-		ALLOW_UNLESS(AF_NETLINK),
-		LOAD(ARG_LO(2)),
-		ALLOW_UNLESS(NETLINK_RDMA),
-		BPF_STMT(BPF_RET | BPF_K,
-			 SECCOMP_RET_ERRNO | (EPROTONOSUPPORT & 0xffff)),
-	};
-	struct sock_fprog prog = {
-		.len = sizeof(insns) / sizeof(insns[0]),
-		.filter = insns,
-	};
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return false;
-	return !prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
-}
-#else
-static bool hide_rdma_netlink(void)
-{
-	return false;
-}
-#endif
 
 static bool rdma_netlink_present(void)
 {
@@ -382,7 +327,7 @@ static int child_main(const struct config *cf, int result_fd)
 	struct ibv_device **list;
 	int n = -1;
 
-	if (!hide_rdma_netlink() && rdma_netlink_present())
+	if (t_hide_rdma_netlink() && rdma_netlink_present())
 		skip("the kernel answers RDMA netlink and it cannot be hidden here, so neither library would read the fake sysfs tree");
 	load_api(cf->lib[0], &api);
 	measure_cold(&api, cf->devices, &s);

@@ -268,12 +268,12 @@ static int nl_chardev_cb(struct nl_msg *msg, void *arg)
 }
 
 /* "MAJOR:MINOR", as the kernel prints a dev_t. */
-static int parse_dev_t(int dirfd, dev_t *out)
+static int parse_dev_t(int dirfd, const char *file, dev_t *out)
 {
 	unsigned long maj, min;
 	char buf[32], *end;
 
-	if (ibv_read_sysfs_file_at(dirfd, "dev", buf, sizeof(buf)) <= 0)
+	if (ibv_read_sysfs_file_at(dirfd, file, buf, sizeof(buf)) <= 0)
 		return ENOENT;
 	maj = strtoul(buf, &end, 10);
 	if (end == buf || *end != ':')
@@ -285,16 +285,24 @@ static int parse_dev_t(int dirfd, dev_t *out)
 	return 0;
 }
 
-/* Reads dev and abi_version of one uverbs class directory. */
-static int read_uverbs_dir(int dirfd, struct verbs_sysfs_dev *sd)
+/*
+ * Reads dev and abi_version of the uverbs directory @dir below @dirfd
+ * ("" for @dirfd itself); relative paths spare opening the directory.
+ */
+static int read_uverbs_dir(int dirfd, const char *dir,
+			   struct verbs_sysfs_dev *sd)
 {
+	char path[IBV_SYSFS_NAME_MAX + 16];
+	const char *sep = *dir ? "/" : "";
 	uint64_t v;
 	int ret;
 
-	ret = parse_dev_t(dirfd, &sd->sysfs_cdev);
+	str_join(path, sizeof(path), dir, sep, "dev");
+	ret = parse_dev_t(dirfd, path, &sd->sysfs_cdev);
 	if (ret)
 		return ret;
-	if (!sysfs_read_u64(dirfd, "abi_version", 10, &v))
+	str_join(path, sizeof(path), dir, sep, "abi_version");
+	if (!sysfs_read_u64(dirfd, path, 10, &v))
 		sd->abi_ver = (uint32_t)v;
 	return 0;
 }
@@ -323,7 +331,7 @@ static int chardev_from_sysfs(struct verbs_sysfs_dev *sd)
 		if (fd < 0)
 			continue;
 		strcpy(sd->sysfs_name, d->d_name);
-		ret = read_uverbs_dir(fd, sd);
+		ret = read_uverbs_dir(fd, "", sd);
 		close(fd);
 		break;
 	}
@@ -375,20 +383,18 @@ static int scan_dir(int *fd, const char *a, const char *b)
 static int fill_sysfs(struct scan *scan, const struct scan_entry *e,
 		      struct verbs_sysfs_dev *sd)
 {
-	char buf[IBV_SYSFS_NAME_MAX + 16];
+	char buf[IBV_SYSFS_NAME_MAX + 16], path[IBV_SYSFS_NAME_MAX + 16];
 	struct stat st;
 	uint64_t v;
 	int fd, ret;
 
-	fd = openat(scan->dirfd, e->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
 	str_copy(sd->sysfs_name, sizeof(sd->sysfs_name), e->name);
 	sd->ibdev_idx = -1;
-	ret = ibv_read_sysfs_file_at(fd, "ibdev", buf, IBV_SYSFS_NAME_MAX) > 0 ?
-		      read_uverbs_dir(fd, sd) :
-		      ENOENT;
-	close(fd);
+	str_join(path, sizeof(path), e->name, "/ibdev", "");
+	if (ibv_read_sysfs_file_at(scan->dirfd, path, buf,
+				   IBV_SYSFS_NAME_MAX) <= 0)
+		return ENOENT;
+	ret = read_uverbs_dir(scan->dirfd, e->name, sd);
 	if (ret)
 		return ret;
 	str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), buf);

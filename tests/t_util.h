@@ -70,6 +70,14 @@ void t_rm_rf(const char *path);
  */
 int t_run(int (*fn)(void *), void *arg);
 
+/*
+ * Make socket(AF_NETLINK, *, NETLINK_RDMA) fail with EPROTONOSUPPORT in
+ * this process and its children, as on a kernel without the RDMA core, so
+ * that the library falls back to sysfs. Returns 0 or an errno value
+ * (ENOSYS on architectures the filter does not know).
+ */
+int t_hide_rdma_netlink(void);
+
 /* Capture what @fn writes to stderr into a malloc'ed string. */
 char *t_capture_stderr(void (*fn)(void *), void *arg);
 

@@ -25,19 +25,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
 #include <linux/netlink.h>
-#include <linux/seccomp.h>
 
 #include <cmocka.h>
 #include <infiniband/verbs.h>
+
+#include "t_util.h"
 
 #define T_SKIP 77
 #define T_MAX_DEVS 16
@@ -344,41 +342,6 @@ static void test_netlink_lists_kernel_devices(void **state)
 	ibv_free_device_list(list);
 }
 
-/* Seccomp: socket(AF_NETLINK, *, NETLINK_RDMA) fails EPROTONOSUPPORT. */
-static int t_block_rdma_netlink(void)
-{
-	struct sock_filter insns[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, args[0])),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, args[2])),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NETLINK_RDMA, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_RET | BPF_K,
-			 SECCOMP_RET_ERRNO | (EPROTONOSUPPORT & 0xffff)),
-	};
-	struct sock_fprog prog = {
-		.len = sizeof(insns) / sizeof(insns[0]),
-		.filter = insns,
-	};
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return errno;
-	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
-		return errno;
-	return 0;
-}
-
 /*
  * The child of the sysfs case, in a fresh process so that the library
  * starts without netlink: prints one line per listed device.
@@ -389,7 +352,7 @@ static int t_sysfs_child(void)
 	struct t_udev u;
 	int fd, i, num;
 
-	if (t_block_rdma_netlink()) {
+	if (t_hide_rdma_netlink()) {
 		perror("seccomp");
 		return 2;
 	}
