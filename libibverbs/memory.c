@@ -362,12 +362,12 @@ struct span {
 	size_t ones; /* ranges at count 1 inside [start, end) */
 };
 
+/* Completes @sp, whose first range the caller has looked up. */
 static void plan_span(struct span *sp)
 {
-	struct range *n = first_ending_after(sp->start);
+	struct range *n = sp->first;
 	uintptr_t pos = sp->start;
 
-	sp->first = n;
 	sp->last = NULL;
 	sp->gaps = 0;
 	sp->ones = 0;
@@ -634,11 +634,55 @@ static bool count_only(struct span *sp, bool protect)
 	return true;
 }
 
+/* The range just below [start, ...), whether or not it touches it. */
+static struct range *range_below(const struct span *sp)
+{
+	if (sp->first)
+		return step(sp->first, LEFT);
+	return root ? extreme(root, RIGHT) : NULL;
+}
+
+/*
+ * The usual pair, registering memory no one else registered and releasing
+ * it, needs neither splits nor merges: a span that is one gap touching no
+ * range becomes one node, and a span that is exactly one node at count 1
+ * goes away. Returns false when the general path must run.
+ */
+static HOT bool change_alone(struct span *sp, bool protect, int *ret)
+{
+	struct range *n = sp->first, *below;
+
+	if (!protect) {
+		if (!n || n->start != sp->start || n->end != sp->end ||
+		    n->refs != 1)
+			return false;
+		dofork_span(sp->start, sp->end, sp->unit);
+		remove_range(n);
+		*ret = 0;
+		return true;
+	}
+	if (n && n->start <= sp->end)
+		return false;
+	below = range_below(sp);
+	if (below && below->end == sp->start)
+		return false;
+	*ret = reserve_spares(1);
+	if (!*ret)
+		*ret = advise(sp->start, sp->end, MADV_DONTFORK);
+	if (!*ret)
+		add_range(sp->start, sp->end, 1);
+	return true;
+}
+
 static HOT int change_range(struct span *sp, bool protect)
 {
 	struct range *n;
 	int ret;
 
+	/* One search; every later step walks from this range. */
+	sp->first = first_ending_after(sp->start);
+	if (change_alone(sp, protect, &ret))
+		return ret;
 	plan_span(sp);
 	if (count_only(sp, protect))
 		return 0;
