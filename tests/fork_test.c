@@ -45,6 +45,7 @@
 
 #include "kernel-headers/procmap_query.h"
 #include "memory.h"
+#include "t_seccomp.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -287,52 +288,6 @@ static void t_spawn_ok(const char *const *argv, const char *const *env)
 /* ------------------------------------------------------------------ */
 /* Seccomp: make the kernel refuse one call so that errors are real     */
 
-#if defined(__x86_64__)
-#define T_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define T_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
-
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define T_ARG(n) (offsetof(struct seccomp_data, args[0]) + 8 * (n))
-#else
-#define T_ARG(n) (offsetof(struct seccomp_data, args[0]) + 8 * (n) + 4)
-#endif
-
-/*
- * Fail system call @nr with @err when the low words of arguments @a1 and
- * @a2 equal @v1 and @v2 (@a2 < 0: one condition only).
- */
-static int t_deny(int nr, int a1, uint32_t v1, int a2, uint32_t v2, int err)
-{
-#ifdef T_AUDIT_ARCH
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, T_AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 5),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, T_ARG(a1)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, v1, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, T_ARG(a2 < 0 ? a1 : a2)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, a2 < 0 ? v1 : v2, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = ARRAY_SIZE(f), .filter = f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return errno;
-	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return errno;
-	return 0;
-#else
-	return EOPNOTSUPP;
-#endif
-}
-
 /* ------------------------------------------------------------------ */
 /* Modes: each runs in a fresh process, 0 = pass, 77 = cannot run      */
 
@@ -388,7 +343,7 @@ static int mode_init_twice(char **argv)
 
 static int mode_enosys(char **argv)
 {
-	int ret = t_deny(SYS_madvise, 2, MADV_DONTFORK, -1, 0, EINVAL);
+	int ret = t_seccomp_deny(SYS_madvise, 2, MADV_DONTFORK, -1, 0, EINVAL);
 
 	if (ret) {
 		printf("seccomp unavailable: %s\n", strerror(ret));
@@ -410,8 +365,8 @@ static int mode_enomem(char **argv)
 	return 77;
 #endif
 	/* The probe page: one private anonymous page. */
-	ret = t_deny(SYS_mmap, 1, (uint32_t)t_ps, 3,
-		     MAP_PRIVATE | MAP_ANONYMOUS, ENOMEM);
+	ret = t_seccomp_deny(SYS_mmap, 1, (uint32_t)t_ps, 3,
+			     MAP_PRIVATE | MAP_ANONYMOUS, ENOMEM);
 	if (ret) {
 		printf("seccomp unavailable: %s\n", strerror(ret));
 		return 77;

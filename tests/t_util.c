@@ -13,14 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/netlink.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/syscall.h>
-
 #include "t_util.h"
 
 bool t_reference(void)
@@ -266,57 +258,3 @@ char *t_capture_stderr(void (*fn)(void *), void *arg)
 	close(fd);
 	return buf;
 }
-
-#if defined(__x86_64__)
-#define T_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define T_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
-
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ARG_LO(i) offsetof(struct seccomp_data, args[i])
-#else
-#define ARG_LO(i) (offsetof(struct seccomp_data, args[i]) + 4)
-#endif
-
-#define LOAD(off) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
-#define ALLOW_UNLESS(k)                                 \
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), 1, 0), \
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
-
-#ifdef T_AUDIT_ARCH
-/*
- * The library prefers RDMA netlink and ignores SYSFS_PATH when the kernel
- * answers it. Refusing that one socket type, as a kernel without the RDMA
- * core would, sends it to the sysfs tree on any host.
- */
-int t_hide_rdma_netlink(void)
-{
-	struct sock_filter insns[] = {
-		LOAD(offsetof(struct seccomp_data, arch)),
-		ALLOW_UNLESS(T_AUDIT_ARCH),
-		LOAD(offsetof(struct seccomp_data, nr)),
-		ALLOW_UNLESS(__NR_socket),
-		LOAD(ARG_LO(0)),
-		ALLOW_UNLESS(AF_NETLINK),
-		LOAD(ARG_LO(2)),
-		ALLOW_UNLESS(NETLINK_RDMA),
-		BPF_STMT(BPF_RET | BPF_K,
-			 SECCOMP_RET_ERRNO | (EPROTONOSUPPORT & 0xffff)),
-	};
-	struct sock_fprog prog = {
-		.len = sizeof(insns) / sizeof(insns[0]),
-		.filter = insns,
-	};
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return errno;
-	return 0;
-}
-#else
-int t_hide_rdma_netlink(void)
-{
-	return ENOSYS;
-}
-#endif

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <sys/types.h>
 
+#include "t_seccomp.h"
+
 #define T_SKIP 77
 
 /* Inside a scenario child: print the failed condition and exit 1. */
@@ -69,14 +71,6 @@ void t_rm_rf(const char *path);
  * it skipped, 128+signal when it died).
  */
 int t_run(int (*fn)(void *), void *arg);
-
-/*
- * Make socket(AF_NETLINK, *, NETLINK_RDMA) fail with EPROTONOSUPPORT in
- * this process and its children, as on a kernel without the RDMA core, so
- * that the library falls back to sysfs. Returns 0 or an errno value
- * (ENOSYS on architectures the filter does not know).
- */
-int t_hide_rdma_netlink(void);
 
 /* Capture what @fn writes to stderr into a malloc'ed string. */
 char *t_capture_stderr(void (*fn)(void *), void *arg);
