@@ -7,6 +7,8 @@
  * scenarios about behaviour of ours alone skip there.
  */
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <endian.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -64,7 +66,7 @@ static int count(struct ibv_device **list)
 	return n;
 }
 
-static int *provider_counter(const char *sym)
+static _Atomic int *provider_counter(const char *sym)
 {
 	char path[4200];
 	void *h;
@@ -280,7 +282,7 @@ static int sc_lifetime(void *arg)
 	struct ibv_device **list, *dev;
 	struct ibv_context *ctx;
 	struct ibv_port_attr pa;
-	int *live;
+	_Atomic int *live;
 
 	if (!setup_tree(true))
 		return T_SKIP;
@@ -374,6 +376,70 @@ static int sc_abi_range(void *arg)
 	list = ibv_get_device_list(NULL);
 	T_CHECK(count(list) == 1);
 	T_CHECK(find(list, "tprov1"));
+	ibv_free_device_list(list);
+	return 0;
+}
+
+#define SCAN_THREADS 4
+
+static atomic_bool stop_scanning;
+
+/* Lists, checks and frees in a loop while the main thread changes the tree. */
+static void *scanner(void *arg)
+{
+	struct ibv_device **list;
+	int n, i, rounds = 0;
+
+	while (!stop_scanning || rounds < 20) {
+		list = ibv_get_device_list(&n);
+		if (!list)
+			return (void *)1;
+		for (i = 0; i < n; i++)
+			if (strncmp(ibv_get_device_name(list[i]), "tprov", 5))
+				return (void *)2;
+		ibv_free_device_list(list);
+		rounds++;
+	}
+	return NULL;
+}
+
+static int sc_threads(void *arg)
+{
+	pthread_t th[SCAN_THREADS];
+	struct ibv_device **list;
+	void *ret;
+	int i;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	static const char *const base[] = { "tprov0", "tprov1", "tprov2",
+					    "tprov3" };
+	static const char *const hot[] = { "tprovh4", "tprovh5", "tprovh6",
+					   "tprovh7" };
+
+	for (i = 0; i < 4; i++)
+		t_sysfs_add(root, &DEV(0, .ibdev = base[i], .uverbs = i,
+				       .min = (unsigned int)i));
+	for (i = 0; i < SCAN_THREADS; i++)
+		T_CHECK(!pthread_create(&th[i], NULL, scanner, NULL));
+	/* Rounds of adding four devices, then removing them again. */
+	for (i = 0; i < 104; i++) {
+		struct t_dev d = DEV(0, .ibdev = hot[i % 4],
+				     .uverbs = 4 + i % 4,
+				     .min = (unsigned int)(4 + i % 4));
+
+		if (i % 8 < 4)
+			t_sysfs_add(root, &d);
+		else
+			t_sysfs_del(root, &d);
+	}
+	stop_scanning = true;
+	for (i = 0; i < SCAN_THREADS; i++) {
+		T_CHECK(!pthread_join(th[i], &ret));
+		T_CHECK(ret == NULL);
+	}
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 4);
 	ibv_free_device_list(list);
 	return 0;
 }
@@ -603,6 +669,10 @@ static void test_warm_cache(void **s)
 {
 	run_scenario(sc_warm_cache, NULL);
 }
+static void test_threads(void **s)
+{
+	run_scenario(sc_threads, NULL);
+}
 static void test_sysfs_path(void **s)
 {
 	run_scenario(sc_sysfs_path, NULL);
@@ -625,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_log_reasons),
 		cmocka_unit_test(test_warm_cache),
 		cmocka_unit_test(test_sysfs_path),
+		cmocka_unit_test(test_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

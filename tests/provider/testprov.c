@@ -14,9 +14,12 @@
 
 #include "driver.h"
 
-/* Read by tests through dlsym() to check device lifetimes. */
-int testprov_live_devices;
-int testprov_live_contexts;
+/*
+ * Read by tests through dlsym() to check device lifetimes. Devices are
+ * released by whichever thread drops the last reference, hence atomics.
+ */
+_Atomic int testprov_live_devices;
+_Atomic int testprov_live_contexts;
 
 struct tp_device {
 	struct verbs_device vdev;
