@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1067,7 +1068,7 @@ static void test_threads(void **state)
 
 struct t_busy {
 	char *page;
-	volatile int stop;
+	atomic_int stop;
 };
 
 static void *t_busy_main(void *arg)
