@@ -39,6 +39,8 @@
 
 #include "kernel-headers/procmap_query.h"
 #include "memory.h"
+#include "t_fork.h"
+#include "t_seccomp.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NR_HUGE "/proc/sys/vm/nr_hugepages"
@@ -56,118 +58,10 @@ static bool t_rdma_netlink(void)
 	return true;
 }
 
-static bool t_kernel_has_procmap(void)
-{
-	struct procmap_query q = { .size = sizeof(q) };
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	q.query_addr = (uintptr_t)&q;
-	ret = ioctl(fd, PROCMAP_QUERY, &q);
-	close(fd);
-	return ret == 0;
-}
-
-/* Whether any descriptor of ours is open on /proc/<pid>/maps. */
-static bool t_holds_maps_fd(void)
-{
-	char path[300], target[PATH_MAX], want[64];
-	struct dirent *d;
-	DIR *dir = opendir("/proc/self/fd");
-	bool found = false;
-	ssize_t n;
-
-	snprintf(want, sizeof(want), "/proc/%d/maps", (int)getpid());
-	while (dir && (d = readdir(dir))) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", d->d_name);
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n <= 0)
-			continue;
-		target[n] = 0;
-		found |= !strcmp(target, want);
-	}
-	if (dir)
-		closedir(dir);
-	return found;
-}
-
-static bool t_mapped(const void *addr, size_t unit)
-{
-	unsigned char vec[512];
-
-	return mincore((void *)addr, unit, vec) == 0;
-}
-
 /* What a fork()ed child sees of @n units: '.' present, 'X' missing. */
 static void t_view(const char *buf, size_t n, size_t unit, char *out)
 {
-	int fds[2];
-	pid_t pid;
-	size_t i;
-
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		for (i = 0; i < n; i++)
-			out[i] = t_mapped(buf + i * unit, unit) ? '.' : 'X';
-		_exit(write(fds[1], out, n) == (ssize_t)n ? 0 : 1);
-	}
-	close(fds[1]);
-	assert_int_equal(read(fds[0], out, n), (ssize_t)n);
-	out[n] = 0;
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, NULL, 0), pid);
-}
-
-/* Exit code of a child reading @addr, or 128 + the signal that killed it. */
-static int t_child_read(const char *addr)
-{
-	struct sigaction sa = { .sa_handler = SIG_DFL };
-	int status;
-	pid_t pid = fork();
-
-	if (!pid) {
-		sigaction(SIGSEGV, &sa, NULL);
-		_exit(*(volatile const char *)addr == 1 ? 0 : 1);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) :
-				     WEXITSTATUS(status);
-}
-
-/* Make socket(AF_NETLINK, ...) fail with EACCES in this process. */
-static int t_deny_netlink(void)
-{
-#if defined(__x86_64__) || defined(__aarch64__)
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-#if defined(__x86_64__)
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-#else
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_AARCH64, 1, 0),
-#endif
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, args[0])),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = ARRAY_SIZE(f), .filter = f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return errno;
-	return 0;
-#else
-	return EOPNOTSUPP;
-#endif
+	assert_true(t_view_units(buf, n, unit, out));
 }
 
 static void test_copy_on_fork(void **state)
@@ -187,7 +81,7 @@ static void test_copy_on_fork(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
-		if (t_deny_netlink())
+		if (t_seccomp_deny(SYS_socket, 0, AF_NETLINK, -1, 0, EACCES))
 			_exit(77);
 		if (t_rdma_netlink())
 			_exit(2);
@@ -226,7 +120,7 @@ static void test_smaps_fallback(void **state)
 	assert_int_equal(verbs_fork_refcount(p + t_ps), 1);
 	t_view(p, 3, t_ps, view);
 	assert_string_equal(view, ".X.");
-	assert_int_equal(t_child_read(p + t_ps), 128 + SIGSEGV);
+	assert_int_equal(t_child_read(p + t_ps, 1), 128 + SIGSEGV);
 	assert_int_equal(ibv_dofork_range(p + t_ps + 9, 100), 0);
 	t_view(p, 3, t_ps, view);
 	assert_string_equal(view, "...");
@@ -235,38 +129,8 @@ static void test_smaps_fallback(void **state)
 	assert_true(st.smaps_scans >= 3);
 	/* PROCMAP_QUERY was tried once at most, and not kept open. */
 	assert_true(st.maps_opens <= 1);
-	assert_false(t_holds_maps_fd());
+	assert_false(t_find_maps_fd() >= 0);
 	munmap(p, 3 * t_ps);
-}
-
-static size_t t_huge_size(void)
-{
-	FILE *f = fopen("/proc/meminfo", "re");
-	char line[128];
-	unsigned long kb = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb * 1024;
-}
-
-static long t_nr_huge(long set)
-{
-	FILE *f = fopen(NR_HUGE, set < 0 ? "re" : "we");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (set < 0 && fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	if (set >= 0)
-		v = fprintf(f, "%ld\n", set) > 0 ? set : -1;
-	if (fclose(f))
-		v = -1;
-	return v;
 }
 
 static void t_hugetlb_checks(char *h, size_t huge)
@@ -280,8 +144,8 @@ static void t_hugetlb_checks(char *h, size_t huge)
 	assert_int_equal(verbs_fork_refcount(h + huge), 0);
 	t_view(h, 2, huge, view);
 	assert_string_equal(view, "X.");
-	assert_int_equal(t_child_read(h + 2 * t_ps), 128 + SIGSEGV);
-	assert_int_equal(t_child_read(h + huge), 0);
+	assert_int_equal(t_child_read(h + 2 * t_ps, 1), 128 + SIGSEGV);
+	assert_int_equal(t_child_read(h + huge, 1), 0);
 	assert_int_equal(ibv_dofork_range(h + t_ps, 10), 0);
 	t_view(h, 2, huge, view);
 	assert_string_equal(view, "..");
@@ -292,11 +156,11 @@ static void test_smaps_hugetlb(void **state)
 {
 	struct verbs_fork_stats st;
 	size_t huge = t_huge_size();
-	long old = t_nr_huge(-1);
+	long old = t_sysctl(NR_HUGE, -1);
 	char *h;
 
 	t_require_smaps_kernel();
-	if (!huge || old < 0 || geteuid() || t_nr_huge(old + 2) < 0) {
+	if (!huge || old < 0 || geteuid() || t_sysctl(NR_HUGE, old + 2) < 0) {
 		printf("cannot reserve huge pages (needs root and " NR_HUGE
 		       ")\n");
 		skip();
@@ -304,14 +168,14 @@ static void test_smaps_hugetlb(void **state)
 	h = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	if (h == MAP_FAILED) {
-		t_nr_huge(old);
+		t_sysctl(NR_HUGE, old);
 		printf("MAP_HUGETLB failed: %s\n", strerror(errno));
 		skip();
 	}
 	memset(h, 1, 2 * huge);
 	t_hugetlb_checks(h, huge);
 	munmap(h, 2 * huge);
-	t_nr_huge(old);
+	t_sysctl(NR_HUGE, old);
 	verbs_fork_get_stats(&st);
 	assert_int_equal(st.procmap_queries, 0);
 	assert_true(st.smaps_scans > 0);
