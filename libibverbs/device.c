@@ -277,12 +277,6 @@ static void for_each_entry(void (*fn)(struct dev_entry *, void *), void *arg)
 		}
 }
 
-static void drop_unseen(struct dev_entry *ent, void *arg)
-{
-	if (ent->seen != scan_gen)
-		drop_entry(ent);
-}
-
 static void drop_any(struct dev_entry *ent, void *arg)
 {
 	drop_entry(ent);
@@ -294,19 +288,30 @@ static void rematch(struct dev_entry *ent, void *arg)
 		try_match(ent, arg);
 }
 
+/* Forgets devices the scan did not list, and retries unmatched ones. */
+static void settle(struct dev_entry *ent, void *arg)
+{
+	struct discovery_stats *st = arg;
+
+	if (ent->seen != scan_gen) {
+		drop_entry(ent);
+		return;
+	}
+	rematch(ent, st);
+	st->unmatched |= ent->state != ENT_READY;
+}
+
+/* Counts what stays unmatched, warning once per device if asked to. */
 static void count_unmatched(struct dev_entry *ent, void *arg)
 {
 	struct discovery_stats *st = arg;
 
-	if (ent->state == ENT_NO_PROVIDER)
-		st->no_provider++;
-	else if (ent->state == ENT_ABI_REFUSED)
+	if (ent->state == ENT_ABI_REFUSED)
 		st->abi_refused++;
-}
-
-static void warn_unmatched(struct dev_entry *ent, void *arg)
-{
-	if (ent->state != ENT_NO_PROVIDER || ent->warned)
+	if (ent->state != ENT_NO_PROVIDER)
+		return;
+	st->no_provider++;
+	if (ent->warned)
 		return;
 	ent->warned = true;
 	ibv_warn_user("no userspace provider found for device %s (%s)",
@@ -354,17 +359,14 @@ static int refresh(struct discovery_stats *st)
 	for (i = 0; i < scan.n; i++)
 		visit(&scan, &scan.ent[i], st);
 	scan_release(&scan);
-	for_each_entry(drop_unseen, NULL);
-	for_each_entry(rematch, st);
-	for_each_entry(count_unmatched, st);
+	for_each_entry(settle, st);
 	/* Providers are loaded only when some device still needs one. */
-	if ((st->no_provider || st->abi_refused) && !drivers_loaded()) {
+	if (st->unmatched && !drivers_loaded()) {
 		load_drivers();
 		drv_gen = drivers_generation();
 		for_each_entry(rematch, st);
-		st->no_provider = st->abi_refused = 0;
-		for_each_entry(count_unmatched, st);
 	}
+	for_each_entry(count_unmatched, st);
 	return 0;
 }
 
@@ -412,7 +414,6 @@ VERBS_DEFAULT_VERSION(struct ibv_device **, ibv_get_device_list, "IBVERBS_1.1",
 	if (ret == ENOSYS)
 		for_each_entry(drop_any, NULL); /* RDMA left the kernel */
 	if (!ret) {
-		for_each_entry(warn_unmatched, NULL);
 		list = build_list(num_devices);
 		if (!list)
 			ret = ENOMEM;

@@ -120,6 +120,7 @@ struct discovery_stats {
 	unsigned int no_cdev;
 	unsigned int abi_refused;
 	unsigned int failed;
+	bool unmatched; /* some device still has no provider */
 };
 
 /* discover.c */
