@@ -393,7 +393,7 @@ static struct ibv_device **build_list(int *num)
 
 /**
  * ibv_get_device_list - list the RDMA devices usable now
- * @num_devices: if not NULL, set to the number of devices returned
+ * @num_devices: optional; receives the length of the array
  *
  * Returns a NULL-terminated array to release with ibv_free_device_list(),
  * or NULL with errno set (ENOSYS when the kernel has no RDMA support).
