@@ -290,9 +290,9 @@ void load_drivers(void)
 		return;
 	loaded = true;
 #ifndef _STATIC_LIBRARY_BUILD_
-	env = ibv_secure_getenv("RDMAV_DRIVERS");
+	env = env_get(ENV_RDMAV_DRIVERS);
 	if (!env)
-		env = ibv_secure_getenv("IBV_DRIVERS");
+		env = env_get(ENV_IBV_DRIVERS);
 	if (env && parse_driver_env(env))
 		ibv_log_err("out of memory parsing RDMAV_DRIVERS");
 	parse_driver_config_dir(IBV_CONFIG_DIR);

@@ -80,10 +80,27 @@ static inline void str_join(char *dst, size_t size, const char *a,
 	memcpy(dst + la + lb, c, lc + 1);
 }
 
+/* env.c: every environment variable the library reads. */
+enum verbs_env {
+	ENV_RDMAV_DRIVERS,
+	ENV_IBV_DRIVERS,
+	ENV_SYSFS_PATH,
+	ENV_VERBS_LOG_LEVEL,
+	ENV_VERBS_LOG_FILE,
+	ENV_IBV_SHOW_WARNINGS,
+	ENV_RDMAV_FORK_SAFE,
+	ENV_IBV_FORK_SAFE,
+	ENV_RDMAV_HUGEPAGES_SAFE,
+	ENV_RDMAV_ALLOW_DISASSOC_DESTROY,
+	ENV_MLX4_DEVICE_FATAL_CLEANUP,
+};
+VERBS_LOCAL const char *env_name(enum verbs_env var);
+VERBS_LOCAL const char *env_get(enum verbs_env var);
+VERBS_LOCAL bool env_present(enum verbs_env var);
+VERBS_LOCAL bool env_enabled(enum verbs_env var);
+
 /* init.c */
 VERBS_LOCAL int ibverbs_init(void);
-VERBS_LOCAL bool ibv_env_allowed(void);
-VERBS_LOCAL const char *ibv_secure_getenv(const char *name);
 
 /* log.c */
 VERBS_LOCAL void verbs_log_init(void);

@@ -11,28 +11,6 @@
 
 bool verbs_allow_disassociate_destroy;
 
-/*
- * Environment variables that choose code to load or files to read are
- * ignored when the process runs with other privileges than its user's.
- */
-bool ibv_env_allowed(void)
-{
-	return getuid() == geteuid() && getgid() == getegid();
-}
-
-const char *ibv_secure_getenv(const char *name)
-{
-	return ibv_env_allowed() ? secure_getenv(name) : NULL;
-}
-
-/* Set, and not "0". */
-static bool env_enabled(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && strcmp(v, "0");
-}
-
 static void check_memlock(void)
 {
 	struct rlimit rl;
@@ -55,8 +33,8 @@ int ibverbs_init(void)
 	done = true;
 	verbs_log_init();
 	verbs_fork_env_init();
-	if (env_enabled("RDMAV_ALLOW_DISASSOC_DESTROY") ||
-	    env_enabled("MLX4_DEVICE_FATAL_CLEANUP"))
+	if (env_enabled(ENV_RDMAV_ALLOW_DISASSOC_DESTROY) ||
+	    env_enabled(ENV_MLX4_DEVICE_FATAL_CLEANUP))
 		verbs_allow_disassociate_destroy = true;
 	ibv_get_sysfs_path();
 	check_memlock();

@@ -18,10 +18,10 @@ static bool show_warnings;
 
 void verbs_log_init(void)
 {
-	const char *level = ibv_secure_getenv("VERBS_LOG_LEVEL");
-	const char *file = ibv_secure_getenv("VERBS_LOG_FILE");
+	const char *level = env_get(ENV_VERBS_LOG_LEVEL);
+	const char *file = env_get(ENV_VERBS_LOG_FILE);
 
-	show_warnings = getenv("IBV_SHOW_WARNINGS") != NULL;
+	show_warnings = env_present(ENV_IBV_SHOW_WARNINGS);
 	if (level) {
 		long v = strtol(level, NULL, 0);
 

@@ -44,6 +44,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "ibverbs.h"
 #include "kernel-headers/procmap_query.h"
 #include "memory.h"
 
@@ -998,7 +999,7 @@ int ibv_fork_init(void)
 
 	pthread_mutex_lock(&mm_lock);
 	/* Read on every call and never forgotten, even if the init fails. */
-	if (getenv("RDMAV_HUGEPAGES_SAFE"))
+	if (env_present(ENV_RDMAV_HUGEPAGES_SAFE))
 		huge_pages = true;
 	ret = tracker_init();
 	pthread_mutex_unlock(&mm_lock);
@@ -1017,14 +1018,6 @@ bool verbs_fork_enabled(void)
 	return ret;
 }
 
-/* Set and not "0": the value itself does not matter. */
-static bool env_asks(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && strcmp(v, "0") != 0;
-}
-
 static const char *init_failure_cause(int err)
 {
 	switch (err) {
@@ -1039,20 +1032,20 @@ static const char *init_failure_cause(int err)
 
 void verbs_fork_env_init(void)
 {
-	const char *name;
+	enum verbs_env var;
 	int ret;
 
-	if (env_asks("RDMAV_FORK_SAFE"))
-		name = "RDMAV_FORK_SAFE";
-	else if (env_asks("IBV_FORK_SAFE"))
-		name = "IBV_FORK_SAFE";
+	if (env_enabled(ENV_RDMAV_FORK_SAFE))
+		var = ENV_RDMAV_FORK_SAFE;
+	else if (env_enabled(ENV_IBV_FORK_SAFE))
+		var = ENV_IBV_FORK_SAFE;
 	else
 		return;
 	ret = ibv_fork_init();
 	if (ret)
 		fprintf(stderr,
 			"libibverbs: Warning: %s is set but fork protection could not be enabled: %s\n",
-			name, init_failure_cause(ret));
+			env_name(var), init_failure_cause(ret));
 }
 
 /* ------------------------------------------------------------------ */

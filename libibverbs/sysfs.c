@@ -16,7 +16,7 @@ static pthread_once_t sysfs_once = PTHREAD_ONCE_INIT;
 
 static void sysfs_path_init(void)
 {
-	const char *env = ibv_secure_getenv("SYSFS_PATH");
+	const char *env = env_get(ENV_SYSFS_PATH);
 	size_t len;
 
 	strcpy(sysfs_path, "/sys");
