@@ -59,6 +59,7 @@ static void t_node(const char *path, mode_t mode, unsigned int maj,
 bool t_ns_enter(void)
 {
 	char upper[] = "/tmp/ibvt-etc-XXXXXX", opts[512];
+	int err;
 
 	if (geteuid() != 0) {
 		fprintf(stderr,
@@ -88,6 +89,16 @@ bool t_ns_enter(void)
 	if (!t_mount("overlay", "/etc", "overlay", 0, opts))
 		return false;
 	mkdir("/etc/libibverbs.d", 0755);
+	/*
+	 * On a host with RDMA devices the library would take the netlink
+	 * path and never read the fake tree.
+	 */
+	err = t_hide_rdma_netlink();
+	if (err) {
+		fprintf(stderr, "skip: cannot hide RDMA netlink: %s\n",
+			strerror(err));
+		return false;
+	}
 	return true;
 }
 

@@ -36,10 +36,13 @@ const char *t_build_dir(void);
 const char *t_testprov(void);
 
 /*
- * Enter a private mount namespace with a tmpfs /dev (null, zero, full,
- * urandom, infiniband/) and an overlay on /etc, so tests may create device
- * nodes and driver config files without touching the host. Returns false
- * (with the reason printed) when that is impossible, e.g. without root.
+ * Enter the fake kernel the unit tests build: a private mount namespace
+ * with a tmpfs /dev (null, zero, full, urandom, infiniband/) and an overlay
+ * on /etc, so tests may create device nodes and driver config files
+ * without touching the host; and RDMA netlink hidden, so the library
+ * discovers devices only in the fake sysfs tree, whatever RDMA devices the
+ * host really has. Returns false (with the reason printed) when that is
+ * impossible, e.g. without root.
  */
 bool t_ns_enter(void);
 /* Create a char node /dev/infiniband/<name> with the given number. */
