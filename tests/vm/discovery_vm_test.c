@@ -122,6 +122,9 @@ static enum ibv_transport_type t_transport_of(enum ibv_node_type type)
 		return IBV_TRANSPORT_USNIC;
 	case IBV_NODE_USNIC_UDP:
 		return IBV_TRANSPORT_USNIC_UDP;
+	/* rdma-core 44 gives the kernel's "unspecified" node its own value. */
+	case IBV_NODE_UNSPECIFIED:
+		return IBV_TRANSPORT_UNSPECIFIED;
 	default:
 		return IBV_TRANSPORT_UNKNOWN;
 	}
@@ -406,6 +409,16 @@ static int t_run_sysfs_child(struct t_udev *out, int max)
 	return n;
 }
 
+/* Words of a comma-separated list. */
+static unsigned int t_count_words(const char *words)
+{
+	unsigned int n = 1;
+
+	for (; *words; words++)
+		n += *words == ',';
+	return n;
+}
+
 static bool t_word_in(const char *words, const char *word)
 {
 	size_t len = strlen(word);
@@ -455,6 +468,46 @@ static void test_sysfs_fallback_finds_devices(void **state)
 				 name, listed ? "" : "not ",
 				 expect ? expect : "all kernel devices");
 	}
+}
+
+/*
+ * The two discovery paths agree: every device the sysfs fallback lists
+ * (all of IBV_VM_SYSFS_EXPECT) is listed through netlink too, with the
+ * same name, GUID, node and transport type and paths; only the kernel
+ * index is unknown to sysfs.
+ */
+static void test_netlink_and_sysfs_agree(void **state)
+{
+	struct t_udev devs[T_MAX_DEVS], nl;
+	struct ibv_device **list, *dev;
+	const char *expect;
+	int i, n, same = 0;
+
+	(void)state;
+	expect = t_env("IBV_VM_SYSFS_EXPECT", NULL);
+	n = t_run_sysfs_child(devs, T_MAX_DEVS);
+	list = ibv_get_device_list(NULL);
+	assert_non_null(list);
+	for (i = 0; i < n; i++) {
+		dev = t_find(list, devs[i].name);
+		if (!dev)
+			fail_msg("%s is listed through sysfs only",
+				 devs[i].name);
+		t_describe(dev, &nl);
+		assert_int_equal(devs[i].index, -1);
+		assert_true(nl.index >= 0);
+		assert_int_equal(nl.guid, devs[i].guid);
+		assert_int_equal(nl.node_type, devs[i].node_type);
+		assert_int_equal(nl.transport, devs[i].transport);
+		assert_string_equal(nl.dev_name, devs[i].dev_name);
+		assert_string_equal(nl.dev_path, devs[i].dev_path);
+		assert_string_equal(nl.ibdev_path, devs[i].ibdev_path);
+		same += !expect || t_word_in(expect, nl.name);
+	}
+	ibv_free_device_list(list);
+	/* Both paths really listed what the test bed provides. */
+	assert_int_equal(same, expect ? (int)t_count_words(expect) : n);
+	printf("netlink and sysfs agree on %d device(s)\n", same);
 }
 
 /*
@@ -608,6 +661,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_netlink_lists_kernel_devices,
 					  t_restore),
 		cmocka_unit_test_teardown(test_sysfs_fallback_finds_devices,
+					  t_restore),
+		cmocka_unit_test_teardown(test_netlink_and_sysfs_agree,
 					  t_restore),
 		cmocka_unit_test_teardown(test_relink_between_lists, t_restore),
 		cmocka_unit_test_teardown(test_removed_while_open, t_restore),
