@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Contexts: creating the core half of a provider's context and wiring the
- * operation tables that inline functions in applications call through.
+ * Contexts: opening and closing a device, creating the core half of a
+ * provider's context, and wiring the operation tables that inline
+ * functions in applications call through.
+ *
+ * Opening goes device list (device.c: the device and its reference) ->
+ * the uverbs node (discover.c: open_cdev) -> the provider's alloc_context,
+ * which calls back into verbs_init_context() here. Every op slot holds a
+ * dummy (dummy_ops.c) until the provider's verbs_set_ops() replaces it,
+ * so inline verbs in applications never call through NULL.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -248,7 +255,7 @@ int verbs_query_port(struct ibv_context *ctx, uint8_t port,
 }
 
 /* Slots the library fills with its own functions after alloc_context. */
-void verbs_set_lib_ops(struct verbs_context *vctx)
+static void set_lib_ops(struct verbs_context *vctx)
 {
 	vctx->query_port = verbs_query_port;
 	/*
@@ -257,4 +264,55 @@ void verbs_set_lib_ops(struct verbs_context *vctx)
 	 */
 	vctx->ABI_placeholder1 = (void (*)(void))vctx->ibv_create_flow;
 	vctx->ABI_placeholder2 = (void (*)(void))vctx->ibv_destroy_flow;
+}
+
+/**
+ * verbs_open_device - open a device, passing data through to the provider
+ * @device: a device from ibv_get_device_list()
+ * @private_data: handed to the provider's alloc_context
+ */
+struct ibv_context *verbs_open_device(struct ibv_device *device,
+				      void *private_data)
+{
+	struct verbs_device *vdev;
+	struct verbs_context *vctx;
+	int cmd_fd = -1;
+
+	if (!device) {
+		errno = EINVAL;
+		return NULL;
+	}
+	vdev = verbs_get_device(device);
+	/* Devices without sysfs (e.g. VFIO) have no uverbs node to open. */
+	if (vdev->sysfs) {
+		cmd_fd = open_cdev(vdev->sysfs->sysfs_name,
+				   vdev->sysfs->sysfs_cdev);
+		if (cmd_fd < 0)
+			return NULL;
+	}
+	vctx = vdev->ops->alloc_context(device, cmd_fd, private_data);
+	if (!vctx)
+		return NULL;
+	set_lib_ops(vctx);
+	if (vctx->context.async_fd < 0) {
+		ibv_log_err("%s: the provider set up no async event file",
+			    device->name);
+		ibv_close_device(&vctx->context);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return &vctx->context;
+}
+
+struct ibv_context *ibv_open_device(struct ibv_device *device)
+{
+	return verbs_open_device(device, NULL);
+}
+
+int ibv_close_device(struct ibv_context *context)
+{
+	if (!context)
+		return EINVAL;
+	get_ops(context)->free_context(context);
+	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The device list. Every ibv_get_device_list() asks the kernel which
+ * The device list, and nothing else: opening a device is context.c's.
+ * Every ibv_get_device_list() asks the kernel which
  * devices exist, but only devices the library has not seen before (or
  * whose identity changed) are read in detail and matched to a provider;
  * known devices cost a hash lookup. Devices are reference counted: the
@@ -513,55 +514,4 @@ int ibv_get_device_index(struct ibv_device *device)
 	}
 	sd = verbs_get_device(device)->sysfs;
 	return sd ? sd->ibdev_idx : -1;
-}
-
-/**
- * verbs_open_device - open a device, passing data through to the provider
- * @device: a device from ibv_get_device_list()
- * @private_data: handed to the provider's alloc_context
- */
-struct ibv_context *verbs_open_device(struct ibv_device *device,
-				      void *private_data)
-{
-	struct verbs_device *vdev;
-	struct verbs_context *vctx;
-	int cmd_fd = -1;
-
-	if (!device) {
-		errno = EINVAL;
-		return NULL;
-	}
-	vdev = verbs_get_device(device);
-	/* Devices without sysfs (e.g. VFIO) have no uverbs node to open. */
-	if (vdev->sysfs) {
-		cmd_fd = open_cdev(vdev->sysfs->sysfs_name,
-				   vdev->sysfs->sysfs_cdev);
-		if (cmd_fd < 0)
-			return NULL;
-	}
-	vctx = vdev->ops->alloc_context(device, cmd_fd, private_data);
-	if (!vctx)
-		return NULL;
-	verbs_set_lib_ops(vctx);
-	if (vctx->context.async_fd < 0) {
-		ibv_log_err("%s: the provider set up no async event file",
-			    device->name);
-		ibv_close_device(&vctx->context);
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
-	return &vctx->context;
-}
-
-struct ibv_context *ibv_open_device(struct ibv_device *device)
-{
-	return verbs_open_device(device, NULL);
-}
-
-int ibv_close_device(struct ibv_context *context)
-{
-	if (!context)
-		return EINVAL;
-	get_ops(context)->free_context(context);
-	return 0;
 }

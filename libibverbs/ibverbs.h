@@ -189,9 +189,11 @@ VERBS_LOCAL void verbs_device_put(struct verbs_device *vdev);
 VERBS_LOCAL int verbs_init_context(struct verbs_context *vctx,
 				   struct ibv_device *device, int cmd_fd,
 				   uint32_t driver_id);
-VERBS_LOCAL void verbs_set_lib_ops(struct verbs_context *vctx);
+
 VERBS_LOCAL int verbs_query_port(struct ibv_context *ctx, uint8_t port,
 				 struct ibv_port_attr *attr, size_t attr_len);
+
+/* dummy_ops.c */
 VERBS_LOCAL extern const struct verbs_context_ops verbs_dummy_ops;
 
 #endif

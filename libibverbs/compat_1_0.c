@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Entry points kept only for binaries built against old libibverbs. */
+/*
+ * Entry points kept only for binaries built against old libibverbs: the
+ * @IBVERBS_1.0 versions of the pre-1.1 ABI, whose device handle differs,
+ * and the empty ibv_register_driver@IBVERBS_1.1. Programs built against
+ * current headers never bind to these. Shared library only: the static
+ * archive carries the newest version of each symbol alone.
+ */
 #include <errno.h>
 #include <stdlib.h>
 

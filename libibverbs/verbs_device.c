@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Exported verbs that dispatch to the provider through the context. */
+/*
+ * Public verbs of the device family: device, port and GID queries. They
+ * check their arguments and dispatch to the provider through the
+ * context's private op table (get_ops()); the provider in turn reaches
+ * the kernel through the ibv_cmd_* layer.
+ */
 #include <errno.h>
 
 #include "ibverbs.h"
