@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* One-time library initialisation, run by the first ibv_get_device_list(). */
+/*
+ * One-time library initialisation, run by the first ibv_get_device_list()
+ * under the device list lock, as rdma-core does: not from a constructor,
+ * so that merely linking the library reads no environment and opens no
+ * file. It sits above the rooms it sets up (log, sysfs, fork tracker).
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +16,10 @@
 
 bool verbs_allow_disassociate_destroy;
 
+/*
+ * Registrations pin memory; under a limit of a few pages they fail in
+ * ways that are hard to trace back to it, so say it once, early.
+ */
 static void check_memlock(void)
 {
 	struct rlimit rl;

@@ -4,6 +4,14 @@
  * VERBS_LOG_LEVEL picks the threshold (0 none .. 4 debug) and
  * VERBS_LOG_FILE the destination; unlike rdma-core, a level without a file
  * logs to stderr, so asking for messages is enough to see them.
+ *
+ * The library is quiet by default: a message is formatted only when its
+ * level is enabled, and logging never changes errno, so a caller may log
+ * between failing and returning. Warnings meant for users who did not
+ * ask for a log (IBV_SHOW_WARNINGS) go through ibv_warn_user().
+ *
+ * The settings are read once, by library initialisation; log.c sits just
+ * above env.c and calls nothing else in the library.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -40,11 +48,17 @@ void verbs_log_init(void)
 		log_fp = stderr;
 }
 
+/* Whether a message of @level would be written; cheap, for hot callers. */
 bool verbs_log_enabled(uint32_t level)
 {
 	return log_fp && level != VERBS_LOG_LEVEL_NONE && level <= log_level;
 }
 
+/*
+ * One message, written under the stream lock so that lines of concurrent
+ * threads do not interleave, and flushed at once: the log is most needed
+ * when the program is about to crash.
+ */
 static void __attribute__((format(printf, 2, 0)))
 vlog(const char *prefix, const char *fmt, va_list ap, bool nl)
 {
@@ -61,6 +75,10 @@ vlog(const char *prefix, const char *fmt, va_list ap, bool nl)
 	errno = saved;
 }
 
+/*
+ * The providers' entry point (IBVERBS_PRIVATE_34). Their messages carry
+ * their own prefix and newline (see the verbs_log() macro in driver.h).
+ */
 void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt,
 		 ...)
 {
@@ -84,6 +102,10 @@ void ibv_log(uint32_t level, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A warning goes to the log when one is configured; otherwise to stderr,
+ * but only with IBV_SHOW_WARNINGS, in rdma-core's wording.
+ */
 void ibv_warn_user(const char *fmt, ...)
 {
 	int saved = errno;
