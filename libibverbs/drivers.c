@@ -304,7 +304,6 @@ void load_drivers(void)
 }
 
 /* Test hook: the names load_drivers() would try, in order. */
-VERBS_LOCAL const char *driver_name_at(unsigned int i);
 const char *driver_name_at(unsigned int i)
 {
 	struct driver_name *dn = driver_names;

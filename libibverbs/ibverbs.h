@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "driver.h"
+#include "test_hooks.h"
 
 #define IB_USER_VERBS_MIN_ABI_VERSION 3
 #define IB_USER_VERBS_MAX_ABI_VERSION 6
@@ -122,13 +123,10 @@ VERBS_LOCAL int sysfs_read_u64(int dirfd, const char *file, int base,
 			       uint64_t *val);
 
 /* drivers.c: the registry of providers and device matching. */
-VERBS_LOCAL void load_drivers(void);
 VERBS_LOCAL bool drivers_loaded(void);
 VERBS_LOCAL unsigned int drivers_generation(void);
 VERBS_LOCAL const struct verbs_device_ops *
 match_driver(struct verbs_sysfs_dev *sysfs_dev, bool *abi_refused);
-VERBS_LOCAL int parse_driver_config_dir(const char *dir);
-VERBS_LOCAL int parse_driver_env(const char *value);
 
 /* Why a scan produced no usable device, for the diagnostic message. */
 struct discovery_stats {

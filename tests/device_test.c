@@ -23,9 +23,9 @@
 #include <cmocka.h>
 #include <infiniband/verbs.h>
 
-#include "t_util.h"
+#include <infiniband/driver.h>
 
-#include "driver.h"
+#include "t_util.h"
 static char on[] = "on";
 
 #define DEV(n, ...)                           \

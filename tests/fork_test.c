@@ -45,7 +45,7 @@
 #include <infiniband/verbs.h>
 
 #include "kernel-headers/procmap_query.h"
-#include "memory.h"
+#include "libibverbs/memory.h"
 #include "t_fork.h"
 #include "t_seccomp.h"
 

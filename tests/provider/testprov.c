@@ -12,7 +12,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "driver.h"
+#include <infiniband/driver.h>
 
 /*
  * Read by tests through dlsym() to check device lifetimes. Devices are

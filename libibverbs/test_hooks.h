@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Hidden functions of the library that its own white-box unit tests call
+ * (tests/config_test.c links the static archive, where they are
+ * reachable). Plain C types only: including this gives a test no access
+ * to the library's internal structures, which stay in ibverbs.h.
+ */
+#ifndef IBV_TEST_HOOKS_H
+#define IBV_TEST_HOOKS_H
+
+#define TEST_HOOK __attribute__((visibility("hidden")))
+
+/* drivers.c: the provider names load_drivers() would try, in order. */
+TEST_HOOK int parse_driver_config_dir(const char *dir);
+TEST_HOOK int parse_driver_env(const char *value);
+TEST_HOOK void load_drivers(void);
+TEST_HOOK const char *driver_name_at(unsigned int i);
+
+#endif
