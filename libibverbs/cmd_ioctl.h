@@ -5,8 +5,9 @@
  * binary providers build these buffers on their own stacks, append their
  * driver attributes and pass them into the core's ibv_cmd_*() functions,
  * so struct ibv_command_buffer keeps rdma-core 44's layout exactly
- * (56 bytes on x86_64, the attribute array right behind it). The helpers
- * that fill and execute a buffer come later.
+ * (56 bytes on x86_64, the attribute array right behind it);
+ * tests/driver_abi_test.c pins it. The helpers that fill and execute a
+ * buffer come later.
  */
 #ifndef IBV_CMD_IOCTL_H
 #define IBV_CMD_IOCTL_H
