@@ -3,8 +3,11 @@
  * The private interface between the verbs core and its providers, version
  * IBVERBS_PRIVATE_34. Binary providers built against rdma-core 44 (Debian's
  * lib*-rdmav34.so) are loaded by this core, so every structure here keeps
- * the member order and layout of that release; tests/driver_abi_test.c pins
- * the sizes and offsets. Not installed.
+ * the member order and layout of that release. tests/driver_abi_test.c
+ * checks the size and every member offset of each one (and of struct
+ * verbs_context and cmd_ioctl.h's command buffer) against rdma-core 44's
+ * x86_64 numbers, together with the main constants and the registration
+ * symbol's name. Not installed.
  */
 #ifndef IBV_DRIVER_H
 #define IBV_DRIVER_H
