@@ -3,7 +3,8 @@
  * Static linking support, built into libibverbs.a only. An application
  * compiled with RDMA_STATIC_PROVIDERS references verbs_provider_<name>
  * through ibv_static_providers(); the reference alone pulls the provider's
- * object into the link, and its constructor registers it.
+ * object into the link, and its constructor registers it. "all" lives in
+ * all_providers.c, an object of its own, so that only naming it links it.
  */
 #include <stddef.h>
 
@@ -14,20 +15,12 @@ void ibv_static_providers(void *unused, ...)
 {
 }
 
-/* The providers this project builds; "all" names each of them. */
-static const struct verbs_device_ops *all_providers[] = {
+static const struct verbs_device_ops *no_providers[] = {
 	NULL,
 };
 
-const struct verbs_device_ops verbs_provider_all = {
-	.name = "all",
-	.static_providers = all_providers,
-};
-
-/* "none" links no provider at all. */
+/* "none" links no provider at all; verbs.h pads every list with it. */
 const struct verbs_device_ops verbs_provider_none = {
 	.name = "none",
-	.static_providers = all_providers +
-			    (sizeof(all_providers) / sizeof(all_providers[0])) -
-			    1,
+	.static_providers = no_providers,
 };
