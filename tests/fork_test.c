@@ -48,6 +48,7 @@
 #include "memory.h"
 #include "t_fork.h"
 #include "t_seccomp.h"
+#include "t_util.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -115,16 +116,6 @@ static size_t t_nodes(void)
 	verbs_fork_get_stats(&st);
 	return st.nodes;
 }
-
-/* Failure reporting inside re-executed modes, which run without cmocka. */
-#define T_CHECK(cond)                                                          \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			return 1;                                              \
-		}                                                              \
-	} while (0)
 
 /* ------------------------------------------------------------------ */
 /* Running this program again in a fresh process                       */
@@ -236,6 +227,11 @@ static void t_spawn_ok(const char *const *argv, const char *const *env)
 
 /* ------------------------------------------------------------------ */
 /* Modes: each runs in a fresh process, 0 = pass, 77 = cannot run      */
+
+/*
+ * A mode is the whole process, so a failed T_CHECK (t_util.h) may simply
+ * exit 1 from wherever it happens, helpers included.
+ */
 
 /* Print whether fork protection is on after the library's env check. */
 static int mode_env(char **argv)
@@ -457,7 +453,7 @@ static int mode_pgsz_compare(char **argv)
 	return 0;
 }
 
-static int t_hugetlb_checks(char *h, size_t huge)
+static void t_hugetlb_checks(char *h, size_t huge)
 {
 	char view[4];
 
@@ -480,7 +476,6 @@ static int t_hugetlb_checks(char *h, size_t huge)
 	T_CHECK(t_view_units(h, 2, huge, view));
 	T_CHECK(!strcmp(view, ".."));
 	T_CHECK(!verbs_fork_check_tree());
-	return 0;
 }
 
 /* argv: huge page size, then "auto", "smaps" or "off" (no env variable). */
@@ -508,8 +503,7 @@ static int mode_hugetlb(char **argv)
 	}
 	if (!strcmp(argv[1], "smaps"))
 		verbs_fork_set_pgsz_source(VERBS_FORK_PGSZ_SMAPS);
-	if (t_hugetlb_checks(h, huge))
-		return 1;
+	t_hugetlb_checks(h, huge);
 	verbs_fork_get_stats(&st);
 	if (!strcmp(argv[1], "smaps") || !t_kernel_has_procmap())
 		T_CHECK(st.smaps_scans > 0 && st.procmap_queries == 0);
