@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The fork tracker (libibverbs/memory.c) against the real kernel: real
+ * The fork tracker (libibverbs/fork.c) against the real kernel: real
  * fork(), real madvise(), no mocks. What a child can see of the parent's
  * memory is the ground truth; the tracker's counts are checked against a
- * model. The binary links memory.c itself to reach the test hooks of
- * memory.h.
+ * model. The binary links the tracker's sources itself to reach the test
+ * hooks of fork.h.
  *
  * Initialisation happens once per process, so everything about it runs in
  * a fresh copy of this program (re-executed with --mode NAME), with the
@@ -45,7 +45,7 @@
 #include <infiniband/verbs.h>
 
 #include "kernel-headers/procmap_query.h"
-#include "memory.h"
+#include "fork.h"
 #include "t_fork.h"
 #include "t_seccomp.h"
 #include "t_util.h"
