@@ -156,9 +156,9 @@ static HOT int change_range(struct span *sp, bool protect)
 	sp->first = range_first_ending_after(&tree, sp->start);
 	if (change_alone(sp, protect, &ret))
 		return ret;
-	range_span_plan(sp);
 	if (range_span_count_only(&tree, sp, protect))
 		return 0;
+	range_span_plan(sp);
 	ret = range_tree_reserve(&tree, range_span_nodes_needed(sp, protect));
 	if (ret)
 		return ret;

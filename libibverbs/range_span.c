@@ -190,13 +190,14 @@ static void count_down(struct range_tree *t, const struct span *sp,
 /*
  * A buffer registered again, or released by one of several users: no
  * system call, no split, only the count and maybe a merge with a
- * neighbour.
+ * neighbour. A range that starts and ends with the span is the only one
+ * in it, so this needs no plan.
  */
 bool range_span_count_only(struct range_tree *t, struct span *sp, bool protect)
 {
 	struct range *n = sp->first;
 
-	if (!n || n != sp->last || n->start != sp->start || n->end != sp->end ||
+	if (!n || n->start != sp->start || n->end != sp->end ||
 	    (!protect && n->refs == 1))
 		return false;
 	n->refs += protect ? 1 : -1;

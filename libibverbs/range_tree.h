@@ -135,8 +135,9 @@ FORK_LOCAL void range_span_plan(struct span *sp);
 /* The nodes a change of the planned @sp can need at most. */
 FORK_LOCAL size_t range_span_nodes_needed(const struct span *sp, bool protect);
 /*
- * The cheap case of a planned span: exactly one range whose count stays
- * above zero. Changes the count and returns true, or returns false.
+ * The cheap case, checked before planning: the span is exactly one range
+ * whose count stays above zero. Changes the count and returns true, or
+ * returns false.
  */
 FORK_LOCAL bool range_span_count_only(struct range_tree *t, struct span *sp,
 				      bool protect);
