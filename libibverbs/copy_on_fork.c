@@ -4,6 +4,9 @@
  * Kernels that copy pinned DMA pages into the child at fork() (Linux
  * 5.13 and later) say so in the RDMA netlink "sys" attributes; on those
  * the answer is IBV_FORK_UNNEEDED whatever the tracker's state.
+ *
+ * The question goes through the library's RDMA netlink layer (rdma_nl.c),
+ * like device discovery.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -14,19 +17,25 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
-#include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
 
 #include <infiniband/verbs.h>
 
+#include "ibverbs.h"
 #include "fork.h"
+#include "kernel-headers/kabi_netlink.h"
 
-static int cof_reply(struct nl_msg *msg, void *arg)
+static struct nla_policy sys_policy[RDMA_NLDEV_ATTR_MAX] = {
+	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = { .type = NLA_U8 },
+};
+
+static int sys_reply(struct nl_msg *msg, void *arg)
 {
-	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
 	uint8_t *cof = arg;
 
-	if (nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1, NULL))
+	if (nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1,
+			sys_policy))
 		return NL_STOP;
 	if (tb[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK])
 		*cof = nla_get_u8(tb[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK]);
@@ -34,32 +43,25 @@ static int cof_reply(struct nl_msg *msg, void *arg)
 }
 
 /*
- * Any failure (no RDMA netlink, an older kernel without the attribute)
- * means "no".
+ * Any failure (no RDMA netlink, an older kernel without the attribute, a
+ * reply that does not parse) means "no".
  */
 static bool kernel_copies_on_fork(void)
 {
 	struct timeval tv = { .tv_sec = 5 };
-	struct nl_sock *sk = nl_socket_alloc();
+	struct nl_sock *nl = rdma_nl_open();
 	uint8_t cof = 0;
+	int ret;
 
-	if (!sk)
+	if (!nl)
 		return false;
-	if (nl_connect(sk, NETLINK_RDMA))
-		goto out;
 	/* The kernel always answers, but never hang a caller on it. */
-	setsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_RCVTIMEO, &tv,
+	setsockopt(nl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
 		   sizeof(tv));
-	if (nl_send_simple(
-		    sk, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET),
-		    0, NULL, 0) < 0)
-		goto out;
-	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, cof_reply, &cof);
-	if (nl_recvmsgs_default(sk) < 0)
-		cof = 0;
-out:
-	nl_socket_free(sk);
-	return cof;
+	ret = rdma_nl_request(nl, rdma_nl_msg(RDMA_NLDEV_CMD_SYS_GET, 0),
+			      sys_reply, &cof);
+	rdma_nl_close(nl);
+	return !ret && cof;
 }
 
 static bool copy_on_fork;
