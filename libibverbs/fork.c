@@ -141,9 +141,13 @@ static HOT bool change_alone(struct span *sp, bool protect, int *ret)
 	if (below && below->end == sp->start)
 		return false;
 	*ret = range_tree_reserve(&tree, 1);
-	if (!*ret)
-		*ret = advise(sp->start, sp->end, MADV_DONTFORK);
-	if (!*ret)
+	if (*ret)
+		return true;
+	*ret = advise(sp->start, sp->end, MADV_DONTFORK);
+	/* madvise() goes on past a hole: undo all of the span, one gap. */
+	if (*ret)
+		undo_gaps(sp, sp->end);
+	else
 		range_tree_add(&tree, sp->start, sp->end, 1);
 	return true;
 }
