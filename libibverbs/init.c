@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "ibverbs.h"
-#include "memory.h"
+#include "fork.h"
 
 bool verbs_allow_disassociate_destroy;
 

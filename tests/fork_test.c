@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The fork tracker (libibverbs/memory.c) against the real kernel: real
+ * The fork tracker (libibverbs/fork.c) against the real kernel: real
  * fork(), real madvise(), no mocks. What a child can see of the parent's
  * memory is the ground truth; the tracker's counts are checked against a
- * model. The binary links memory.c itself to reach the test hooks of
- * memory.h.
+ * model. The binary links the tracker's sources itself to reach the test
+ * hooks of fork.h.
  *
  * Initialisation happens once per process, so everything about it runs in
  * a fresh copy of this program (re-executed with --mode NAME), with the
@@ -45,9 +45,10 @@
 #include <infiniband/verbs.h>
 
 #include "kernel-headers/procmap_query.h"
-#include "libibverbs/memory.h"
+#include "libibverbs/fork.h"
 #include "t_fork.h"
 #include "t_seccomp.h"
+#include "t_util.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -116,15 +117,43 @@ static size_t t_nodes(void)
 	return st.nodes;
 }
 
-/* Failure reporting inside re-executed modes, which run without cmocka. */
-#define T_CHECK(cond)                                                          \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			return 1;                                              \
-		}                                                              \
-	} while (0)
+#define T_HOLE_MAX 15
+
+/*
+ * @n units of @unit bytes at @p, the first @pre of them registered once;
+ * unit @hole (after them) is unmapped here. A dontfork over all @n units
+ * must then fail with ENOMEM and change nothing: every count, the tree,
+ * and what a fork()ed child sees. Returns 0, or 1 with the failed check
+ * printed, so that both the cmocka tests and the modes can use it.
+ */
+static int t_failed_dontfork_changes_nothing(char *p, size_t n, size_t unit,
+					     size_t pre, size_t hole)
+{
+	char want[T_HOLE_MAX + 1], view[T_HOLE_MAX + 1];
+	size_t i, nodes;
+
+	T_CHECK_RET(n <= T_HOLE_MAX && pre < hole && hole < n);
+	for (i = 0; i < n; i++)
+		want[i] = i < pre || i == hole ? 'X' : '.';
+	want[n] = 0;
+	T_CHECK_RET(!pre || ibv_dontfork_range(p, pre * unit) == 0);
+	T_CHECK_RET(munmap(p + hole * unit, unit) == 0);
+	nodes = t_nodes();
+	errno = 0;
+	T_CHECK_RET(ibv_dontfork_range(p, n * unit) == -1);
+	T_CHECK_RET(errno == ENOMEM);
+	for (i = 0; i < n; i++)
+		T_CHECK_RET(verbs_fork_refcount(p + i * unit) == (i < pre));
+	T_CHECK_RET(t_nodes() == nodes);
+	T_CHECK_RET(!verbs_fork_check_tree());
+	T_CHECK_RET(t_view_units(p, n, unit, view));
+	if (strcmp(view, want)) {
+		fprintf(stderr, "a child sees %s, expected %s\n", view, want);
+		return 1;
+	}
+	T_CHECK_RET(!pre || ibv_dofork_range(p, pre * unit) == 0);
+	return 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* Running this program again in a fresh process                       */
@@ -236,6 +265,11 @@ static void t_spawn_ok(const char *const *argv, const char *const *env)
 
 /* ------------------------------------------------------------------ */
 /* Modes: each runs in a fresh process, 0 = pass, 77 = cannot run      */
+
+/*
+ * A mode is the whole process, so a failed T_CHECK (t_util.h) may simply
+ * exit 1 from wherever it happens, helpers included.
+ */
 
 /* Print whether fork protection is on after the library's env check. */
 static int mode_env(char **argv)
@@ -457,7 +491,7 @@ static int mode_pgsz_compare(char **argv)
 	return 0;
 }
 
-static int t_hugetlb_checks(char *h, size_t huge)
+static void t_hugetlb_checks(char *h, size_t huge)
 {
 	char view[4];
 
@@ -480,7 +514,6 @@ static int t_hugetlb_checks(char *h, size_t huge)
 	T_CHECK(t_view_units(h, 2, huge, view));
 	T_CHECK(!strcmp(view, ".."));
 	T_CHECK(!verbs_fork_check_tree());
-	return 0;
 }
 
 /* argv: huge page size, then "auto", "smaps" or "off" (no env variable). */
@@ -508,13 +541,40 @@ static int mode_hugetlb(char **argv)
 	}
 	if (!strcmp(argv[1], "smaps"))
 		verbs_fork_set_pgsz_source(VERBS_FORK_PGSZ_SMAPS);
-	if (t_hugetlb_checks(h, huge))
-		return 1;
+	t_hugetlb_checks(h, huge);
 	verbs_fork_get_stats(&st);
 	if (!strcmp(argv[1], "smaps") || !t_kernel_has_procmap())
 		T_CHECK(st.smaps_scans > 0 && st.procmap_queries == 0);
 	else
 		T_CHECK(st.procmap_queries > 0 && st.smaps_scans == 0);
+	return 0;
+}
+
+/*
+ * A failed dontfork over a hole, with RDMAV_HUGEPAGES_SAFE so that both
+ * ends of every range are looked up. argv: nothing for base pages, or
+ * the huge page size to use MAP_HUGETLB (never touched, so MAP_NORESERVE
+ * needs no free huge pages).
+ */
+static int mode_hole(char **argv)
+{
+	size_t unit = argv[0] ? strtoul(argv[0], NULL, 0) : t_ps, pre;
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+	char *p;
+
+	if (argv[0])
+		flags |= MAP_HUGETLB | MAP_NORESERVE;
+	T_CHECK(ibv_fork_init() == 0);
+	for (pre = 0; pre < 2; pre++) {
+		p = mmap(NULL, 4 * unit, PROT_READ | PROT_WRITE, flags, -1, 0);
+		if (p == MAP_FAILED) {
+			printf("mmap: %s\n", strerror(errno));
+			return 77;
+		}
+		T_CHECK(verbs_fork_page_size(p) == unit);
+		T_CHECK(!t_failed_dontfork_changes_nothing(p, 4, unit, pre, 2));
+		munmap(p, 4 * unit);
+	}
 	return 0;
 }
 
@@ -613,6 +673,7 @@ static const struct t_mode t_modes[] = {
 	{ "procmap", mode_procmap },
 	{ "pgsz-compare", mode_pgsz_compare },
 	{ "hugetlb", mode_hugetlb },
+	{ "hole", mode_hole },
 	{ "status", mode_status },
 	{ "dl-env", mode_dl_env },
 };
@@ -759,6 +820,30 @@ static void test_rollback_over_hole(void **state)
 	t_assert_tree();
 	assert_int_equal(ibv_dofork_range(p + t_ps, t_ps), 0);
 	t_expect_view(p, 7, "....X..");
+	munmap(p, 7 * t_ps);
+}
+
+/* The same on pages no one had registered: one DONTFORK call, undone. */
+static void test_hole_in_fresh_pages(void **state)
+{
+	char *p = t_map(7);
+
+	assert_non_null(p);
+	assert_int_equal(t_failed_dontfork_changes_nothing(p, 7, t_ps, 0, 3),
+			 0);
+	assert_int_equal(t_nodes(), 0);
+	munmap(p, 7 * t_ps);
+}
+
+/* Pages registered once stay at 1 and hidden; the fresh page is shown. */
+static void test_hole_after_registered_pages(void **state)
+{
+	char *p = t_map(7);
+
+	assert_non_null(p);
+	assert_int_equal(t_failed_dontfork_changes_nothing(p, 7, t_ps, 3, 4),
+			 0);
+	assert_int_equal(t_nodes(), 0);
 	munmap(p, 7 * t_ps);
 }
 
@@ -1164,6 +1249,8 @@ static void test_hugetlb(void **state)
 	if (!r.status)
 		t_spawn(&r, ARGS("pgsz-compare", size),
 			ARGS("RDMAV_HUGEPAGES_SAFE=1"));
+	if (!r.status)
+		t_spawn(&r, ARGS("hole", size), ARGS("RDMAV_HUGEPAGES_SAFE=1"));
 	t_sysctl(T_NR_HUGE, old);
 	if (r.status == 77) {
 		printf("%s", r.out);
@@ -1176,6 +1263,11 @@ static void test_hugetlb(void **state)
 static void test_pgsz_compare(void **state)
 {
 	t_spawn_ok(ARGS("pgsz-compare"), ARGS("RDMAV_HUGEPAGES_SAFE=1"));
+}
+
+static void test_hole_with_page_lookups(void **state)
+{
+	t_spawn_ok(ARGS("hole"), ARGS("RDMAV_HUGEPAGES_SAFE=1"));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1239,6 +1331,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unbalanced_dofork),
 		cmocka_unit_test(test_bad_ranges),
 		cmocka_unit_test(test_rollback_over_hole),
+		cmocka_unit_test(test_hole_in_fresh_pages),
+		cmocka_unit_test(test_hole_after_registered_pages),
 		cmocka_unit_test(test_dofork_over_hole),
 		cmocka_unit_test(test_parent_keeps_pages),
 		cmocka_unit_test(test_random_against_model),
@@ -1253,6 +1347,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hugepages_env),
 		cmocka_unit_test(test_procmap_path),
 		cmocka_unit_test(test_pgsz_compare),
+		cmocka_unit_test(test_hole_with_page_lookups),
 		cmocka_unit_test(test_hugetlb),
 		cmocka_unit_test(test_fork_status),
 		cmocka_unit_test(test_env_differential),

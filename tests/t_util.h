@@ -27,6 +27,20 @@
 		}                                                              \
 	} while (0)
 
+/*
+ * For a helper that must report a failure to its caller instead of ending
+ * the process (one shared by cmocka tests and scenario children): print
+ * the failed condition and return 1 from the function.
+ */
+#define T_CHECK_RET(cond)                                                      \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+			return 1;                                              \
+		}                                                              \
+	} while (0)
+
 /* True when the test runs against Debian's libibverbs (differential run). */
 bool t_reference(void);
 

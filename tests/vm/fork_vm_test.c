@@ -6,8 +6,8 @@
  *    copy-on-fork: ibv_is_fork_initialized() must say IBV_FORK_UNNEEDED;
  *  - there is no PROCMAP_QUERY (Linux 6.11), so huge-page detection must
  *    fall back to /proc/self/smaps.
- * Like tests/fork_test.c it links memory.c itself to read the counters of
- * memory.h. Exits 77 with a reason where neither applies (e.g. the host).
+ * Like tests/fork_test.c it links the tracker's sources itself to read the
+ * counters of fork.h. Exits 77 with a reason where neither applies (e.g. the host).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -38,7 +38,7 @@
 #include <infiniband/verbs.h>
 
 #include "kernel-headers/procmap_query.h"
-#include "libibverbs/memory.h"
+#include "libibverbs/fork.h"
 #include "t_fork.h"
 #include "t_seccomp.h"
 

@@ -1,21 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The fork tracker (memory.c): library-private entry points. Not installed
- * and not for providers, which use the exported ibv_dontfork_range() and
+ * The fork tracker: library-private entry points. Not installed and not
+ * for providers, which use the exported ibv_dontfork_range() and
  * ibv_dofork_range().
  *
  * The tracker counts, per page, how many registrations want the page kept
  * out of fork() children. Pages go MADV_DONTFORK when their count leaves 0
- * and MADV_DOFORK when it returns to 0.
+ * and MADV_DOFORK when it returns to 0. Its files: fork.c (the entry
+ * points, the madvise() calls, initialisation), range_tree.c and
+ * range_span.c (the counts, see range_tree.h), page_size.c (huge-page
+ * sizes, see page_size.h) and copy_on_fork.c (ibv_is_fork_initialized()).
  */
-#ifndef IBV_MEMORY_H
-#define IBV_MEMORY_H
+#ifndef IBV_FORK_H
+#define IBV_FORK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define MEMORY_LOCAL __attribute__((visibility("hidden")))
+#define FORK_LOCAL __attribute__((visibility("hidden")))
+
+/*
+ * The register/unregister path runs between two madvise() calls, which
+ * leave the caches and TLBs cold, and each extra code page it touches
+ * costs measurably: the tracker's files keep that path's code together
+ * (HOT, which the linker gathers into one section) and the slow paths out
+ * of it (COLD, which also tells callers the branch is unlikely).
+ */
+#define HOT __attribute__((hot))
+#define COLD __attribute__((cold))
 
 /*
  * Exported (IBVERBS_1.1) but declared in no installed header: providers
@@ -29,7 +42,7 @@ int ibv_dofork_range(void *base, size_t size);
  * calls ibv_fork_init(). Called once, from library initialisation (the
  * first ibv_get_device_list()); prints a warning if the init fails.
  */
-MEMORY_LOCAL void verbs_fork_env_init(void);
+FORK_LOCAL void verbs_fork_env_init(void);
 
 /*
  * What memory registration calls. Both return 0 or a positive errno and
@@ -38,11 +51,11 @@ MEMORY_LOCAL void verbs_fork_env_init(void);
  * pages (huge pages with RDMAV_HUGEPAGES_SAFE), and no change at all when
  * the dontfork side fails.
  */
-MEMORY_LOCAL int verbs_mem_dontfork(void *addr, size_t len);
-MEMORY_LOCAL int verbs_mem_dofork(void *addr, size_t len);
+FORK_LOCAL int verbs_mem_dontfork(void *addr, size_t len);
+FORK_LOCAL int verbs_mem_dofork(void *addr, size_t len);
 
 /* True once ibv_fork_init() has succeeded in this process. */
-MEMORY_LOCAL bool verbs_fork_enabled(void);
+FORK_LOCAL bool verbs_fork_enabled(void);
 
 /*
  * Debugging and test hooks. They take the tracker's lock, so they are
@@ -62,7 +75,7 @@ struct verbs_fork_stats {
 	size_t cached_nodes;
 };
 
-MEMORY_LOCAL void verbs_fork_get_stats(struct verbs_fork_stats *stats);
+FORK_LOCAL void verbs_fork_get_stats(struct verbs_fork_stats *stats);
 
 /* How the page size of a mapping is found when huge pages are enabled. */
 enum verbs_fork_pgsz_source {
@@ -70,22 +83,22 @@ enum verbs_fork_pgsz_source {
 	VERBS_FORK_PGSZ_SMAPS, /* always scan /proc/self/smaps */
 };
 
-MEMORY_LOCAL void verbs_fork_set_pgsz_source(enum verbs_fork_pgsz_source src);
+FORK_LOCAL void verbs_fork_set_pgsz_source(enum verbs_fork_pgsz_source src);
 
 /*
  * The page size the tracker would use for @addr right now (the base page
  * size unless RDMAV_HUGEPAGES_SAFE was seen by ibv_fork_init()).
  */
-MEMORY_LOCAL size_t verbs_fork_page_size(const void *addr);
+FORK_LOCAL size_t verbs_fork_page_size(const void *addr);
 
 /* The registration count of the page that holds @addr (0 if untracked). */
-MEMORY_LOCAL long verbs_fork_refcount(const void *addr);
+FORK_LOCAL long verbs_fork_refcount(const void *addr);
 
 /*
  * Check the tree: red-black rules, ordered disjoint ranges, positive
  * counts, no two touching ranges with equal counts. Returns 0 when all
  * hold, else a short description of the first broken rule.
  */
-MEMORY_LOCAL const char *verbs_fork_check_tree(void);
+FORK_LOCAL const char *verbs_fork_check_tree(void);
 
 #endif

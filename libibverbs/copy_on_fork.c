@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ibv_is_fork_initialized(): whether fork() needs the tracker at all.
+ * Kernels that copy pinned DMA pages into the child at fork() (Linux
+ * 5.13 and later) say so in the RDMA netlink "sys" attributes; on those
+ * the answer is IBV_FORK_UNNEEDED whatever the tracker's state.
+ *
+ * The question goes through the library's RDMA netlink layer (rdma_nl.c),
+ * like device discovery.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+#include <rdma/rdma_netlink.h>
+
+#include <infiniband/verbs.h>
+
+#include "ibverbs.h"
+#include "fork.h"
+#include "kernel-headers/kabi_netlink.h"
+
+static struct nla_policy sys_policy[RDMA_NLDEV_ATTR_MAX] = {
+	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = { .type = NLA_U8 },
+};
+
+static int sys_reply(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
+	uint8_t *cof = arg;
+
+	if (nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1,
+			sys_policy))
+		return NL_STOP;
+	if (tb[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK])
+		*cof = nla_get_u8(tb[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK]);
+	return NL_OK;
+}
+
+/*
+ * Any failure (no RDMA netlink, an older kernel without the attribute, a
+ * reply that does not parse) means "no".
+ */
+static bool kernel_copies_on_fork(void)
+{
+	struct timeval tv = { .tv_sec = 5 };
+	struct nl_sock *nl = rdma_nl_open();
+	uint8_t cof = 0;
+	int ret;
+
+	if (!nl)
+		return false;
+	/* The kernel always answers, but never hang a caller on it. */
+	setsockopt(nl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
+		   sizeof(tv));
+	ret = rdma_nl_request(nl, rdma_nl_msg(RDMA_NLDEV_CMD_SYS_GET, 0),
+			      sys_reply, &cof);
+	rdma_nl_close(nl);
+	return !ret && cof;
+}
+
+static bool copy_on_fork;
+
+static void query_copy_on_fork(void)
+{
+	copy_on_fork = kernel_copies_on_fork();
+}
+
+/* The kernel is asked once per process; its answer does not change. */
+enum ibv_fork_status ibv_is_fork_initialized(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, query_copy_on_fork);
+	if (copy_on_fork)
+		return IBV_FORK_UNNEEDED;
+	return verbs_fork_enabled() ? IBV_FORK_ENABLED : IBV_FORK_DISABLED;
+}
