@@ -1,5 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Requests to the kernel's RDMA netlink family (NLDEV), through libnl. */
+/*
+ * Requests to the kernel's RDMA netlink family (NLDEV), through libnl: the
+ * library's one netlink helper. Discovery (discover.c) dumps the devices
+ * and asks for each one's character device; the fork tracker
+ * (copy_on_fork.c) reads a system attribute. Callers parse the replies;
+ * this file only opens sockets, builds requests, runs the exchange and
+ * turns libnl's errors into errno values.
+ *
+ * A kernel without the RDMA core refuses the socket itself, which is how
+ * the library learns it must fall back to sysfs.
+ */
 #include <errno.h>
 
 #include <netlink/netlink.h>
@@ -8,7 +18,11 @@
 
 #include "ibverbs.h"
 
-/* Returns a connected socket, or NULL with errno when RDMA netlink is absent. */
+/*
+ * Returns a connected socket, or NULL with errno when RDMA netlink is
+ * absent. Automatic acks and peeking are off: every request here is
+ * answered by data or by an error, and replies are small.
+ */
 struct nl_sock *rdma_nl_open(void)
 {
 	struct nl_sock *nl = nl_socket_alloc();
@@ -33,11 +47,13 @@ void rdma_nl_close(struct nl_sock *nl)
 		nl_socket_free(nl);
 }
 
+/* A request of NLDEV command @cmd; the caller adds attributes. */
 struct nl_msg *rdma_nl_msg(int cmd, int flags)
 {
 	return nlmsg_alloc_simple(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd), flags);
 }
 
+/* libnl reports its own negative codes; callers want an errno value. */
 static int translate(int nlerr)
 {
 	switch (nlerr) {
