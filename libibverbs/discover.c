@@ -70,6 +70,33 @@ static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID] = { .type = NLA_U32 },
 };
 
+/*
+ * The kernel's node type (RDMA_NODE_*, 1..7) as the verbs enum. Anything
+ * else is a kernel newer than this code or a corrupt tree; it must not
+ * leak into ibv_device.node_type as a value the enum does not define.
+ */
+enum ibv_node_type decode_node_type(uint64_t knode)
+{
+	switch (knode) {
+	case RDMA_NODE_IB_CA:
+		return IBV_NODE_CA;
+	case RDMA_NODE_IB_SWITCH:
+		return IBV_NODE_SWITCH;
+	case RDMA_NODE_IB_ROUTER:
+		return IBV_NODE_ROUTER;
+	case RDMA_NODE_RNIC:
+		return IBV_NODE_RNIC;
+	case RDMA_NODE_USNIC:
+		return IBV_NODE_USNIC;
+	case RDMA_NODE_USNIC_UDP:
+		return IBV_NODE_USNIC_UDP;
+	case RDMA_NODE_UNSPECIFIED:
+		return IBV_NODE_UNSPECIFIED;
+	default:
+		return IBV_NODE_UNKNOWN;
+	}
+}
+
 static int nl_parse(struct nl_msg *msg, struct nlattr **tb)
 {
 	return nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1,
@@ -92,7 +119,8 @@ static int nl_dev_cb(struct nl_msg *msg, void *arg)
 	snprintf(e->name, sizeof(e->name), "%s",
 		 nla_get_string(tb[RDMA_NLDEV_ATTR_DEV_NAME]));
 	e->ident = nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
-	e->node_type = nla_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]);
+	e->node_type =
+		decode_node_type(nla_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]));
 	e->node_guid = nla_get_u64(tb[RDMA_NLDEV_ATTR_NODE_GUID]);
 	e->num_ports = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
 	return NL_OK;
@@ -406,8 +434,9 @@ static int fill_sysfs(struct scan *scan, const struct scan_entry *e,
 		return ENOENT;
 	sd->time_created = st.st_mtim;
 	strcat(buf, "/node_type");
-	if (!sysfs_read_u64(fd, buf, 10, &v))
-		sd->node_type = (enum ibv_node_type)v;
+	if (sysfs_read_u64(fd, buf, 10, &v))
+		v = 0; /* unreadable: decoded as unknown */
+	sd->node_type = decode_node_type(v);
 	return 0;
 }
 

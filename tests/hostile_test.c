@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Hostile input: sysfs trees, driver config files and environments that
+ * a careless reader would hang on, misread or truncate into something
+ * else. Each scenario runs in its own child process under an alarm, so a
+ * regression that blocks fails instead of hanging the suite. With
+ * IBV_TEST_REFERENCE=1 the scenarios rdma-core 44 agrees with run against
+ * Debian's libibverbs; the others skip there.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <infiniband/verbs.h>
+
+#include "t_util.h"
+
+/* Generous for a sanitizer build; a blocked read never returns at all. */
+#define T_ALARM_SECONDS 20
+
+#define DEV(n, ...)                           \
+	((struct t_dev){ .ibdev = "tprov" #n, \
+			 .uverbs = n,         \
+			 .maj = 231,          \
+			 .min = n,            \
+			 .abi = 1,            \
+			 __VA_ARGS__ })
+
+static char *root;
+
+/*
+ * Common start of a scenario: the real kernel's RDMA netlink hidden (so a
+ * host with RDMA devices cannot change the outcome), a private namespace,
+ * a fake sysfs tree and, if asked, the test provider.
+ */
+static bool setup_tree(bool with_provider)
+{
+	int ret = t_hide_rdma_netlink();
+
+	if (ret) {
+		fprintf(stderr, "skip: cannot hide RDMA netlink: %s\n",
+			strerror(ret));
+		return false;
+	}
+	if (!t_ns_enter())
+		return false;
+	root = t_sysfs_new();
+	setenv("SYSFS_PATH", root, 1);
+	if (with_provider)
+		setenv("RDMAV_DRIVERS", t_testprov(), 1);
+	return true;
+}
+
+/* @rel below the fake sysfs root, in a static buffer. */
+static const char *in_root(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static const char *in_root(const char *fmt, ...)
+{
+	static char path[8192];
+	char rel[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return path;
+}
+
+static int count(struct ibv_device **list)
+{
+	int n = 0;
+
+	while (list && list[n])
+		n++;
+	return n;
+}
+
+/* node_type as the kernel would never write it, and as it does. */
+struct node_case {
+	const char *text; /* NULL: no node_type file */
+	enum ibv_node_type type;
+	enum ibv_transport_type transport;
+	bool ours_only;
+};
+
+static int sc_node_type(void *arg)
+{
+	const struct node_case *c = arg;
+	struct ibv_device **list;
+
+	if (c->ours_only && t_reference())
+		return T_SKIP;
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0));
+	if (c->text)
+		t_write(in_root("class/infiniband/tprov0/node_type"), c->text);
+	else
+		T_CHECK(!unlink(in_root("class/infiniband/tprov0/node_type")));
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 1);
+	if (list[0]->node_type != c->type ||
+	    list[0]->transport_type != c->transport) {
+		fprintf(stderr, "node_type %s: got node %d transport %d\n",
+			c->text ? c->text : "(none)\n", list[0]->node_type,
+			list[0]->transport_type);
+		return 1;
+	}
+	ibv_free_device_list(list);
+	return 0;
+}
+
+#define NODE(t, n, tr)                                \
+	{                                             \
+		.text = t, .type = n, .transport = tr \
+	}
+#define UNKNOWN(t) NODE(t, IBV_NODE_UNKNOWN, IBV_TRANSPORT_UNKNOWN)
+
+static const struct node_case node_cases[] = {
+	UNKNOWN("0\n"),
+	UNKNOWN("8\n"),
+	UNKNOWN("42: bogus\n"),
+	UNKNOWN("garbage\n"),
+	UNKNOWN(NULL),
+	NODE("1: CA\n", IBV_NODE_CA, IBV_TRANSPORT_IB),
+	NODE("2: switch\n", IBV_NODE_SWITCH, IBV_TRANSPORT_IB),
+	NODE("3: router\n", IBV_NODE_ROUTER, IBV_TRANSPORT_IB),
+	NODE("4: RNIC\n", IBV_NODE_RNIC, IBV_TRANSPORT_IWARP),
+	NODE("5: usNIC\n", IBV_NODE_USNIC, IBV_TRANSPORT_USNIC),
+	NODE("6: usNIC UDP\n", IBV_NODE_USNIC_UDP, IBV_TRANSPORT_USNIC_UDP),
+	NODE("7: unspecified\n", IBV_NODE_UNSPECIFIED,
+	     IBV_TRANSPORT_UNSPECIFIED),
+	/* rdma-core 44 cuts this to 32 bits and reads 1, a CA. */
+	{ .text = "4294967297\n",
+	  .type = IBV_NODE_UNKNOWN,
+	  .transport = IBV_TRANSPORT_UNKNOWN,
+	  .ours_only = true },
+};
+
+/* The child gets an alarm: a blocked read kills it with SIGALRM. */
+struct bounded {
+	int (*fn)(void *);
+	void *arg;
+};
+
+static int run_bounded(void *p)
+{
+	struct bounded *b = p;
+
+	alarm(T_ALARM_SECONDS);
+	return b->fn(b->arg);
+}
+
+static void run_scenario(int (*fn)(void *), void *arg)
+{
+	struct bounded b = { fn, arg };
+	int rc = t_run(run_bounded, &b);
+
+	if (rc == T_SKIP) {
+		if (getenv("CI") && !strcmp(getenv("CI"), "true") &&
+		    !t_reference())
+			fail_msg("scenario skipped under CI");
+		skip();
+	}
+	if (rc == 128 + SIGALRM)
+		fail_msg("scenario hung: killed after %d seconds",
+			 T_ALARM_SECONDS);
+	assert_int_equal(rc, 0);
+}
+
+static void test_node_type(void **state)
+{
+	run_scenario(sc_node_type, *state);
+}
+
+#define NODE_TEST(name, i)                                        \
+	{                                                         \
+		name, test_node_type, NULL, NULL,                 \
+			(void *)&node_cases[i] /* cmocka state */ \
+	}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		NODE_TEST("node_type_0", 0),
+		NODE_TEST("node_type_8", 1),
+		NODE_TEST("node_type_42", 2),
+		NODE_TEST("node_type_garbage", 3),
+		NODE_TEST("node_type_missing", 4),
+		NODE_TEST("node_type_ca", 5),
+		NODE_TEST("node_type_switch", 6),
+		NODE_TEST("node_type_router", 7),
+		NODE_TEST("node_type_rnic", 8),
+		NODE_TEST("node_type_usnic", 9),
+		NODE_TEST("node_type_usnic_udp", 10),
+		NODE_TEST("node_type_unspecified", 11),
+		NODE_TEST("node_type_2_to_the_32_plus_1", 12),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
