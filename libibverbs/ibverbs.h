@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "driver.h"
 
@@ -116,6 +117,7 @@ VERBS_LOCAL void ibv_warn_user(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
 /* sysfs.c */
+VERBS_LOCAL const char *file_kind(mode_t mode);
 VERBS_LOCAL int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf,
 				       size_t size);
 VERBS_LOCAL int sysfs_read_u64(int dirfd, const char *file, int base,

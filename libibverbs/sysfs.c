@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ibverbs.h"
@@ -43,6 +44,54 @@ const char *ibv_get_sysfs_path(void)
 	return sysfs_path;
 }
 
+/* What a file is, for messages about the files we refuse to read. */
+const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "regular file";
+	case S_IFDIR:
+		return "directory";
+	case S_IFIFO:
+		return "FIFO";
+	case S_IFSOCK:
+		return "socket";
+	case S_IFCHR:
+		return "character device";
+	case S_IFBLK:
+		return "block device";
+	default:
+		return "special file";
+	}
+}
+
+/*
+ * Opens a sysfs attribute, which is always a regular file. A FIFO or
+ * device node in a tree SYSFS_PATH points at could block the open or the
+ * read forever, so the open does not wait and only regular files are kept.
+ */
+static int open_attr(int dirfd, const char *file)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st))
+		goto err_close;
+	if (S_ISREG(st.st_mode))
+		return fd;
+	ibv_log_warn("not reading sysfs attribute %s: it is a %s", file,
+		     file_kind(st.st_mode));
+	errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+err_close:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
 /*
  * One read() is enough for sysfs attributes, which the kernel produces in
  * a single page. A trailing newline is dropped; content that fills @buf
@@ -57,7 +106,7 @@ int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
 		errno = EINVAL;
 		return -1;
 	}
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+	fd = open_attr(dirfd, file);
 	if (fd < 0)
 		return -1;
 	len = read(fd, buf, size);
@@ -82,7 +131,8 @@ int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
  * @buf: destination, NUL-terminated on success
  * @size: size of @buf
  *
- * Returns the length read without the trailing newline, or -1 with errno.
+ * Returns the length read without the trailing newline, or -1 with errno
+ * (EINVAL for a FIFO, socket or device node, EISDIR for a directory).
  */
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 			size_t size)

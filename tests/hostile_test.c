@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <infiniband/verbs.h>
 
+#include "driver.h"
 #include "t_util.h"
 
 /* Generous for a sanitizer build; a blocked read never returns at all. */
@@ -144,6 +145,85 @@ static const struct node_case node_cases[] = {
 	  .ours_only = true },
 };
 
+/* Replaces @rel below the fake root with a FIFO nobody ever writes to. */
+static void make_fifo(const char *rel)
+{
+	const char *path = in_root("%s", rel);
+
+	unlink(path);
+	T_CHECK(!mkfifo(path, 0644));
+}
+
+/* A sysfs attribute that is a FIFO, and what listing must still give. */
+struct fifo_case {
+	const char *ibdev;
+	const char *rel; /* below the fake root */
+	int listed;
+};
+
+/*
+ * Ours only: rdma-core 44 opens attributes for a blocking read and hangs.
+ * Every attribute read while listing is tried.
+ */
+static int sc_sysfs_fifo(void *arg)
+{
+	const struct fifo_case *c = arg;
+	struct ibv_device **list;
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0, .ibdev = c->ibdev, .guid = "0:0:0:1",
+			       .modalias = "tprov:v1d2"));
+	make_fifo(c->rel);
+	list = ibv_get_device_list(NULL);
+	T_CHECK(list);
+	T_CHECK(count(list) == c->listed);
+	if (c->listed && strstr(c->rel, "node_guid"))
+		T_CHECK(ibv_get_device_guid(list[0]) == 0);
+	if (c->listed && strstr(c->rel, "node_type"))
+		T_CHECK(list[0]->node_type == IBV_NODE_UNKNOWN);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+static const struct fifo_case fifo_cases[] = {
+	{ "tprov0", "class/infiniband_verbs/abi_version", 0 },
+	{ "tprov0", "class/infiniband_verbs/uverbs0/ibdev", 0 },
+	{ "tprov0", "class/infiniband_verbs/uverbs0/dev", 0 },
+	/* No ABI version: the provider's range 1..6 refuses the device. */
+	{ "tprov0", "class/infiniband_verbs/uverbs0/abi_version", 0 },
+	{ "tprov0", "class/infiniband/tprov0/node_type", 1 },
+	{ "tprov0", "class/infiniband/tprov0/node_guid", 1 },
+	/* Not matched by name, so the modalias is read. */
+	{ "other0", "class/infiniband/other0/device/modalias", 0 },
+};
+
+/* Ours only: the exported reader refuses what is not a regular file. */
+static int sc_read_sysfs_fifo(void *arg)
+{
+	char buf[64];
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(false))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0));
+	make_fifo("class/infiniband/tprov0/fifo");
+	errno = 0;
+	T_CHECK(ibv_read_sysfs_file(in_root("class/infiniband/tprov0"), "fifo",
+				    buf, sizeof(buf)) == -1);
+	T_CHECK(errno == EINVAL);
+	errno = 0;
+	T_CHECK(ibv_read_sysfs_file(root, "class/infiniband/tprov0", buf,
+				    sizeof(buf)) == -1);
+	T_CHECK(errno == EISDIR);
+	T_CHECK(ibv_read_sysfs_file(in_root("class/infiniband/tprov0"),
+				    "node_type", buf, sizeof(buf)) == 5);
+	return 0;
+}
+
 /* The child gets an alarm: a blocked read kills it with SIGALRM. */
 struct bounded {
 	int (*fn)(void *);
@@ -180,6 +260,21 @@ static void test_node_type(void **state)
 	run_scenario(sc_node_type, *state);
 }
 
+static void test_sysfs_fifo(void **state)
+{
+	run_scenario(sc_sysfs_fifo, *state);
+}
+
+static void test_read_sysfs_fifo(void **state)
+{
+	run_scenario(sc_read_sysfs_fifo, NULL);
+}
+
+#define FIFO_TEST(name, i)                                                \
+	{                                                                 \
+		name, test_sysfs_fifo, NULL, NULL, (void *)&fifo_cases[i] \
+	}
+
 #define NODE_TEST(name, i)                                        \
 	{                                                         \
 		name, test_node_type, NULL, NULL,                 \
@@ -202,6 +297,14 @@ int main(void)
 		NODE_TEST("node_type_usnic_udp", 10),
 		NODE_TEST("node_type_unspecified", 11),
 		NODE_TEST("node_type_2_to_the_32_plus_1", 12),
+		FIFO_TEST("fifo_abi_version", 0),
+		FIFO_TEST("fifo_ibdev", 1),
+		FIFO_TEST("fifo_dev", 2),
+		FIFO_TEST("fifo_device_abi_version", 3),
+		FIFO_TEST("fifo_node_type", 4),
+		FIFO_TEST("fifo_node_guid", 5),
+		FIFO_TEST("fifo_modalias", 6),
+		cmocka_unit_test(test_read_sysfs_fifo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
