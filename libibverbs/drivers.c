@@ -143,60 +143,130 @@ int parse_driver_env(const char *value)
 	return 0;
 }
 
-static void parse_config_line(const char *file, unsigned int lineno, char *line)
+/* Far more than any list of provider names; bounds what one file costs. */
+#define CONFIG_FILE_MAX (64 * 1024)
+
+static void parse_config_line(const char *dir, const char *file,
+			      unsigned int lineno, char *line)
 {
 	char *word, *name, *rest;
 
 	word = line + strspn(line, " \t");
-	if (*word == '#' || *word == '\0' || *word == '\n')
+	if (*word == '#' || *word == '\0')
 		return;
-	name = word + strcspn(word, " \t\n");
+	name = word + strcspn(word, " \t");
 	if (name - word != 6 || strncmp(word, "driver", 6))
 		goto bad;
 	name += strspn(name, " \t");
-	rest = name + strcspn(name, " \t\n");
+	rest = name + strcspn(name, " \t");
 	if (rest == name)
 		goto bad;
-	if (rest[strspn(rest, " \t\n")] != '\0' &&
-	    rest[strspn(rest, " \t\n")] != '#')
+	if (rest[strspn(rest, " \t")] != '\0' &&
+	    rest[strspn(rest, " \t")] != '#')
 		goto bad;
 	if (add_driver_name(name, rest - name, false))
-		ibv_log_err("out of memory reading %s", file);
+		ibv_log_err("out of memory reading %s/%s", dir, file);
 	return;
 bad:
-	line[strcspn(line, "\n")] = '\0';
 	fprintf(stderr,
-		"libibverbs: Warning: ignoring bad line %u in config file %s: '%s'\n",
-		lineno, file, line);
+		"libibverbs: Warning: ignoring bad line %u in config file %s/%s: '%s'\n",
+		lineno, dir, file, line);
+}
+
+/*
+ * Opens a config file without waiting; only a regular file is read, as a
+ * FIFO would block the reader forever.
+ */
+static int open_config(int dirfd, const char *dir, const char *file)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(dirfd, file,
+		    O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+	if (fd < 0) {
+		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
+			      file, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
+			      file, strerror(errno));
+		goto err_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ibv_warn_user(
+			"skipping driver config file %s/%s: it is a %s, not a regular file",
+			dir, file, file_kind(st.st_mode));
+		goto err_close;
+	}
+	return fd;
+
+err_close:
+	close(fd);
+	return -1;
+}
+
+/* All of @fd into @buf, NUL-terminated; EFBIG past CONFIG_FILE_MAX bytes. */
+static int read_config(int fd, char *buf, size_t *len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf + got, CONFIG_FILE_MAX + 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			break;
+		got += n;
+		if (got > CONFIG_FILE_MAX)
+			return EFBIG;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return 0;
+}
+
+static void parse_config_text(const char *dir, const char *file, char *buf,
+			      size_t len)
+{
+	unsigned int lineno = 0;
+	char *line, *end;
+
+	for (line = buf; line < buf + len; line = end + 1) {
+		end = memchr(line, '\n', buf + len - line);
+		if (!end)
+			end = buf + len;
+		*end = '\0';
+		parse_config_line(dir, file, ++lineno, line);
+	}
 }
 
 static void parse_config_file(int dirfd, const char *dir, const char *file)
 {
-	char path[IBV_SYSFS_PATH_MAX * 2];
-	unsigned int lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	struct stat st;
-	FILE *f;
-	int fd;
+	size_t len = 0;
+	char *buf;
+	int fd, ret;
 
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = open_config(dirfd, dir, file);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return;
-	}
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return;
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	while (getline(&line, &cap, f) >= 0)
-		parse_config_line(path, ++lineno, line);
-	free(line);
-	fclose(f);
+	buf = malloc(CONFIG_FILE_MAX + 1);
+	ret = buf ? read_config(fd, buf, &len) : ENOMEM;
+	close(fd);
+	if (ret == EFBIG)
+		ibv_warn_user(
+			"skipping driver config file %s/%s: it is larger than %d bytes",
+			dir, file, CONFIG_FILE_MAX);
+	else if (ret)
+		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
+			      file, strerror(ret));
+	else
+		parse_config_text(dir, file, buf, len);
+	free(buf);
 }
 
 static int cmp_names(const struct dirent **a, const struct dirent **b)

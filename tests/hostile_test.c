@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -224,6 +225,82 @@ static int sc_read_sysfs_fifo(void *arg)
 	return 0;
 }
 
+static void list_once(void *arg)
+{
+	ibv_free_device_list(ibv_get_device_list(NULL));
+}
+
+/* The devices listed, with what the library printed meanwhile. */
+static int list_capturing(char **err)
+{
+	struct ibv_device **list = NULL;
+	int n;
+
+	*err = t_capture_stderr(list_once, NULL);
+	list = ibv_get_device_list(&n);
+	T_CHECK(list);
+	ibv_free_device_list(list);
+	return n;
+}
+
+/* A FIFO among the config files is skipped; rdma-core agrees. */
+static int sc_config_fifo(void *arg)
+{
+	struct ibv_device **list;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0));
+	T_CHECK(!mkfifo("/etc/libibverbs.d/fifo.driver", 0644));
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 1);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+/* @path holding @first and comment lines, @size bytes in all. */
+static void write_sized(const char *path, const char *first, size_t size)
+{
+	char *buf = malloc(size + 1);
+	size_t len = strlen(first), n;
+
+	T_CHECK(buf && len < size);
+	memcpy(buf, first, len);
+	while (len < size) {
+		n = size - len > 80 ? 80 : size - len;
+		memset(buf + len, '#', n);
+		buf[len + n - 1] = '\n';
+		len += n;
+	}
+	buf[size] = '\0';
+	t_write(path, buf);
+	free(buf);
+}
+
+/* Ours only: a config file over 64 KiB is skipped, and says so. */
+static int sc_config_size(void *arg)
+{
+	char line[4200], *err;
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(false))
+		return T_SKIP;
+	setenv("IBV_SHOW_WARNINGS", "1", 1);
+	t_sysfs_add(root, &DEV(0));
+	snprintf(line, sizeof(line), "driver %s\n", t_testprov());
+	write_sized("/etc/libibverbs.d/fits.driver", line, 65536);
+	write_sized("/etc/libibverbs.d/huge.driver",
+		    "driver /nonexistent/ghost\n", 65537);
+	T_CHECK(list_capturing(&err) == 1);
+	T_CHECK(strstr(err, "/etc/libibverbs.d/huge.driver"));
+	T_CHECK(strstr(err, "65536 bytes"));
+	T_CHECK(!strstr(err, "ghost"));
+	T_CHECK(!strstr(err, "fits.driver"));
+	free(err);
+	return 0;
+}
+
 /* The child gets an alarm: a blocked read kills it with SIGALRM. */
 struct bounded {
 	int (*fn)(void *);
@@ -270,6 +347,16 @@ static void test_read_sysfs_fifo(void **state)
 	run_scenario(sc_read_sysfs_fifo, NULL);
 }
 
+static void test_config_fifo(void **state)
+{
+	run_scenario(sc_config_fifo, NULL);
+}
+
+static void test_config_size(void **state)
+{
+	run_scenario(sc_config_size, NULL);
+}
+
 #define FIFO_TEST(name, i)                                                \
 	{                                                                 \
 		name, test_sysfs_fifo, NULL, NULL, (void *)&fifo_cases[i] \
@@ -305,6 +392,8 @@ int main(void)
 		FIFO_TEST("fifo_node_guid", 5),
 		FIFO_TEST("fifo_modalias", 6),
 		cmocka_unit_test(test_read_sysfs_fifo),
+		cmocka_unit_test(test_config_fifo),
+		cmocka_unit_test(test_config_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
