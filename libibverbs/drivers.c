@@ -174,16 +174,16 @@ bad:
 }
 
 /*
- * Opens a config file without waiting; only a regular file is read, as a
- * FIFO would block the reader forever.
+ * Opens a config file without waiting. Symlinks are followed, since
+ * distributions install config files as links; what the link leads to
+ * must be a regular file, as a FIFO would block the reader forever.
  */
 static int open_config(int dirfd, const char *dir, const char *file)
 {
 	struct stat st;
 	int fd;
 
-	fd = openat(dirfd, file,
-		    O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
 			      file, strerror(errno));

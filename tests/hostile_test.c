@@ -301,6 +301,83 @@ static int sc_config_size(void *arg)
 	return 0;
 }
 
+/* A config file naming the test provider, at @path. */
+static void provider_config(const char *path)
+{
+	char line[4200];
+
+	snprintf(line, sizeof(line), "driver %s\n", t_testprov());
+	t_write(path, line);
+}
+
+/*
+ * A config file that is a symlink to a regular file is read, as rdma-core
+ * reads it; the link is relative, as a package would install it.
+ */
+static int sc_config_symlink(void *arg)
+{
+	struct ibv_device **list;
+
+	if (!setup_tree(false))
+		return T_SKIP;
+	t_sysfs_add(root, &DEV(0));
+	T_CHECK(!mkdir("/etc/ibvt-real", 0755));
+	provider_config("/etc/ibvt-real/testprov.driver");
+	T_CHECK(!symlink("../ibvt-real/testprov.driver",
+			 "/etc/libibverbs.d/testprov.driver"));
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 1);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+/*
+ * Links that lead nowhere readable are skipped and the other files still
+ * read; rdma-core agrees. Ours also names each skipped file.
+ */
+static int sc_config_bad_links(void *arg)
+{
+	/* Each skipped file, and the reason that must follow its name. */
+	static const char *const bad[][2] = {
+		{ "loop", "Too many levels of symbolic links" },
+		{ "dir", "directory" },
+		{ "fifo", "FIFO" },
+		{ "null", "character device" },
+		{ "dangling", "No such file or directory" },
+	};
+	char path[256], *err, *at;
+	size_t i;
+
+	if (!setup_tree(false))
+		return T_SKIP;
+	setenv("IBV_SHOW_WARNINGS", "1", 1);
+	t_sysfs_add(root, &DEV(0));
+	T_CHECK(!mkdir("/etc/ibvt-real", 0755));
+	T_CHECK(!mkfifo("/etc/ibvt-real/fifo", 0644));
+	T_CHECK(!symlink("loop.driver", "/etc/libibverbs.d/loop.driver"));
+	T_CHECK(!symlink("/etc/ibvt-real", "/etc/libibverbs.d/dir.driver"));
+	T_CHECK(!symlink("/etc/ibvt-real/fifo",
+			 "/etc/libibverbs.d/fifo.driver"));
+	T_CHECK(!symlink("/dev/null", "/etc/libibverbs.d/null.driver"));
+	T_CHECK(!symlink("/etc/ibvt-real/none",
+			 "/etc/libibverbs.d/dangling.driver"));
+	provider_config("/etc/libibverbs.d/testprov.driver");
+	T_CHECK(list_capturing(&err) == 1);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]) && !t_reference(); i++) {
+		snprintf(path, sizeof(path),
+			 "/etc/libibverbs.d/%s.driver:", bad[i][0]);
+		at = strstr(err, path);
+		if (!at || !strstr(at, bad[i][1]) ||
+		    strchr(at, '\n') < strstr(at, bad[i][1])) {
+			fprintf(stderr, "%s not reported as %s in:\n%s", path,
+				bad[i][1], err);
+			return 1;
+		}
+	}
+	free(err);
+	return 0;
+}
+
 /* The child gets an alarm: a blocked read kills it with SIGALRM. */
 struct bounded {
 	int (*fn)(void *);
@@ -357,6 +434,16 @@ static void test_config_size(void **state)
 	run_scenario(sc_config_size, NULL);
 }
 
+static void test_config_symlink(void **state)
+{
+	run_scenario(sc_config_symlink, NULL);
+}
+
+static void test_config_bad_links(void **state)
+{
+	run_scenario(sc_config_bad_links, NULL);
+}
+
 #define FIFO_TEST(name, i)                                                \
 	{                                                                 \
 		name, test_sysfs_fifo, NULL, NULL, (void *)&fifo_cases[i] \
@@ -394,6 +481,8 @@ int main(void)
 		cmocka_unit_test(test_read_sysfs_fifo),
 		cmocka_unit_test(test_config_fifo),
 		cmocka_unit_test(test_config_size),
+		cmocka_unit_test(test_config_symlink),
+		cmocka_unit_test(test_config_bad_links),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
