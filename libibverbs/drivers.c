@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -303,36 +304,32 @@ int parse_driver_config_dir(const char *dir)
 }
 
 #ifndef _STATIC_LIBRARY_BUILD_
-static void *try_dlopen(const char *path, char *why, size_t len)
+/* The longest file name load_driver() may build for @name fits PATH_MAX. */
+static bool name_fits(const char *name)
 {
-	void *h = dlopen(path, RTLD_NOW);
+	size_t dir = name[0] == '/' ? 0 : strlen(VERBS_PROVIDER_DIR "/lib");
 
-	if (!h)
-		snprintf(why, len, "%s", dlerror());
-	return h;
+	return dir + strlen(name) + strlen(IBVERBS_PROVIDER_SUFFIX) < PATH_MAX;
 }
 
-static void load_driver(const struct driver_name *dn)
+/* dlopen()s @a@b + suffix; false with the reason in @why if it fails. */
+static bool try_dlopen(const char *a, const char *b, char *why, size_t len)
 {
-	char path[IBV_SYSFS_PATH_MAX * 2], why[512] = "";
+	char path[PATH_MAX];
 
-	if (is_registered(dn->name))
-		return;
-	if (dn->name[0] == '/') {
-		snprintf(path, sizeof(path), "%s%s", dn->name,
-			 IBVERBS_PROVIDER_SUFFIX);
-		if (try_dlopen(path, why, sizeof(why)))
-			return;
-	} else {
-		snprintf(path, sizeof(path), "%s/lib%s%s", VERBS_PROVIDER_DIR,
-			 dn->name, IBVERBS_PROVIDER_SUFFIX);
-		if (try_dlopen(path, why, sizeof(why)))
-			return;
-		snprintf(path, sizeof(path), "lib%s%s", dn->name,
-			 IBVERBS_PROVIDER_SUFFIX);
-		if (try_dlopen(path, why, sizeof(why)))
-			return;
+	/* Never cut short: a shortened name can be another provider's file. */
+	if (str_join(path, sizeof(path), a, b, IBVERBS_PROVIDER_SUFFIX)) {
+		snprintf(why, len, "its file name is too long");
+		return false;
 	}
+	if (dlopen(path, RTLD_NOW))
+		return true;
+	snprintf(why, len, "%s", dlerror());
+	return false;
+}
+
+static void report_load_failure(const struct driver_name *dn, const char *why)
+{
 	/*
 	 * A provider the administrator listed but did not install is the
 	 * normal state of a distribution's config directory, so it is only
@@ -345,6 +342,30 @@ static void load_driver(const struct driver_name *dn)
 	else
 		ibv_warn_user("could not load provider '%s': %s", dn->name,
 			      why);
+}
+
+static void load_driver(const struct driver_name *dn)
+{
+	char why[512] = "";
+
+	if (is_registered(dn->name))
+		return;
+	if (!name_fits(dn->name)) {
+		snprintf(why, sizeof(why),
+			 "the name is too long to form a file name (%zu bytes)",
+			 strlen(dn->name));
+		report_load_failure(dn, why);
+		return;
+	}
+	if (dn->name[0] == '/') {
+		if (try_dlopen(dn->name, "", why, sizeof(why)))
+			return;
+	} else if (try_dlopen(VERBS_PROVIDER_DIR "/lib", dn->name, why,
+			      sizeof(why)) ||
+		   try_dlopen("lib", dn->name, why, sizeof(why))) {
+		return;
+	}
+	report_load_failure(dn, why);
 }
 #endif
 

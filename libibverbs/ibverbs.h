@@ -6,6 +6,7 @@
 #ifndef IBV_IBVERBS_H
 #define IBV_IBVERBS_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -66,19 +67,23 @@ static inline void str_copy(char *dst, size_t size, const char *src)
 	dst[len] = '\0';
 }
 
-/* @a @b @c joined into @dst, or an empty string if that does not fit. */
-static inline void str_join(char *dst, size_t size, const char *a,
-			    const char *b, const char *c)
+/*
+ * @a @b @c joined into @dst. ENAMETOOLONG, with @dst empty, when that does
+ * not fit: a path or name cut short could name something else.
+ */
+static inline int str_join(char *dst, size_t size, const char *a, const char *b,
+			   const char *c)
 {
 	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
 
 	if (la + lb + lc >= size) {
 		dst[0] = '\0';
-		return;
+		return ENAMETOOLONG;
 	}
 	memcpy(dst, a, la);
 	memcpy(dst + la, b, lb);
 	memcpy(dst + la + lb, c, lc + 1);
+	return 0;
 }
 
 /* env.c: every environment variable the library reads. */

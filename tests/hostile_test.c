@@ -8,6 +8,7 @@
  * Debian's libibverbs; the others skip there.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -378,6 +379,85 @@ static int sc_config_bad_links(void *arg)
 	return 0;
 }
 
+/*
+ * The test provider's file name, led by enough slashes to be @len bytes
+ * long: a different name for the same file.
+ */
+static char *padded_provider(size_t len, const char *suffix)
+{
+	char *name = malloc(len + 1);
+	size_t tail = strlen(t_testprov()) + strlen(suffix);
+
+	T_CHECK(name && tail < len);
+	memset(name, '/', len - tail);
+	strcpy(name + len - tail, t_testprov());
+	strcat(name, suffix);
+	return name;
+}
+
+enum name_source { FROM_ENV, FROM_CONFIG };
+
+static void name_provider(enum name_source from, const char *name)
+{
+	char *line;
+
+	if (from == FROM_ENV) {
+		setenv("RDMAV_DRIVERS", name, 1);
+		return;
+	}
+	line = malloc(strlen(name) + 9);
+	T_CHECK(line);
+	sprintf(line, "driver %s\n", name);
+	t_write("/etc/libibverbs.d/long.driver", line);
+	free(line);
+}
+
+/*
+ * "<name>-rdmav34.so" must be tried whole. Here it names no file, but
+ * cut after <name> it names the test provider, which must not load.
+ * rdma-core agrees.
+ */
+static int sc_name_truncated(void *arg)
+{
+	enum name_source from = (enum name_source)(long)arg;
+	char *name, *err;
+
+	if (!setup_tree(false))
+		return T_SKIP;
+	setenv("IBV_SHOW_WARNINGS", "1", 1);
+	t_sysfs_add(root, &DEV(0));
+	/* 511: the longest path the old fixed buffer held. */
+	name = padded_provider(511, "-rdmav34.so");
+	name_provider(from, name);
+	T_CHECK(list_capturing(&err) == 0);
+	if (!t_reference())
+		T_CHECK(strstr(err, name));
+	free(err);
+	free(name);
+	return 0;
+}
+
+/* A name too long for any path is refused, and the refusal names it. */
+static int sc_name_too_long(void *arg)
+{
+	enum name_source from = (enum name_source)(long)arg;
+	char *name, *err, *at;
+
+	if (!setup_tree(false))
+		return T_SKIP;
+	setenv("IBV_SHOW_WARNINGS", "1", 1);
+	t_sysfs_add(root, &DEV(0));
+	name = padded_provider(PATH_MAX - 1, "");
+	name_provider(from, name);
+	T_CHECK(list_capturing(&err) == 0);
+	at = strstr(err, name);
+	if (!t_reference())
+		T_CHECK(at && strstr(at, "too long"));
+	free(err);
+	free(name);
+	return 0;
+}
+
 /* The child gets an alarm: a blocked read kills it with SIGALRM. */
 struct bounded {
 	int (*fn)(void *);
@@ -444,6 +524,26 @@ static void test_config_bad_links(void **state)
 	run_scenario(sc_config_bad_links, NULL);
 }
 
+static void test_env_name_truncated(void **state)
+{
+	run_scenario(sc_name_truncated, (void *)(long)FROM_ENV);
+}
+
+static void test_config_name_truncated(void **state)
+{
+	run_scenario(sc_name_truncated, (void *)(long)FROM_CONFIG);
+}
+
+static void test_env_name_too_long(void **state)
+{
+	run_scenario(sc_name_too_long, (void *)(long)FROM_ENV);
+}
+
+static void test_config_name_too_long(void **state)
+{
+	run_scenario(sc_name_too_long, (void *)(long)FROM_CONFIG);
+}
+
 #define FIFO_TEST(name, i)                                                \
 	{                                                                 \
 		name, test_sysfs_fifo, NULL, NULL, (void *)&fifo_cases[i] \
@@ -483,6 +583,10 @@ int main(void)
 		cmocka_unit_test(test_config_size),
 		cmocka_unit_test(test_config_symlink),
 		cmocka_unit_test(test_config_bad_links),
+		cmocka_unit_test(test_env_name_truncated),
+		cmocka_unit_test(test_config_name_truncated),
+		cmocka_unit_test(test_env_name_too_long),
+		cmocka_unit_test(test_config_name_too_long),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
