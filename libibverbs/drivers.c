@@ -442,10 +442,10 @@ match_table(const struct verbs_match_ent *t, struct verbs_sysfs_dev *sd)
 		    sd->driver_id != RDMA_DRIVER_UNKNOWN &&
 		    e->u.driver_id == sd->driver_id)
 			return e;
-	str_join(name, sizeof(name), "rdma_device:N", sd->ibdev_name, "");
-	for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
-		if (fnmatch_table(e, name, false))
-			return e;
+	if (!str_join(name, sizeof(name), "rdma_device:N", sd->ibdev_name, ""))
+		for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
+			if (fnmatch_table(e, name, false))
+				return e;
 	if (!read_modalias(sd))
 		return NULL;
 	for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)

@@ -58,21 +58,12 @@ static inline const struct verbs_context_ops *get_ops(struct ibv_context *ctx)
 	return &get_priv(ctx)->ops;
 }
 
-/* Copies @src, truncating to fit; sysfs names are short by construction. */
-static inline void str_copy(char *dst, size_t size, const char *src)
-{
-	size_t len = strnlen(src, size - 1);
-
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
 /*
  * @a @b @c joined into @dst. ENAMETOOLONG, with @dst empty, when that does
  * not fit: a path or name cut short could name something else.
  */
-static inline int str_join(char *dst, size_t size, const char *a, const char *b,
-			   const char *c)
+static inline __attribute__((warn_unused_result)) int
+str_join(char *dst, size_t size, const char *a, const char *b, const char *c)
 {
 	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
 
@@ -84,6 +75,13 @@ static inline int str_join(char *dst, size_t size, const char *a, const char *b,
 	memcpy(dst + la, b, lb);
 	memcpy(dst + la + lb, c, lc + 1);
 	return 0;
+}
+
+/* @src copied into @dst; ENAMETOOLONG, with @dst empty, if it does not fit. */
+static inline __attribute__((warn_unused_result)) int
+str_copy(char *dst, size_t size, const char *src)
+{
+	return str_join(dst, size, src, "", "");
 }
 
 /* env.c: every environment variable the library reads. */
@@ -175,6 +173,8 @@ VERBS_LOCAL int scan_devices(struct scan *scan);
 VERBS_LOCAL void scan_release(struct scan *scan);
 VERBS_LOCAL int scan_fill(struct scan *scan, const struct scan_entry *ent,
 			  struct verbs_sysfs_dev *sysfs_dev);
+VERBS_LOCAL int uverbs_path(const struct verbs_sysfs_dev *sysfs_dev,
+			    char path[IBV_SYSFS_PATH_MAX]);
 VERBS_LOCAL bool cdev_matches(struct scan *scan,
 			      const struct verbs_sysfs_dev *sysfs_dev);
 VERBS_LOCAL int open_cdev(const char *devname, dev_t cdev);

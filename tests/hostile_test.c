@@ -36,6 +36,21 @@
 			 __VA_ARGS__ })
 
 static char *root;
+/* What a scenario made in /tmp, removed when its process exits. */
+static char *tmp_trees[2];
+
+static void remove_trees(void)
+{
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		if (tmp_trees[i])
+			t_rm_rf(tmp_trees[i]);
+		free(tmp_trees[i]);
+	}
+	if (root != tmp_trees[0])
+		free(root);
+}
 
 /*
  * Common start of a scenario: the real kernel's RDMA netlink hidden (so a
@@ -54,6 +69,8 @@ static bool setup_tree(bool with_provider)
 	if (!t_ns_enter())
 		return false;
 	root = t_sysfs_new();
+	tmp_trees[0] = root;
+	atexit(remove_trees);
 	setenv("SYSFS_PATH", root, 1);
 	if (with_provider)
 		setenv("RDMAV_DRIVERS", t_testprov(), 1);
@@ -458,6 +475,121 @@ static int sc_name_too_long(void *arg)
 	return 0;
 }
 
+/*
+ * A fake sysfs root whose path is exactly @len bytes long, made of
+ * directories below a fresh temporary one, and used as SYSFS_PATH.
+ */
+static char *long_root(size_t len)
+{
+	char *path = malloc(len + 1);
+	size_t n, at;
+
+	T_CHECK(path);
+	strcpy(path, "/tmp/ibvt-long-XXXXXX");
+	T_CHECK(mkdtemp(path));
+	tmp_trees[1] = strdup(path);
+	for (at = strlen(path); at < len; at += n + 1) {
+		n = len - at - 1 > 200 ? 200 : len - at - 1;
+		/* A last component of one byte could come out empty. */
+		if (len - at - 1 - n == 1)
+			n--;
+		path[at] = '/';
+		memset(path + at + 1, 'd', n);
+		path[at + 1 + n] = '\0';
+		T_CHECK(!mkdir(path, 0755));
+	}
+	T_CHECK(strlen(path) == len);
+	root = path;
+	T_CHECK(!mkdir(in_root("class"), 0755));
+	T_CHECK(!mkdir(in_root("class/infiniband"), 0755));
+	T_CHECK(!mkdir(in_root("class/infiniband_verbs"), 0755));
+	t_write(in_root("class/infiniband_verbs/abi_version"), "6\n");
+	setenv("SYSFS_PATH", root, 1);
+	return root;
+}
+
+static void check_paths(struct ibv_device *dev, const char *uverbs,
+			const char *ibdev)
+{
+	T_CHECK(!strcmp(dev->dev_path,
+			in_root("class/infiniband_verbs/%s", uverbs)));
+	T_CHECK(!strcmp(dev->ibdev_path,
+			in_root("class/infiniband/%s", ibdev)));
+}
+
+/* Paths of exactly 255 bytes fit struct ibv_device; rdma-core agrees. */
+static int sc_root_fits(void *arg)
+{
+	struct ibv_device **list;
+
+	if (!setup_tree(true))
+		return T_SKIP;
+	/* 224 + strlen("/class/infiniband_verbs/uverbs0") == 255 */
+	long_root(224);
+	t_sysfs_add(root, &DEV(0));
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 1);
+	T_CHECK(strlen(list[0]->dev_path) == 255);
+	check_paths(list[0], "uverbs0", "tprov0");
+	ibv_free_device_list(list);
+	return 0;
+}
+
+/*
+ * Ours only (rdma-core cuts the paths short): a device whose dev_path
+ * would not fit in IBV_SYSFS_PATH_MAX is skipped, and the log says so.
+ */
+static int sc_dev_path_too_long(void *arg)
+{
+	char *err;
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(true))
+		return T_SKIP;
+	setenv("VERBS_LOG_LEVEL", "2", 1);
+	long_root(225); /* dev_path: 256 bytes */
+	t_sysfs_add(root, &DEV(0));
+	T_CHECK(list_capturing(&err) == 0);
+	T_CHECK(strstr(err, "uverbs0: its sysfs path"));
+	T_CHECK(strstr(err, in_root("class/infiniband_verbs/uverbs0")));
+	T_CHECK(strstr(err, "over 255 bytes"));
+	free(err);
+	return 0;
+}
+
+/* Ours only, as above, for the ibdev_path that a long name makes. */
+static int sc_ibdev_path_too_long(void *arg)
+{
+	struct ibv_device **list;
+	char name[64], *err;
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(true))
+		return T_SKIP;
+	setenv("VERBS_LOG_LEVEL", "2", 1);
+	long_root(200);
+	/* 200 + strlen("/class/infiniband/") + 38 == 256 */
+	memset(name, 'x', 38);
+	memcpy(name, "tprov", 5);
+	name[38] = '\0';
+	t_sysfs_add(root, &DEV(0, .ibdev = name));
+	T_CHECK(list_capturing(&err) == 0);
+	T_CHECK(strstr(err, in_root("class/infiniband/%s", name)));
+	T_CHECK(strstr(err, "over 255 bytes"));
+	free(err);
+	/* One byte shorter, it is listed. */
+	t_sysfs_del(root, &DEV(0, .ibdev = name));
+	name[37] = '\0';
+	t_sysfs_add(root, &DEV(1, .ibdev = name));
+	list = ibv_get_device_list(NULL);
+	T_CHECK(count(list) == 1);
+	check_paths(list[0], "uverbs1", name);
+	ibv_free_device_list(list);
+	return 0;
+}
+
 /* The child gets an alarm: a blocked read kills it with SIGALRM. */
 struct bounded {
 	int (*fn)(void *);
@@ -544,6 +676,21 @@ static void test_config_name_too_long(void **state)
 	run_scenario(sc_name_too_long, (void *)(long)FROM_CONFIG);
 }
 
+static void test_root_fits(void **state)
+{
+	run_scenario(sc_root_fits, NULL);
+}
+
+static void test_dev_path_too_long(void **state)
+{
+	run_scenario(sc_dev_path_too_long, NULL);
+}
+
+static void test_ibdev_path_too_long(void **state)
+{
+	run_scenario(sc_ibdev_path_too_long, NULL);
+}
+
 #define FIFO_TEST(name, i)                                                \
 	{                                                                 \
 		name, test_sysfs_fifo, NULL, NULL, (void *)&fifo_cases[i] \
@@ -587,6 +734,9 @@ int main(void)
 		cmocka_unit_test(test_config_name_truncated),
 		cmocka_unit_test(test_env_name_too_long),
 		cmocka_unit_test(test_config_name_too_long),
+		cmocka_unit_test(test_root_fits),
+		cmocka_unit_test(test_dev_path_too_long),
+		cmocka_unit_test(test_ibdev_path_too_long),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
