@@ -261,8 +261,13 @@ static int scan_sysfs(struct scan *scan)
 /* Lists the devices the kernel has now. ENOSYS: no RDMA support at all. */
 int scan_devices(struct scan *scan)
 {
+	int ret;
+
 	memset(scan, 0, sizeof(*scan));
 	scan->dirfd = scan->ibfd = scan->devfd = -1;
+	ret = sysfs_root_check();
+	if (ret)
+		return ret;
 	if (!scan_netlink(scan))
 		return 0;
 	return scan_sysfs(scan);

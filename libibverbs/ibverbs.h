@@ -125,6 +125,7 @@ VERBS_LOCAL int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf,
 				       size_t size);
 VERBS_LOCAL int sysfs_read_u64(int dirfd, const char *file, int base,
 			       uint64_t *val);
+VERBS_LOCAL int sysfs_root_check(void);
 
 /* drivers.c: the registry of providers and device matching. */
 VERBS_LOCAL void load_drivers(void);

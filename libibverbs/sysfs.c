@@ -12,22 +12,31 @@
 
 #include "ibverbs.h"
 
-static char sysfs_path[IBV_SYSFS_PATH_MAX];
+static char sysfs_path[PATH_MAX];
+/* SYSFS_PATH is too long to name a directory; sysfs_path is "". */
+static bool sysfs_path_unusable;
 static pthread_once_t sysfs_once = PTHREAD_ONCE_INIT;
 
+/*
+ * A SYSFS_PATH that does not fit is never cut short or replaced by /sys:
+ * either would read a tree the caller did not choose.
+ */
 static void sysfs_path_init(void)
 {
 	const char *env = env_get(ENV_SYSFS_PATH);
 	size_t len;
 
 	strcpy(sysfs_path, "/sys");
-	if (!env)
+	if (!env || !*env)
 		return;
 	len = strlen(env);
 	while (len > 1 && env[len - 1] == '/')
 		len--;
-	if (len == 0 || len >= sizeof(sysfs_path))
+	if (len >= sizeof(sysfs_path)) {
+		sysfs_path[0] = '\0';
+		sysfs_path_unusable = true;
 		return;
+	}
 	memcpy(sysfs_path, env, len);
 	sysfs_path[len] = '\0';
 }
@@ -36,12 +45,30 @@ static void sysfs_path_init(void)
  * ibv_get_sysfs_path - the root of the sysfs tree the library reads
  *
  * $SYSFS_PATH without trailing slashes when set (and the program is not
- * setuid), otherwise "/sys". Fixed for the life of the process.
+ * setuid), otherwise "/sys"; "" when $SYSFS_PATH is PATH_MAX bytes or
+ * longer. Fixed for the life of the process.
  */
 const char *ibv_get_sysfs_path(void)
 {
 	pthread_once(&sysfs_once, sysfs_path_init);
 	return sysfs_path;
+}
+
+/*
+ * Every device path starts with the root and must fit the 256-byte paths
+ * of struct ibv_device, so a longer root can hold no device: ENAMETOOLONG,
+ * rather than a list from another tree.
+ */
+int sysfs_root_check(void)
+{
+	const char *root = ibv_get_sysfs_path();
+
+	if (!sysfs_path_unusable && strlen(root) < IBV_SYSFS_PATH_MAX)
+		return 0;
+	ibv_log_err(
+		"SYSFS_PATH %s is longer than %d bytes, too long for the path of any device below it; listing no device",
+		env_get(ENV_SYSFS_PATH), IBV_SYSFS_PATH_MAX - 1);
+	return ENAMETOOLONG;
 }
 
 /* What a file is, for messages about the files we refuse to read. */

@@ -590,6 +590,50 @@ static int sc_ibdev_path_too_long(void *arg)
 	return 0;
 }
 
+/*
+ * Ours only: a SYSFS_PATH longer than 255 bytes can hold no device that
+ * struct ibv_device could describe. Rather than read /sys, which the
+ * caller did not ask for, the library lists nothing: ENAMETOOLONG.
+ * rdma-core 44 cuts the value to 256 bytes and reads that tree.
+ */
+static int sc_sysfs_path_too_long(void *arg)
+{
+	size_t len = (size_t)arg;
+	struct ibv_device **list;
+	char *value, *err;
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(true))
+		return T_SKIP;
+	setenv("VERBS_LOG_LEVEL", "1", 1);
+	if (len < PATH_MAX) {
+		long_root(len);
+		t_sysfs_add(root, &DEV(0));
+	} else {
+		root = malloc(len + 1);
+		T_CHECK(root);
+		memset(root, 'a', len);
+		root[len] = '\0';
+		memcpy(root, "/tmp/", 5);
+	}
+	value = malloc(len + 3);
+	T_CHECK(value);
+	strcpy(value, root);
+	strcat(value, "//");
+	setenv("SYSFS_PATH", value, 1);
+	T_CHECK(!strcmp(ibv_get_sysfs_path(), len < PATH_MAX ? root : ""));
+	err = t_capture_stderr(list_once, NULL);
+	T_CHECK(strstr(err, "SYSFS_PATH"));
+	T_CHECK(strstr(err, root));
+	errno = 0;
+	list = ibv_get_device_list(NULL);
+	T_CHECK(list == NULL && errno == ENAMETOOLONG);
+	free(err);
+	free(value);
+	return 0;
+}
+
 /* The child gets an alarm: a blocked read kills it with SIGALRM. */
 struct bounded {
 	int (*fn)(void *);
@@ -691,6 +735,16 @@ static void test_ibdev_path_too_long(void **state)
 	run_scenario(sc_ibdev_path_too_long, NULL);
 }
 
+static void test_sysfs_path_too_long(void **state)
+{
+	run_scenario(sc_sysfs_path_too_long, (void *)(size_t)256);
+}
+
+static void test_sysfs_path_beyond_path_max(void **state)
+{
+	run_scenario(sc_sysfs_path_too_long, (void *)(size_t)PATH_MAX);
+}
+
 #define FIFO_TEST(name, i)                                                \
 	{                                                                 \
 		name, test_sysfs_fifo, NULL, NULL, (void *)&fifo_cases[i] \
@@ -737,6 +791,8 @@ int main(void)
 		cmocka_unit_test(test_root_fits),
 		cmocka_unit_test(test_dev_path_too_long),
 		cmocka_unit_test(test_ibdev_path_too_long),
+		cmocka_unit_test(test_sysfs_path_too_long),
+		cmocka_unit_test(test_sysfs_path_beyond_path_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
