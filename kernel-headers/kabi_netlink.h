@@ -31,4 +31,9 @@ static_assert(RDMA_NLDEV_ATTR_CHARDEV == 72, "CHARDEV");
 static_assert(RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID == 73, "UVERBS_DRIVER_ID");
 static_assert(RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK == 93, "COPY_ON_FORK");
 
+/* Node types, as netlink sends them and sysfs node_type prints them. */
+static_assert(RDMA_NODE_IB_CA == 1, "RDMA_NODE_IB_CA");
+static_assert(RDMA_NODE_RNIC == 4, "RDMA_NODE_RNIC");
+static_assert(RDMA_NODE_UNSPECIFIED == 7, "RDMA_NODE_UNSPECIFIED");
+
 #endif

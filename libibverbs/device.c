@@ -7,6 +7,7 @@
  * known devices cost a hash lookup. Devices are reference counted: the
  * list, each returned array and each open context hold one reference.
  */
+#include <assert.h>
 #include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -144,13 +145,24 @@ static enum ibv_transport_type transport_of(enum ibv_node_type t)
 	}
 }
 
+/* Copies between arrays of one size, so nothing can be cut short. */
+#define copy_exact(dst, src)                                             \
+	do {                                                             \
+		static_assert(sizeof(dst) == sizeof(src), #dst " size"); \
+		memcpy(dst, src, sizeof(dst));                           \
+	} while (0)
+
 static int make_device(struct dev_entry *ent,
 		       const struct verbs_device_ops *ops)
 {
 	struct verbs_sysfs_dev *sd = ent->sysfs;
+	char dev_path[IBV_SYSFS_PATH_MAX];
 	struct verbs_device *vdev;
 	struct ibv_device *dev;
 
+	/* scan_fill() has already skipped a device whose path is too long. */
+	if (uverbs_path(sd, dev_path))
+		return ENAMETOOLONG;
 	vdev = ops->alloc_device(sd);
 	if (!vdev)
 		return errno ? errno : ENOMEM;
@@ -160,11 +172,10 @@ static int make_device(struct dev_entry *ent,
 	vdev->sysfs = sd;
 	dev->node_type = sd->node_type;
 	dev->transport_type = transport_of(sd->node_type);
-	str_copy(dev->name, sizeof(dev->name), sd->ibdev_name);
-	str_copy(dev->dev_name, sizeof(dev->dev_name), sd->sysfs_name);
-	str_join(dev->dev_path, sizeof(dev->dev_path), ibv_get_sysfs_path(),
-		 "/class/infiniband_verbs/", sd->sysfs_name);
-	str_copy(dev->ibdev_path, sizeof(dev->ibdev_path), sd->ibdev_path);
+	copy_exact(dev->name, sd->ibdev_name);
+	copy_exact(dev->dev_name, sd->sysfs_name);
+	copy_exact(dev->dev_path, dev_path);
+	copy_exact(dev->ibdev_path, sd->ibdev_path);
 	ent->vdev = vdev;
 	ent->state = ENT_READY;
 	list_add_tail(&device_list, &vdev->entry);
@@ -220,7 +231,7 @@ static struct dev_entry *new_entry(struct scan *scan,
 		goto err_free;
 	}
 	ent->mode = scan->mode;
-	str_copy(ent->name, sizeof(ent->name), se->name);
+	copy_exact(ent->name, se->name);
 	ent->ident = se->ident;
 	b = hash_name(ent->mode, ent->name);
 	ent->hnext = htab[b];

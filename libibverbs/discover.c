@@ -70,6 +70,33 @@ static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID] = { .type = NLA_U32 },
 };
 
+/*
+ * The kernel's node type (RDMA_NODE_*, 1..7) as the verbs enum. Anything
+ * else is a kernel newer than this code or a corrupt tree; it must not
+ * leak into ibv_device.node_type as a value the enum does not define.
+ */
+enum ibv_node_type decode_node_type(uint64_t knode)
+{
+	switch (knode) {
+	case RDMA_NODE_IB_CA:
+		return IBV_NODE_CA;
+	case RDMA_NODE_IB_SWITCH:
+		return IBV_NODE_SWITCH;
+	case RDMA_NODE_IB_ROUTER:
+		return IBV_NODE_ROUTER;
+	case RDMA_NODE_RNIC:
+		return IBV_NODE_RNIC;
+	case RDMA_NODE_USNIC:
+		return IBV_NODE_USNIC;
+	case RDMA_NODE_USNIC_UDP:
+		return IBV_NODE_USNIC_UDP;
+	case RDMA_NODE_UNSPECIFIED:
+		return IBV_NODE_UNSPECIFIED;
+	default:
+		return IBV_NODE_UNKNOWN;
+	}
+}
+
 static int nl_parse(struct nl_msg *msg, struct nlattr **tb)
 {
 	return nlmsg_parse(nlmsg_hdr(msg), 0, tb, RDMA_NLDEV_ATTR_MAX - 1,
@@ -81,6 +108,7 @@ static int nl_dev_cb(struct nl_msg *msg, void *arg)
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
 	struct scan *scan = arg;
 	struct scan_entry *e;
+	const char *name;
 
 	if (nl_parse(msg, tb) || !tb[RDMA_NLDEV_ATTR_DEV_NAME] ||
 	    !tb[RDMA_NLDEV_ATTR_DEV_INDEX] ||
@@ -89,10 +117,16 @@ static int nl_dev_cb(struct nl_msg *msg, void *arg)
 		return NL_SKIP;
 	if (scan_add(scan, &e))
 		return NL_STOP;
-	snprintf(e->name, sizeof(e->name), "%s",
-		 nla_get_string(tb[RDMA_NLDEV_ATTR_DEV_NAME]));
+	name = nla_get_string(tb[RDMA_NLDEV_ATTR_DEV_NAME]);
+	if (str_copy(e->name, sizeof(e->name), name)) {
+		ibv_log_warn("skipping device %s: its name is over %d bytes",
+			     name, IBV_SYSFS_NAME_MAX - 1);
+		scan->n--;
+		return NL_SKIP;
+	}
 	e->ident = nla_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
-	e->node_type = nla_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]);
+	e->node_type =
+		decode_node_type(nla_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]));
 	e->node_guid = nla_get_u64(tb[RDMA_NLDEV_ATTR_NODE_GUID]);
 	e->num_ports = nla_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
 	return NL_OK;
@@ -160,9 +194,14 @@ static void mark_racy(struct scan *scan, bool dir_changed)
 /* Skips dot entries, attributes and names too long for a uverbs device. */
 static bool uverbs_entry(const struct dirent64 *d)
 {
-	return d->d_name[0] != '.' && d->d_type != DT_REG &&
-	       strcmp(d->d_name, "abi_version") &&
-	       strlen(d->d_name) < IBV_SYSFS_NAME_MAX;
+	if (d->d_name[0] == '.' || d->d_type == DT_REG ||
+	    !strcmp(d->d_name, "abi_version"))
+		return false;
+	if (strlen(d->d_name) < IBV_SYSFS_NAME_MAX)
+		return true;
+	ibv_log_warn("skipping %s: its name is over %d bytes", d->d_name,
+		     IBV_SYSFS_NAME_MAX - 1);
+	return false;
 }
 
 static int read_class_dir(struct scan *scan)
@@ -195,8 +234,9 @@ static int scan_sysfs(struct scan *scan)
 	bool changed;
 	int ret;
 
-	str_join(path, sizeof(path), ibv_get_sysfs_path(),
-		 "/class/infiniband_verbs", "");
+	if (str_join(path, sizeof(path), ibv_get_sysfs_path(),
+		     "/class/infiniband_verbs", ""))
+		return ENAMETOOLONG;
 	scan->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (scan->dirfd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? ENOSYS : errno;
@@ -221,8 +261,13 @@ static int scan_sysfs(struct scan *scan)
 /* Lists the devices the kernel has now. ENOSYS: no RDMA support at all. */
 int scan_devices(struct scan *scan)
 {
+	int ret;
+
 	memset(scan, 0, sizeof(*scan));
 	scan->dirfd = scan->ibfd = scan->devfd = -1;
+	ret = sysfs_root_check();
+	if (ret)
+		return ret;
 	if (!scan_netlink(scan))
 		return 0;
 	return scan_sysfs(scan);
@@ -251,16 +296,22 @@ static int nl_chardev_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
 	struct verbs_sysfs_dev *sd = arg;
+	const char *name;
 
 	if (nl_parse(msg, tb) || !tb[RDMA_NLDEV_ATTR_CHARDEV] ||
 	    !tb[RDMA_NLDEV_ATTR_CHARDEV_ABI] ||
 	    !tb[RDMA_NLDEV_ATTR_CHARDEV_NAME])
 		return NL_SKIP;
+	name = nla_get_string(tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]);
+	if (str_copy(sd->sysfs_name, sizeof(sd->sysfs_name), name)) {
+		ibv_log_warn(
+			"ignoring uverbs device %s of %s: its name is over %d bytes",
+			name, sd->ibdev_name, IBV_SYSFS_NAME_MAX - 1);
+		return NL_SKIP;
+	}
 	sd->sysfs_cdev =
 		decode_huge_dev(nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV]));
 	sd->abi_ver = (uint32_t)nla_get_u64(tb[RDMA_NLDEV_ATTR_CHARDEV_ABI]);
-	snprintf(sd->sysfs_name, sizeof(sd->sysfs_name), "%s",
-		 nla_get_string(tb[RDMA_NLDEV_ATTR_CHARDEV_NAME]));
 	if (tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID])
 		sd->driver_id =
 			nla_get_u32(tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID]);
@@ -297,11 +348,13 @@ static int read_uverbs_dir(int dirfd, const char *dir,
 	uint64_t v;
 	int ret;
 
-	str_join(path, sizeof(path), dir, sep, "dev");
+	if (str_join(path, sizeof(path), dir, sep, "dev"))
+		return ENAMETOOLONG;
 	ret = parse_dev_t(dirfd, path, &sd->sysfs_cdev);
 	if (ret)
 		return ret;
-	str_join(path, sizeof(path), dir, sep, "abi_version");
+	if (str_join(path, sizeof(path), dir, sep, "abi_version"))
+		return ENAMETOOLONG;
 	if (!sysfs_read_u64(dirfd, path, 10, &v))
 		sd->abi_ver = (uint32_t)v;
 	return 0;
@@ -339,20 +392,44 @@ static int chardev_from_sysfs(struct verbs_sysfs_dev *sd)
 	return ret;
 }
 
+/*
+ * struct ibv_device holds the sysfs paths of a device in 256 bytes. One
+ * that does not fit is refused, and the device skipped: a path cut short
+ * or left empty would send every later read elsewhere.
+ */
+static int device_path(char path[IBV_SYSFS_PATH_MAX], const char *dir,
+		       const char *name)
+{
+	const char *root = ibv_get_sysfs_path();
+
+	if (!str_join(path, IBV_SYSFS_PATH_MAX, root, dir, name))
+		return 0;
+	ibv_log_warn(
+		"skipping device %s: its sysfs path %s%s%s would be over %d bytes",
+		name, root, dir, name, IBV_SYSFS_PATH_MAX - 1);
+	return ENAMETOOLONG;
+}
+
+/* The dev_path of struct ibv_device, built by one function for all users. */
+int uverbs_path(const struct verbs_sysfs_dev *sd, char path[IBV_SYSFS_PATH_MAX])
+{
+	return device_path(path, "/class/infiniband_verbs/", sd->sysfs_name);
+}
+
 static int fill_netlink(struct scan *scan, const struct scan_entry *e,
 			struct verbs_sysfs_dev *sd)
 {
 	struct nl_msg *msg;
 	int ret;
 
-	str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), e->name);
+	if (str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), e->name) ||
+	    device_path(sd->ibdev_path, "/class/infiniband/", e->name))
+		return ENAMETOOLONG;
 	sd->ibdev_idx = (int)e->ident;
 	sd->node_guid = e->node_guid;
 	sd->flags |= VSYSFS_READ_NODE_GUID;
 	sd->node_type = e->node_type;
 	sd->num_ports = e->num_ports;
-	str_join(sd->ibdev_path, sizeof(sd->ibdev_path), ibv_get_sysfs_path(),
-		 "/class/infiniband/", e->name);
 
 	msg = rdma_nl_msg(RDMA_NLDEV_CMD_GET_CHARDEV, 0);
 	if (!msg)
@@ -373,10 +450,8 @@ static int scan_dir(int *fd, const char *a, const char *b)
 {
 	char path[IBV_SYSFS_PATH_MAX + 32];
 
-	if (*fd < 0) {
-		str_join(path, sizeof(path), a, b, "");
+	if (*fd < 0 && !str_join(path, sizeof(path), a, b, ""))
 		*fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	}
 	return *fd;
 }
 
@@ -388,26 +463,28 @@ static int fill_sysfs(struct scan *scan, const struct scan_entry *e,
 	uint64_t v;
 	int fd, ret;
 
-	str_copy(sd->sysfs_name, sizeof(sd->sysfs_name), e->name);
+	if (str_copy(sd->sysfs_name, sizeof(sd->sysfs_name), e->name) ||
+	    str_join(path, sizeof(path), e->name, "/ibdev", ""))
+		return ENAMETOOLONG;
 	sd->ibdev_idx = -1;
-	str_join(path, sizeof(path), e->name, "/ibdev", "");
 	if (ibv_read_sysfs_file_at(scan->dirfd, path, buf,
 				   IBV_SYSFS_NAME_MAX) <= 0)
 		return ENOENT;
 	ret = read_uverbs_dir(scan->dirfd, e->name, sd);
 	if (ret)
 		return ret;
-	str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), buf);
-	str_join(sd->ibdev_path, sizeof(sd->ibdev_path), ibv_get_sysfs_path(),
-		 "/class/infiniband/", buf);
+	if (str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), buf) ||
+	    device_path(sd->ibdev_path, "/class/infiniband/", buf))
+		return ENAMETOOLONG;
 	/* Paths relative to class/infiniband save the kernel a path walk. */
 	fd = scan_dir(&scan->ibfd, ibv_get_sysfs_path(), "/class/infiniband");
 	if (fd < 0 || fstatat(fd, buf, &st, 0))
 		return ENOENT;
 	sd->time_created = st.st_mtim;
 	strcat(buf, "/node_type");
-	if (!sysfs_read_u64(fd, buf, 10, &v))
-		sd->node_type = (enum ibv_node_type)v;
+	if (sysfs_read_u64(fd, buf, 10, &v))
+		v = 0; /* unreadable: decoded as unknown */
+	sd->node_type = decode_node_type(v);
 	return 0;
 }
 
@@ -438,13 +515,19 @@ static int check_global_abi(struct scan *scan)
 int scan_fill(struct scan *scan, const struct scan_entry *e,
 	      struct verbs_sysfs_dev *sd)
 {
+	char dev_path[IBV_SYSFS_PATH_MAX];
 	int ret;
 
 	memset(sd, 0, sizeof(*sd));
-	if (scan->mode == SCAN_NETLINK)
-		return fill_netlink(scan, e, sd);
-	ret = check_global_abi(scan);
-	return ret ? ret : fill_sysfs(scan, e, sd);
+	if (scan->mode == SCAN_NETLINK) {
+		ret = fill_netlink(scan, e, sd);
+	} else {
+		ret = check_global_abi(scan);
+		if (!ret)
+			ret = fill_sysfs(scan, e, sd);
+	}
+	/* Refused here, not when make_device() builds it for the provider. */
+	return ret ? ret : uverbs_path(sd, dev_path);
 }
 
 static bool is_cdev(const char *path, dev_t cdev)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -143,60 +144,130 @@ int parse_driver_env(const char *value)
 	return 0;
 }
 
-static void parse_config_line(const char *file, unsigned int lineno, char *line)
+/* Far more than any list of provider names; bounds what one file costs. */
+#define CONFIG_FILE_MAX (64 * 1024)
+
+static void parse_config_line(const char *dir, const char *file,
+			      unsigned int lineno, char *line)
 {
 	char *word, *name, *rest;
 
 	word = line + strspn(line, " \t");
-	if (*word == '#' || *word == '\0' || *word == '\n')
+	if (*word == '#' || *word == '\0')
 		return;
-	name = word + strcspn(word, " \t\n");
+	name = word + strcspn(word, " \t");
 	if (name - word != 6 || strncmp(word, "driver", 6))
 		goto bad;
 	name += strspn(name, " \t");
-	rest = name + strcspn(name, " \t\n");
+	rest = name + strcspn(name, " \t");
 	if (rest == name)
 		goto bad;
-	if (rest[strspn(rest, " \t\n")] != '\0' &&
-	    rest[strspn(rest, " \t\n")] != '#')
+	if (rest[strspn(rest, " \t")] != '\0' &&
+	    rest[strspn(rest, " \t")] != '#')
 		goto bad;
 	if (add_driver_name(name, rest - name, false))
-		ibv_log_err("out of memory reading %s", file);
+		ibv_log_err("out of memory reading %s/%s", dir, file);
 	return;
 bad:
-	line[strcspn(line, "\n")] = '\0';
 	fprintf(stderr,
-		"libibverbs: Warning: ignoring bad line %u in config file %s: '%s'\n",
-		lineno, file, line);
+		"libibverbs: Warning: ignoring bad line %u in config file %s/%s: '%s'\n",
+		lineno, dir, file, line);
+}
+
+/*
+ * Opens a config file without waiting. Symlinks are followed, since
+ * distributions install config files as links; what the link leads to
+ * must be a regular file, as a FIFO would block the reader forever.
+ */
+static int open_config(int dirfd, const char *dir, const char *file)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
+			      file, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
+			      file, strerror(errno));
+		goto err_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ibv_warn_user(
+			"skipping driver config file %s/%s: it is a %s, not a regular file",
+			dir, file, file_kind(st.st_mode));
+		goto err_close;
+	}
+	return fd;
+
+err_close:
+	close(fd);
+	return -1;
+}
+
+/* All of @fd into @buf, NUL-terminated; EFBIG past CONFIG_FILE_MAX bytes. */
+static int read_config(int fd, char *buf, size_t *len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf + got, CONFIG_FILE_MAX + 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			break;
+		got += n;
+		if (got > CONFIG_FILE_MAX)
+			return EFBIG;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return 0;
+}
+
+static void parse_config_text(const char *dir, const char *file, char *buf,
+			      size_t len)
+{
+	unsigned int lineno = 0;
+	char *line, *end;
+
+	for (line = buf; line < buf + len; line = end + 1) {
+		end = memchr(line, '\n', buf + len - line);
+		if (!end)
+			end = buf + len;
+		*end = '\0';
+		parse_config_line(dir, file, ++lineno, line);
+	}
 }
 
 static void parse_config_file(int dirfd, const char *dir, const char *file)
 {
-	char path[IBV_SYSFS_PATH_MAX * 2];
-	unsigned int lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	struct stat st;
-	FILE *f;
-	int fd;
+	size_t len = 0;
+	char *buf;
+	int fd, ret;
 
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = open_config(dirfd, dir, file);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return;
-	}
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return;
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	while (getline(&line, &cap, f) >= 0)
-		parse_config_line(path, ++lineno, line);
-	free(line);
-	fclose(f);
+	buf = malloc(CONFIG_FILE_MAX + 1);
+	ret = buf ? read_config(fd, buf, &len) : ENOMEM;
+	close(fd);
+	if (ret == EFBIG)
+		ibv_warn_user(
+			"skipping driver config file %s/%s: it is larger than %d bytes",
+			dir, file, CONFIG_FILE_MAX);
+	else if (ret)
+		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
+			      file, strerror(ret));
+	else
+		parse_config_text(dir, file, buf, len);
+	free(buf);
 }
 
 static int cmp_names(const struct dirent **a, const struct dirent **b)
@@ -233,36 +304,32 @@ int parse_driver_config_dir(const char *dir)
 }
 
 #ifndef _STATIC_LIBRARY_BUILD_
-static void *try_dlopen(const char *path, char *why, size_t len)
+/* The longest file name load_driver() may build for @name fits PATH_MAX. */
+static bool name_fits(const char *name)
 {
-	void *h = dlopen(path, RTLD_NOW);
+	size_t dir = name[0] == '/' ? 0 : strlen(VERBS_PROVIDER_DIR "/lib");
 
-	if (!h)
-		snprintf(why, len, "%s", dlerror());
-	return h;
+	return dir + strlen(name) + strlen(IBVERBS_PROVIDER_SUFFIX) < PATH_MAX;
 }
 
-static void load_driver(const struct driver_name *dn)
+/* dlopen()s @a@b + suffix; false with the reason in @why if it fails. */
+static bool try_dlopen(const char *a, const char *b, char *why, size_t len)
 {
-	char path[IBV_SYSFS_PATH_MAX * 2], why[512] = "";
+	char path[PATH_MAX];
 
-	if (is_registered(dn->name))
-		return;
-	if (dn->name[0] == '/') {
-		snprintf(path, sizeof(path), "%s%s", dn->name,
-			 IBVERBS_PROVIDER_SUFFIX);
-		if (try_dlopen(path, why, sizeof(why)))
-			return;
-	} else {
-		snprintf(path, sizeof(path), "%s/lib%s%s", VERBS_PROVIDER_DIR,
-			 dn->name, IBVERBS_PROVIDER_SUFFIX);
-		if (try_dlopen(path, why, sizeof(why)))
-			return;
-		snprintf(path, sizeof(path), "lib%s%s", dn->name,
-			 IBVERBS_PROVIDER_SUFFIX);
-		if (try_dlopen(path, why, sizeof(why)))
-			return;
+	/* Never cut short: a shortened name can be another provider's file. */
+	if (str_join(path, sizeof(path), a, b, IBVERBS_PROVIDER_SUFFIX)) {
+		snprintf(why, len, "its file name is too long");
+		return false;
 	}
+	if (dlopen(path, RTLD_NOW))
+		return true;
+	snprintf(why, len, "%s", dlerror());
+	return false;
+}
+
+static void report_load_failure(const struct driver_name *dn, const char *why)
+{
 	/*
 	 * A provider the administrator listed but did not install is the
 	 * normal state of a distribution's config directory, so it is only
@@ -275,6 +342,30 @@ static void load_driver(const struct driver_name *dn)
 	else
 		ibv_warn_user("could not load provider '%s': %s", dn->name,
 			      why);
+}
+
+static void load_driver(const struct driver_name *dn)
+{
+	char why[512] = "";
+
+	if (is_registered(dn->name))
+		return;
+	if (!name_fits(dn->name)) {
+		snprintf(why, sizeof(why),
+			 "the name is too long to form a file name (%zu bytes)",
+			 strlen(dn->name));
+		report_load_failure(dn, why);
+		return;
+	}
+	if (dn->name[0] == '/') {
+		if (try_dlopen(dn->name, "", why, sizeof(why)))
+			return;
+	} else if (try_dlopen(VERBS_PROVIDER_DIR "/lib", dn->name, why,
+			      sizeof(why)) ||
+		   try_dlopen("lib", dn->name, why, sizeof(why))) {
+		return;
+	}
+	report_load_failure(dn, why);
 }
 #endif
 
@@ -350,10 +441,10 @@ match_table(const struct verbs_match_ent *t, struct verbs_sysfs_dev *sd)
 		    sd->driver_id != RDMA_DRIVER_UNKNOWN &&
 		    e->u.driver_id == sd->driver_id)
 			return e;
-	str_join(name, sizeof(name), "rdma_device:N", sd->ibdev_name, "");
-	for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
-		if (fnmatch_table(e, name, false))
-			return e;
+	if (!str_join(name, sizeof(name), "rdma_device:N", sd->ibdev_name, ""))
+		for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
+			if (fnmatch_table(e, name, false))
+				return e;
 	if (!read_modalias(sd))
 		return NULL;
 	for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)

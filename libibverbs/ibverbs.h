@@ -6,11 +6,13 @@
 #ifndef IBV_IBVERBS_H
 #define IBV_IBVERBS_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "driver.h"
 #include "test_hooks.h"
@@ -57,28 +59,30 @@ static inline const struct verbs_context_ops *get_ops(struct ibv_context *ctx)
 	return &get_priv(ctx)->ops;
 }
 
-/* Copies @src, truncating to fit; sysfs names are short by construction. */
-static inline void str_copy(char *dst, size_t size, const char *src)
-{
-	size_t len = strnlen(src, size - 1);
-
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
-/* @a @b @c joined into @dst, or an empty string if that does not fit. */
-static inline void str_join(char *dst, size_t size, const char *a,
-			    const char *b, const char *c)
+/*
+ * @a @b @c joined into @dst. ENAMETOOLONG, with @dst empty, when that does
+ * not fit: a path or name cut short could name something else.
+ */
+static inline __attribute__((warn_unused_result)) int
+str_join(char *dst, size_t size, const char *a, const char *b, const char *c)
 {
 	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
 
 	if (la + lb + lc >= size) {
 		dst[0] = '\0';
-		return;
+		return ENAMETOOLONG;
 	}
 	memcpy(dst, a, la);
 	memcpy(dst + la, b, lb);
 	memcpy(dst + la + lb, c, lc + 1);
+	return 0;
+}
+
+/* @src copied into @dst; ENAMETOOLONG, with @dst empty, if it does not fit. */
+static inline __attribute__((warn_unused_result)) int
+str_copy(char *dst, size_t size, const char *src)
+{
+	return str_join(dst, size, src, "", "");
 }
 
 /* env.c: every environment variable the library reads. */
@@ -117,10 +121,12 @@ VERBS_LOCAL void ibv_warn_user(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
 /* sysfs.c */
+VERBS_LOCAL const char *file_kind(mode_t mode);
 VERBS_LOCAL int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf,
 				       size_t size);
 VERBS_LOCAL int sysfs_read_u64(int dirfd, const char *file, int base,
 			       uint64_t *val);
+VERBS_LOCAL int sysfs_root_check(void);
 
 /* drivers.c: the registry of providers and device matching. */
 VERBS_LOCAL bool drivers_loaded(void);
@@ -161,10 +167,13 @@ struct scan {
 	struct nl_sock *nl;
 };
 
+VERBS_LOCAL enum ibv_node_type decode_node_type(uint64_t knode);
 VERBS_LOCAL int scan_devices(struct scan *scan);
 VERBS_LOCAL void scan_release(struct scan *scan);
 VERBS_LOCAL int scan_fill(struct scan *scan, const struct scan_entry *ent,
 			  struct verbs_sysfs_dev *sysfs_dev);
+VERBS_LOCAL int uverbs_path(const struct verbs_sysfs_dev *sysfs_dev,
+			    char path[IBV_SYSFS_PATH_MAX]);
 VERBS_LOCAL bool cdev_matches(struct scan *scan,
 			      const struct verbs_sysfs_dev *sysfs_dev);
 VERBS_LOCAL int open_cdev(const char *devname, dev_t cdev);

@@ -7,26 +7,36 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ibverbs.h"
 
-static char sysfs_path[IBV_SYSFS_PATH_MAX];
+static char sysfs_path[PATH_MAX];
+/* SYSFS_PATH is too long to name a directory; sysfs_path is "". */
+static bool sysfs_path_unusable;
 static pthread_once_t sysfs_once = PTHREAD_ONCE_INIT;
 
+/*
+ * A SYSFS_PATH that does not fit is never cut short or replaced by /sys:
+ * either would read a tree the caller did not choose.
+ */
 static void sysfs_path_init(void)
 {
 	const char *env = env_get(ENV_SYSFS_PATH);
 	size_t len;
 
 	strcpy(sysfs_path, "/sys");
-	if (!env)
+	if (!env || !*env)
 		return;
 	len = strlen(env);
 	while (len > 1 && env[len - 1] == '/')
 		len--;
-	if (len == 0 || len >= sizeof(sysfs_path))
+	if (len >= sizeof(sysfs_path)) {
+		sysfs_path[0] = '\0';
+		sysfs_path_unusable = true;
 		return;
+	}
 	memcpy(sysfs_path, env, len);
 	sysfs_path[len] = '\0';
 }
@@ -35,12 +45,78 @@ static void sysfs_path_init(void)
  * ibv_get_sysfs_path - the root of the sysfs tree the library reads
  *
  * $SYSFS_PATH without trailing slashes when set (and the program is not
- * setuid), otherwise "/sys". Fixed for the life of the process.
+ * setuid), otherwise "/sys"; "" when $SYSFS_PATH is PATH_MAX bytes or
+ * longer. Fixed for the life of the process.
  */
 const char *ibv_get_sysfs_path(void)
 {
 	pthread_once(&sysfs_once, sysfs_path_init);
 	return sysfs_path;
+}
+
+/*
+ * Every device path starts with the root and must fit the 256-byte paths
+ * of struct ibv_device, so a longer root can hold no device: ENAMETOOLONG,
+ * rather than a list from another tree.
+ */
+int sysfs_root_check(void)
+{
+	const char *root = ibv_get_sysfs_path();
+
+	if (!sysfs_path_unusable && strlen(root) < IBV_SYSFS_PATH_MAX)
+		return 0;
+	ibv_log_err(
+		"SYSFS_PATH %s is longer than %d bytes, too long for the path of any device below it; listing no device",
+		env_get(ENV_SYSFS_PATH), IBV_SYSFS_PATH_MAX - 1);
+	return ENAMETOOLONG;
+}
+
+/* What a file is, for messages about the files we refuse to read. */
+const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "regular file";
+	case S_IFDIR:
+		return "directory";
+	case S_IFIFO:
+		return "FIFO";
+	case S_IFSOCK:
+		return "socket";
+	case S_IFCHR:
+		return "character device";
+	case S_IFBLK:
+		return "block device";
+	default:
+		return "special file";
+	}
+}
+
+/*
+ * Opens a sysfs attribute, which is always a regular file. A FIFO or
+ * device node in a tree SYSFS_PATH points at could block the open or the
+ * read forever, so the open does not wait and only regular files are kept.
+ */
+static int open_attr(int dirfd, const char *file)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st))
+		goto err_close;
+	if (S_ISREG(st.st_mode))
+		return fd;
+	ibv_log_warn("not reading sysfs attribute %s: it is a %s", file,
+		     file_kind(st.st_mode));
+	errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+err_close:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
 }
 
 /*
@@ -57,7 +133,7 @@ int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
 		errno = EINVAL;
 		return -1;
 	}
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+	fd = open_attr(dirfd, file);
 	if (fd < 0)
 		return -1;
 	len = read(fd, buf, size);
@@ -82,7 +158,8 @@ int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
  * @buf: destination, NUL-terminated on success
  * @size: size of @buf
  *
- * Returns the length read without the trailing newline, or -1 with errno.
+ * Returns the length read without the trailing newline, or -1 with errno
+ * (EINVAL for a FIFO, socket or device node, EISDIR for a directory).
  */
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 			size_t size)

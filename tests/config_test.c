@@ -119,6 +119,24 @@ static int sc_not_setuid(void *arg)
 	return 0;
 }
 
+/*
+ * Netlink discovery hands the kernel's u8 node type to the same decoder
+ * as sysfs; the host tests reach only the sysfs path, so check it here.
+ */
+static int sc_node_type(void *arg)
+{
+	enum ibv_node_type want;
+	uint64_t v;
+
+	for (v = 0; v <= 256; v++) {
+		want = v >= 1 && v <= 7 ? (enum ibv_node_type)v :
+					  IBV_NODE_UNKNOWN;
+		T_CHECK(decode_node_type(v) == want);
+	}
+	T_CHECK(decode_node_type(1ULL << 32 | 1) == IBV_NODE_UNKNOWN);
+	return 0;
+}
+
 static void run(int (*fn)(void *))
 {
 	int rc = t_run(fn, NULL);
@@ -147,6 +165,10 @@ static void test_not_setuid(void **s)
 {
 	run(sc_not_setuid);
 }
+static void test_node_type(void **s)
+{
+	run(sc_node_type);
+}
 
 int main(void)
 {
@@ -155,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_env_list),
 		cmocka_unit_test(test_setuid),
 		cmocka_unit_test(test_not_setuid),
+		cmocka_unit_test(test_node_type),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
