@@ -167,7 +167,6 @@ struct scan {
 	struct nl_sock *nl;
 };
 
-VERBS_LOCAL enum ibv_node_type decode_node_type(uint64_t knode);
 VERBS_LOCAL int scan_devices(struct scan *scan);
 VERBS_LOCAL void scan_release(struct scan *scan);
 VERBS_LOCAL int scan_fill(struct scan *scan, const struct scan_entry *ent,

@@ -8,7 +8,14 @@
 #ifndef IBV_TEST_HOOKS_H
 #define IBV_TEST_HOOKS_H
 
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
 #define TEST_HOOK __attribute__((visibility("hidden")))
+
+/* discover.c: the kernel's node type as the public enum; UNKNOWN if odd. */
+TEST_HOOK enum ibv_node_type decode_node_type(uint64_t knode);
 
 /* drivers.c: the provider names load_drivers() would try, in order. */
 TEST_HOOK int parse_driver_config_dir(const char *dir);

@@ -21,7 +21,8 @@
 #include <cmocka.h>
 #include <infiniband/verbs.h>
 
-#include "driver.h"
+#include <infiniband/driver.h>
+
 #include "t_util.h"
 
 /* Generous for a sanitizer build; a blocked read never returns at all. */

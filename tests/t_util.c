@@ -56,9 +56,12 @@ static void t_node(const char *path, mode_t mode, unsigned int maj,
 	}
 }
 
+/* Set in a scenario child once it runs in its private namespace. */
+static bool in_fake_kernel;
+
 bool t_ns_enter(void)
 {
-	char upper[] = "/tmp/ibvt-etc-XXXXXX", opts[512];
+	char upper[] = "/dev/.ibvt-etc", opts[512];
 	int err;
 
 	if (geteuid() != 0) {
@@ -79,9 +82,13 @@ bool t_ns_enter(void)
 	t_node("/dev/full", S_IFCHR, 1, 7);
 	t_node("/dev/urandom", S_IFCHR, 1, 9);
 	mkdir("/dev/infiniband", 0755);
-	/* /etc gets a throw-away upper layer for libibverbs.d. */
-	if (!mkdtemp(upper) || !t_mount("tmpfs", upper, "tmpfs", 0, "mode=755"))
-		return false;
+	/*
+	 * /etc gets a throw-away upper layer for libibverbs.d. It lives in
+	 * the private /dev, like the fake sysfs trees (t_sysfs_empty()), so
+	 * nothing a scenario writes outlives its namespace on the host.
+	 */
+	mkdir(upper, 0755);
+	in_fake_kernel = true;
 	mkdir(strcat(strcpy(opts, upper), "/u"), 0755);
 	mkdir(strcat(strcpy(opts, upper), "/w"), 0755);
 	snprintf(opts, sizeof(opts), "lowerdir=/etc,upperdir=%s/u,workdir=%s/w",
@@ -159,7 +166,8 @@ static void t_writef(const char *dir, const char *file, const char *fmt, ...)
 
 char *t_sysfs_empty(void)
 {
-	char *root = strdup("/tmp/ibvt-sysfs-XXXXXX");
+	char *root = strdup(in_fake_kernel ? "/dev/.ibvt-sysfs-XXXXXX" :
+					     "/tmp/ibvt-sysfs-XXXXXX");
 
 	if (!root || !mkdtemp(root))
 		exit(1);
