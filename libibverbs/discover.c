@@ -41,6 +41,7 @@ static struct {
 	bool racy;
 } last_sysfs;
 
+/* A zeroed new entry at the end of the scan; the array grows by doubling. */
 static int scan_add(struct scan *scan, struct scan_entry **out)
 {
 	if (scan->n == scan->cap) {
@@ -103,6 +104,11 @@ static int nl_parse(struct nl_msg *msg, struct nlattr **tb)
 			   nldev_policy);
 }
 
+/*
+ * One device of the NLDEV dump. A reply that lacks what every kernel with
+ * RDMA netlink sends is skipped rather than trusted; PORT_INDEX carries
+ * the number of ports in this reply.
+ */
 static int nl_dev_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
@@ -132,6 +138,11 @@ static int nl_dev_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/*
+ * The netlink scan: one dump lists every device with its kernel index.
+ * Any failure leaves the scan empty so the caller falls back to sysfs.
+ * Netlink came with uverbs ABI 6, so its presence settles the global ABI.
+ */
 static int scan_netlink(struct scan *scan)
 {
 	int ret;
@@ -204,6 +215,11 @@ static bool uverbs_entry(const struct dirent64 *d)
 	return false;
 }
 
+/*
+ * Lists class/infiniband_verbs with getdents64() into one large buffer:
+ * one system call for hundreds of devices, where readdir() would make
+ * several, and the inode numbers come for free as the entries' identity.
+ */
 static int read_class_dir(struct scan *scan)
 {
 	char buf[32768] __attribute__((aligned(8)));
@@ -226,6 +242,11 @@ static int read_class_dir(struct scan *scan)
 	return len < 0 ? errno : 0;
 }
 
+/*
+ * The sysfs scan. Besides listing the entries it remembers the
+ * directory's identity and timestamp, so that the next scan can trust
+ * every known entry of an unchanged directory (see mark_racy()).
+ */
 static int scan_sysfs(struct scan *scan)
 {
 	char path[IBV_SYSFS_PATH_MAX + 32];
@@ -287,6 +308,7 @@ void scan_release(struct scan *scan)
 	scan->dirfd = scan->ibfd = scan->devfd = -1;
 }
 
+/* The kernel sends a dev_t in its "huge" encoding, not glibc's. */
 static dev_t decode_huge_dev(uint64_t v)
 {
 	return makedev((v & 0xfff00) >> 8, (v & 0xff) | ((v >> 12) & 0xfff00));
@@ -416,6 +438,11 @@ int uverbs_path(const struct verbs_sysfs_dev *sd, char path[IBV_SYSFS_PATH_MAX])
 	return device_path(path, "/class/infiniband_verbs/", sd->sysfs_name);
 }
 
+/*
+ * Details of a netlink device: most came with the dump; the character
+ * device needs one GET_CHARDEV request, or a look below the device in
+ * sysfs on kernels that lack it.
+ */
 static int fill_netlink(struct scan *scan, const struct scan_entry *e,
 			struct verbs_sysfs_dev *sd)
 {
@@ -455,6 +482,11 @@ static int scan_dir(int *fd, const char *a, const char *b)
 	return *fd;
 }
 
+/*
+ * Details of a sysfs device, read relative to directories opened once per
+ * scan. The ib directory's timestamp becomes time_created, which tells a
+ * device apart from a newer one that reused its uverbs name.
+ */
 static int fill_sysfs(struct scan *scan, const struct scan_entry *e,
 		      struct verbs_sysfs_dev *sd)
 {
@@ -553,6 +585,7 @@ bool cdev_matches(struct scan *scan, const struct verbs_sysfs_dev *sd)
 	return is_cdev(path, sd->sysfs_cdev);
 }
 
+/* Opens @path and accepts it only if it is the character device @cdev. */
 static int open_checked(const char *path, dev_t cdev)
 {
 	struct stat st;

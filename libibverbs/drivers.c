@@ -38,6 +38,11 @@ struct driver_name {
 static struct driver_name *driver_names;
 static bool loaded;
 
+/*
+ * Providers register from ELF constructors, run by dlopen() on whatever
+ * thread loads them; the generation tells the device list that devices it
+ * could not match before deserve another try.
+ */
 static void register_one(const struct verbs_device_ops *ops)
 {
 	struct driver *d = calloc(1, sizeof(*d));
@@ -71,6 +76,7 @@ void verbs_register_driver(const struct verbs_device_ops *ops)
 		verbs_register_driver(*p);
 }
 
+/* Changes whenever a provider registers; see register_one(). */
 unsigned int drivers_generation(void)
 {
 	unsigned int gen;
@@ -86,6 +92,12 @@ bool drivers_loaded(void)
 	return loaded;
 }
 
+/*
+ * Whether the provider that @name (a name or a path prefix such as
+ * /opt/lib/libfoo) designates registered already, so that a provider
+ * named twice, or linked in and named, is not loaded a second time.
+ * Unused in the static archive, which loads nothing.
+ */
 static __attribute__((unused)) bool is_registered(const char *name)
 {
 	const char *base = strrchr(name, '/');
@@ -102,6 +114,7 @@ static __attribute__((unused)) bool is_registered(const char *name)
 	return found;
 }
 
+/* Appends @name unless listed already: the first mention sets the order. */
 static int add_driver_name(const char *name, size_t len, bool from_env)
 {
 	struct driver_name *dn, **pos;
@@ -231,6 +244,7 @@ static int read_config(int fd, char *buf, size_t *len)
 	return 0;
 }
 
+/* Splits the file's text into lines; line numbers are for the warnings. */
 static void parse_config_text(const char *dir, const char *file, char *buf,
 			      size_t len)
 {
@@ -344,6 +358,12 @@ static void report_load_failure(const struct driver_name *dn, const char *why)
 			      why);
 }
 
+/*
+ * Loads one provider as rdma-core does: a path prefix as given, a bare
+ * name from the provider directory first and then through the dynamic
+ * loader's search path. Loading is enough: the provider's constructor
+ * registers it.
+ */
 static void load_driver(const struct driver_name *dn)
 {
 	char why[512] = "";
@@ -404,6 +424,10 @@ const char *driver_name_at(unsigned int i)
 	return dn ? dn->name : NULL;
 }
 
+/*
+ * Name and modalias entries are globs; a PCI entry becomes the modalias
+ * pattern of its vendor and device ids, and only matches a modalias.
+ */
 static bool fnmatch_table(const struct verbs_match_ent *ent, const char *s,
 			  bool pci)
 {
@@ -418,6 +442,7 @@ static bool fnmatch_table(const struct verbs_match_ent *ent, const char *s,
 	return !fnmatch(pattern, s, 0);
 }
 
+/* Read once per device, on the first provider that needs it. */
 static bool read_modalias(struct verbs_sysfs_dev *sd)
 {
 	if (sd->flags & VSYSFS_READ_MODALIAS)
@@ -453,6 +478,12 @@ match_table(const struct verbs_match_ent *t, struct verbs_sysfs_dev *sd)
 	return NULL;
 }
 
+/*
+ * As in rdma-core 44: a provider's match_device() hook has the last word
+ * even after a table hit (and decides alone without a table), and the
+ * device's ABI version is checked last, so that a refusal can be reported
+ * as such rather than as "no provider".
+ */
 static bool try_driver(const struct verbs_device_ops *ops,
 		       struct verbs_sysfs_dev *sd, bool *abi_refused)
 {
