@@ -216,9 +216,9 @@ static bool uverbs_entry(const struct dirent64 *d)
 }
 
 /*
- * Lists class/infiniband_verbs with getdents64() into one large buffer:
- * one system call for hundreds of devices, where readdir() would make
- * several, and the inode numbers come for free as the entries' identity.
+ * Lists class/infiniband_verbs with getdents64() into one large buffer,
+ * without a DIR stream's allocation; the inode numbers that come with the
+ * entries serve as their cheap identity.
  */
 static int read_class_dir(struct scan *scan)
 {
