@@ -16,6 +16,7 @@
 #include <infiniband/driver.h>
 
 #include "libibverbs/test_hooks.h"
+#include "t_scenario.h"
 #include "t_util.h"
 
 static char *dir;
@@ -137,37 +138,25 @@ static int sc_node_type(void *arg)
 	return 0;
 }
 
-static void run(int (*fn)(void *))
-{
-	int rc = t_run(fn, NULL);
-
-	if (rc == T_SKIP) {
-		if (getenv("CI") && !strcmp(getenv("CI"), "true"))
-			fail_msg("scenario skipped under CI");
-		skip();
-	}
-	assert_int_equal(rc, 0);
-}
-
 static void test_config(void **s)
 {
-	run(sc_config);
+	t_scenario(sc_config, NULL);
 }
 static void test_env_list(void **s)
 {
-	run(sc_env_list);
+	t_scenario(sc_env_list, NULL);
 }
 static void test_setuid(void **s)
 {
-	run(sc_setuid);
+	t_scenario(sc_setuid, NULL);
 }
 static void test_not_setuid(void **s)
 {
-	run(sc_not_setuid);
+	t_scenario(sc_not_setuid, NULL);
 }
 static void test_node_type(void **s)
 {
-	run(sc_node_type);
+	t_scenario(sc_node_type, NULL);
 }
 
 int main(void)

@@ -25,46 +25,17 @@
 
 #include <infiniband/driver.h>
 
+#include "t_scenario.h"
 #include "t_util.h"
 static char on[] = "on";
 
-#define DEV(n, ...)                           \
-	((struct t_dev){ .ibdev = "tprov" #n, \
-			 .uverbs = n,         \
-			 .maj = 231,          \
-			 .min = n,            \
-			 .abi = 1,            \
-			 __VA_ARGS__ })
-
 static char *root;
 
-/* Common start of a scenario: namespace, tree, environment. */
+/* Common start of a scenario: the fake kernel with its tree as root. */
 static bool setup_tree(bool with_provider)
 {
-	if (!t_ns_enter())
-		return false;
-	root = t_sysfs_new();
-	setenv("SYSFS_PATH", root, 1);
-	if (with_provider)
-		setenv("RDMAV_DRIVERS", t_testprov(), 1);
-	return true;
-}
-
-static struct ibv_device *find(struct ibv_device **list, const char *name)
-{
-	for (; list && *list; list++)
-		if (!strcmp(ibv_get_device_name(*list), name))
-			return *list;
-	return NULL;
-}
-
-static int count(struct ibv_device **list)
-{
-	int n = 0;
-
-	while (list && list[n])
-		n++;
-	return n;
+	root = t_fake_kernel(with_provider);
+	return root != NULL;
 }
 
 static _Atomic int *provider_counter(const char *sym)
@@ -104,9 +75,9 @@ static void check_compat_1_0(struct ibv_device **list)
 	T_CHECK(get && put && name && guid);
 	T_CHECK((void *)get != dlvsym(h, "ibv_get_device_list", "IBVERBS_1.1"));
 	old = get(&n);
-	T_CHECK(old && n == count(list) && old[n] == NULL);
+	T_CHECK(old && n == t_count(list) && old[n] == NULL);
 	for (i = 0; i < n; i++) {
-		T_CHECK(find(list, name(old[i])) == old[i]->real);
+		T_CHECK(t_find(list, name(old[i])) == old[i]->real);
 		T_CHECK(guid(old[i]) == ibv_get_device_guid(old[i]->real));
 	}
 	put(old);
@@ -136,15 +107,15 @@ static int sc_list(void *arg)
 
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0, .guid = "0002:c903:0000:1234"));
-	t_sysfs_add(root, &DEV(1, .node_type = 4));
-	t_sysfs_add(root, &DEV(2, .guid = "fe80:0000:0000:0001"));
+	t_sysfs_add(root, &T_DEV(0, .guid = "0002:c903:0000:1234"));
+	t_sysfs_add(root, &T_DEV(1, .node_type = 4));
+	t_sysfs_add(root, &T_DEV(2, .guid = "fe80:0000:0000:0001"));
 
 	list = ibv_get_device_list(&n);
 	T_CHECK(list);
 	T_CHECK(n == 3);
 	T_CHECK(list[3] == NULL);
-	d = find(list, "tprov0");
+	d = t_find(list, "tprov0");
 	T_CHECK(d);
 	T_CHECK(!strcmp(d->dev_name, "uverbs0"));
 	snprintf(expect, sizeof(expect), "%s/class/infiniband_verbs/uverbs0",
@@ -156,21 +127,21 @@ static int sc_list(void *arg)
 	T_CHECK(d->transport_type == IBV_TRANSPORT_IB);
 	/* GUIDs come back in network byte order. */
 	T_CHECK(be64toh(ibv_get_device_guid(d)) == 0x0002c90300001234ULL);
-	T_CHECK(be64toh(ibv_get_device_guid(find(list, "tprov2"))) ==
+	T_CHECK(be64toh(ibv_get_device_guid(t_find(list, "tprov2"))) ==
 		0xfe80000000000001ULL);
 	/* No node_guid file: 0. */
-	T_CHECK(ibv_get_device_guid(find(list, "tprov1")) == 0);
-	T_CHECK(find(list, "tprov1")->node_type == IBV_NODE_RNIC);
-	T_CHECK(find(list, "tprov1")->transport_type == IBV_TRANSPORT_IWARP);
+	T_CHECK(ibv_get_device_guid(t_find(list, "tprov1")) == 0);
+	T_CHECK(t_find(list, "tprov1")->node_type == IBV_NODE_RNIC);
+	T_CHECK(t_find(list, "tprov1")->transport_type == IBV_TRANSPORT_IWARP);
 	check_compat_1_0(list);
-	check_provider_helpers(find(list, "tprov0"));
+	check_provider_helpers(t_find(list, "tprov0"));
 	/* Sysfs discovery knows no kernel index. */
 	T_CHECK(ibv_get_device_index(d) == -1);
 	ibv_free_device_list(list);
 
 	/* The count is optional. */
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 3);
+	T_CHECK(t_count(list) == 3);
 	ibv_free_device_list(list);
 	return 0;
 }
@@ -213,37 +184,37 @@ static int sc_hotplug(void *arg)
 
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0));
-	t_sysfs_add(root, &DEV(1));
+	t_sysfs_add(root, &T_DEV(0));
+	t_sysfs_add(root, &T_DEV(1));
 	l1 = ibv_get_device_list(NULL);
-	T_CHECK(count(l1) == 2);
+	T_CHECK(t_count(l1) == 2);
 
-	t_sysfs_add(root, &DEV(2));
+	t_sysfs_add(root, &T_DEV(2));
 	l2 = ibv_get_device_list(NULL);
-	T_CHECK(count(l2) == 3);
+	T_CHECK(t_count(l2) == 3);
 	/* Unchanged devices keep their identity across calls. */
-	T_CHECK(find(l2, "tprov0") == find(l1, "tprov0"));
-	T_CHECK(find(l2, "tprov2"));
+	T_CHECK(t_find(l2, "tprov0") == t_find(l1, "tprov0"));
+	T_CHECK(t_find(l2, "tprov2"));
 
-	t_sysfs_del(root, &DEV(1));
+	t_sysfs_del(root, &T_DEV(1));
 	l3 = ibv_get_device_list(NULL);
-	T_CHECK(count(l3) == 2);
-	T_CHECK(!find(l3, "tprov1"));
-	T_CHECK(find(l3, "tprov2") == find(l2, "tprov2"));
+	T_CHECK(t_count(l3) == 2);
+	T_CHECK(!t_find(l3, "tprov1"));
+	T_CHECK(t_find(l3, "tprov2") == t_find(l2, "tprov2"));
 
 	/* The same uverbs name comes back for another device at once. */
-	t_sysfs_del(root, &DEV(2));
+	t_sysfs_del(root, &T_DEV(2));
 	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov9",
 					    .uverbs = 2,
 					    .maj = 231,
 					    .min = 9,
 					    .abi = 1 }));
 	l4 = ibv_get_device_list(NULL);
-	T_CHECK(count(l4) == 2);
-	T_CHECK(find(l4, "tprov9"));
-	T_CHECK(!find(l4, "tprov2"));
+	T_CHECK(t_count(l4) == 2);
+	T_CHECK(t_find(l4, "tprov9"));
+	T_CHECK(!t_find(l4, "tprov2"));
 	/* Old arrays stay readable until freed. */
-	T_CHECK(!strcmp(find(l2, "tprov1")->name, "tprov1"));
+	T_CHECK(!strcmp(t_find(l2, "tprov1")->name, "tprov1"));
 	ibv_free_device_list(l1);
 	ibv_free_device_list(l2);
 	ibv_free_device_list(l3);
@@ -286,12 +257,12 @@ static int sc_lifetime(void *arg)
 					    .maj = 1,
 					    .min = 3,
 					    .abi = 1 }));
-	t_sysfs_add(root, &DEV(1));
+	t_sysfs_add(root, &T_DEV(1));
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 2);
+	T_CHECK(t_count(list) == 2);
 	live = provider_counter("testprov_live_devices");
 	T_CHECK(live && *live == 2);
-	dev = find(list, "tprov0");
+	dev = t_find(list, "tprov0");
 	ctx = ibv_open_device(dev);
 	T_CHECK(ctx);
 	T_CHECK(ctx->device == dev);
@@ -307,10 +278,10 @@ static int sc_lifetime(void *arg)
 	T_CHECK(!strcmp(dev->name, "tprov0"));
 
 	/* ...and after the kernel removed it. */
-	t_sysfs_del(root, &DEV(0));
+	t_sysfs_del(root, &T_DEV(0));
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 1);
-	T_CHECK(!find(list, "tprov0"));
+	T_CHECK(t_count(list) == 1);
+	T_CHECK(!t_find(list, "tprov0"));
 	T_CHECK(!strcmp(ctx->device->name, "tprov0"));
 	T_CHECK(*live == 2);
 	T_CHECK(ibv_close_device(ctx) == 0);
@@ -325,7 +296,7 @@ static int sc_unmatched(void *arg)
 
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0",
 					    .uverbs = 1,
 					    .maj = 231,
@@ -352,9 +323,9 @@ static int sc_unmatched(void *arg)
 					    .abi = 1,
 					    .no_node = true }));
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 2);
-	T_CHECK(find(list, "tprov0"));
-	T_CHECK(find(list, "bymodalias"));
+	T_CHECK(t_count(list) == 2);
+	T_CHECK(t_find(list, "tprov0"));
+	T_CHECK(t_find(list, "bymodalias"));
 	ibv_free_device_list(list);
 	return 0;
 }
@@ -365,11 +336,11 @@ static int sc_abi_range(void *arg)
 
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0, .abi = 9)); /* provider takes 1..6 */
-	t_sysfs_add(root, &DEV(1, .abi = 6));
+	t_sysfs_add(root, &T_DEV(0, .abi = 9)); /* provider takes 1..6 */
+	t_sysfs_add(root, &T_DEV(1, .abi = 6));
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 1);
-	T_CHECK(find(list, "tprov1"));
+	T_CHECK(t_count(list) == 1);
+	T_CHECK(t_find(list, "tprov1"));
 	ibv_free_device_list(list);
 	return 0;
 }
@@ -412,15 +383,15 @@ static int sc_threads(void *arg)
 					   "tprovh7" };
 
 	for (i = 0; i < 4; i++)
-		t_sysfs_add(root, &DEV(0, .ibdev = base[i], .uverbs = i,
-				       .min = (unsigned int)i));
+		t_sysfs_add(root, &T_DEV(0, .ibdev = base[i], .uverbs = i,
+					 .min = (unsigned int)i));
 	for (i = 0; i < SCAN_THREADS; i++)
 		T_CHECK(!pthread_create(&th[i], NULL, scanner, NULL));
 	/* Rounds of adding four devices, then removing them again. */
 	for (i = 0; i < 104; i++) {
-		struct t_dev d = DEV(0, .ibdev = hot[i % 4],
-				     .uverbs = 4 + i % 4,
-				     .min = (unsigned int)(4 + i % 4));
+		struct t_dev d = T_DEV(0, .ibdev = hot[i % 4],
+				       .uverbs = 4 + i % 4,
+				       .min = (unsigned int)(4 + i % 4));
 
 		if (i % 8 < 4)
 			t_sysfs_add(root, &d);
@@ -433,14 +404,9 @@ static int sc_threads(void *arg)
 		T_CHECK(ret == NULL);
 	}
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 4);
+	T_CHECK(t_count(list) == 4);
 	ibv_free_device_list(list);
 	return 0;
-}
-
-static void list_once(void *arg)
-{
-	ibv_free_device_list(ibv_get_device_list(NULL));
 }
 
 static int sc_show_warnings(void *arg)
@@ -456,7 +422,7 @@ static int sc_show_warnings(void *arg)
 					    .abi = 1 }));
 	if (arg)
 		setenv("IBV_SHOW_WARNINGS", "1", 1);
-	err = t_capture_stderr(list_once, NULL);
+	err = t_capture_stderr(t_list_once, NULL);
 	if (arg)
 		T_CHECK(strstr(err, "other0"));
 	else
@@ -482,7 +448,7 @@ static int sc_quiet_missing_provider(void *arg)
 					    .abi = 1 }));
 	if (arg)
 		setenv("IBV_SHOW_WARNINGS", "1", 1);
-	err = t_capture_stderr(list_once, NULL);
+	err = t_capture_stderr(t_list_once, NULL);
 	if (arg)
 		T_CHECK(strstr(err, "ghostprovider"));
 	else
@@ -531,7 +497,7 @@ static int sc_log_reasons(void *arg)
 					    .min = 2,
 					    .abi = 1,
 					    .no_node = true }));
-	list_once(NULL);
+	t_list_once(NULL);
 	__verbs_log(NULL, VERBS_LOG_INFO, "provider says %d\n", 42);
 	__verbs_log(NULL, VERBS_LOG_DEBUG, "too chatty\n");
 	T_CHECK(file_has(log, "provider says 42"));
@@ -558,18 +524,18 @@ static int sc_warm_cache(void *arg)
 		return T_SKIP;
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0));
-	t_sysfs_add(root, &DEV(1));
+	t_sysfs_add(root, &T_DEV(0));
+	t_sysfs_add(root, &T_DEV(1));
 	snprintf(path, sizeof(path), "%s/class/infiniband_verbs", root);
 	T_CHECK(utimensat(AT_FDCWD, path, old, 0) == 0);
 	l1 = ibv_get_device_list(NULL);
-	T_CHECK(count(l1) == 2);
+	T_CHECK(t_count(l1) == 2);
 	snprintf(path, sizeof(path), "%s/class/infiniband_verbs/uverbs1/ibdev",
 		 root);
 	t_write(path, "renamed\n");
 	l2 = ibv_get_device_list(NULL);
-	T_CHECK(count(l2) == 2);
-	T_CHECK(find(l2, "tprov1") == find(l1, "tprov1"));
+	T_CHECK(t_count(l2) == 2);
+	T_CHECK(t_find(l2, "tprov1") == t_find(l1, "tprov1"));
 	ibv_free_device_list(l1);
 	ibv_free_device_list(l2);
 	return 0;
@@ -587,7 +553,7 @@ static int sc_sysfs_path(void *arg)
 	strcat(tree, "//");
 	setenv("SYSFS_PATH", tree, 1);
 	T_CHECK(!strcmp(ibv_get_sysfs_path(), root));
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	snprintf(buf, sizeof(buf), "%s", "x");
 	T_CHECK(ibv_read_sysfs_file(root, "class/infiniband_verbs/uverbs0/dev",
 				    buf, sizeof(buf)) == 5);
@@ -602,78 +568,65 @@ static int sc_sysfs_path(void *arg)
 	return 0;
 }
 
-static void run_scenario(int (*fn)(void *), void *arg)
-{
-	int rc = t_run(fn, arg);
-
-	if (rc == T_SKIP) {
-		if (getenv("CI") && !strcmp(getenv("CI"), "true") &&
-		    !t_reference())
-			fail_msg("scenario skipped under CI");
-		skip();
-	}
-	assert_int_equal(rc, 0);
-}
-
 static void test_list(void **s)
 {
-	run_scenario(sc_list, NULL);
+	t_scenario(sc_list, NULL);
 }
 static void test_enosys(void **s)
 {
-	run_scenario(sc_enosys, NULL);
+	t_scenario(sc_enosys, NULL);
 }
 static void test_empty(void **s)
 {
-	run_scenario(sc_empty, NULL);
+	t_scenario(sc_empty, NULL);
 }
 static void test_hotplug(void **s)
 {
-	run_scenario(sc_hotplug, NULL);
+	t_scenario(sc_hotplug, NULL);
 }
 static void test_lifetime(void **s)
 {
-	run_scenario(sc_lifetime, NULL);
+	t_scenario(sc_lifetime, NULL);
 }
 static void test_unmatched(void **s)
 {
-	run_scenario(sc_unmatched, NULL);
+	t_scenario(sc_unmatched, NULL);
 }
 static void test_abi_range(void **s)
 {
-	run_scenario(sc_abi_range, NULL);
+	t_scenario(sc_abi_range, NULL);
 }
 static void test_warnings_off(void **s)
 {
-	run_scenario(sc_show_warnings, NULL);
+	t_scenario(sc_show_warnings, NULL);
 }
 static void test_warnings_on(void **s)
 {
-	run_scenario(sc_show_warnings, on);
+	t_scenario(sc_show_warnings, on);
 }
 static void test_missing_provider_quiet(void **s)
 {
-	run_scenario(sc_quiet_missing_provider, NULL);
+	t_scenario(sc_quiet_missing_provider, NULL);
 }
 static void test_missing_provider_shown(void **s)
 {
-	run_scenario(sc_quiet_missing_provider, on);
+	t_scenario(sc_quiet_missing_provider, on);
 }
 static void test_log_reasons(void **s)
 {
-	run_scenario(sc_log_reasons, NULL);
+	t_scenario(sc_log_reasons, NULL);
 }
 static void test_warm_cache(void **s)
 {
-	run_scenario(sc_warm_cache, NULL);
+	t_scenario(sc_warm_cache, NULL);
 }
 static void test_threads(void **s)
 {
-	run_scenario(sc_threads, NULL);
+	t_scenario(sc_threads, NULL);
 }
 static void test_sysfs_path(void **s)
 {
-	run_scenario(sc_sysfs_path, NULL);
+	t_scenario(sc_sysfs_path, NULL);
 }
 
 int main(void)

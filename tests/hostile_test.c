@@ -23,59 +23,16 @@
 
 #include <infiniband/driver.h>
 
+#include "t_scenario.h"
 #include "t_util.h"
 
-/* Generous for a sanitizer build; a blocked read never returns at all. */
-#define T_ALARM_SECONDS 20
-
-#define DEV(n, ...)                           \
-	((struct t_dev){ .ibdev = "tprov" #n, \
-			 .uverbs = n,         \
-			 .maj = 231,          \
-			 .min = n,            \
-			 .abi = 1,            \
-			 __VA_ARGS__ })
-
 static char *root;
-/* What a scenario made in /tmp, removed when its process exits. */
-static char *tmp_trees[2];
 
-static void remove_trees(void)
-{
-	size_t i;
-
-	for (i = 0; i < 2; i++) {
-		if (tmp_trees[i])
-			t_rm_rf(tmp_trees[i]);
-		free(tmp_trees[i]);
-	}
-	if (root != tmp_trees[0])
-		free(root);
-}
-
-/*
- * Common start of a scenario: the real kernel's RDMA netlink hidden (so a
- * host with RDMA devices cannot change the outcome), a private namespace,
- * a fake sysfs tree and, if asked, the test provider.
- */
+/* Common start of a scenario: the fake kernel with its tree as root. */
 static bool setup_tree(bool with_provider)
 {
-	int ret = t_hide_rdma_netlink();
-
-	if (ret) {
-		fprintf(stderr, "skip: cannot hide RDMA netlink: %s\n",
-			strerror(ret));
-		return false;
-	}
-	if (!t_ns_enter())
-		return false;
-	root = t_sysfs_new();
-	tmp_trees[0] = root;
-	atexit(remove_trees);
-	setenv("SYSFS_PATH", root, 1);
-	if (with_provider)
-		setenv("RDMAV_DRIVERS", t_testprov(), 1);
-	return true;
+	root = t_fake_kernel(with_provider);
+	return root != NULL;
 }
 
 /* @rel below the fake sysfs root, in a static buffer. */
@@ -92,15 +49,6 @@ static const char *in_root(const char *fmt, ...)
 	va_end(ap);
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	return path;
-}
-
-static int count(struct ibv_device **list)
-{
-	int n = 0;
-
-	while (list && list[n])
-		n++;
-	return n;
 }
 
 /* node_type as the kernel would never write it, and as it does. */
@@ -120,13 +68,13 @@ static int sc_node_type(void *arg)
 		return T_SKIP;
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	if (c->text)
 		t_write(in_root("class/infiniband/tprov0/node_type"), c->text);
 	else
 		T_CHECK(!unlink(in_root("class/infiniband/tprov0/node_type")));
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 1);
+	T_CHECK(t_count(list) == 1);
 	if (list[0]->node_type != c->type ||
 	    list[0]->transport_type != c->transport) {
 		fprintf(stderr, "node_type %s: got node %d transport %d\n",
@@ -194,12 +142,12 @@ static int sc_sysfs_fifo(void *arg)
 		return T_SKIP;
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0, .ibdev = c->ibdev, .guid = "0:0:0:1",
-			       .modalias = "tprov:v1d2"));
+	t_sysfs_add(root, &T_DEV(0, .ibdev = c->ibdev, .guid = "0:0:0:1",
+				 .modalias = "tprov:v1d2"));
 	make_fifo(c->rel);
 	list = ibv_get_device_list(NULL);
 	T_CHECK(list);
-	T_CHECK(count(list) == c->listed);
+	T_CHECK(t_count(list) == c->listed);
 	if (c->listed && strstr(c->rel, "node_guid"))
 		T_CHECK(ibv_get_device_guid(list[0]) == 0);
 	if (c->listed && strstr(c->rel, "node_type"))
@@ -229,7 +177,7 @@ static int sc_read_sysfs_fifo(void *arg)
 		return T_SKIP;
 	if (!setup_tree(false))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	make_fifo("class/infiniband/tprov0/fifo");
 	errno = 0;
 	T_CHECK(ibv_read_sysfs_file(in_root("class/infiniband/tprov0"), "fifo",
@@ -244,18 +192,13 @@ static int sc_read_sysfs_fifo(void *arg)
 	return 0;
 }
 
-static void list_once(void *arg)
-{
-	ibv_free_device_list(ibv_get_device_list(NULL));
-}
-
 /* The devices listed, with what the library printed meanwhile. */
 static int list_capturing(char **err)
 {
 	struct ibv_device **list = NULL;
 	int n;
 
-	*err = t_capture_stderr(list_once, NULL);
+	*err = t_capture_stderr(t_list_once, NULL);
 	list = ibv_get_device_list(&n);
 	T_CHECK(list);
 	ibv_free_device_list(list);
@@ -269,10 +212,10 @@ static int sc_config_fifo(void *arg)
 
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	T_CHECK(!mkfifo("/etc/libibverbs.d/fifo.driver", 0644));
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 1);
+	T_CHECK(t_count(list) == 1);
 	ibv_free_device_list(list);
 	return 0;
 }
@@ -306,7 +249,7 @@ static int sc_config_size(void *arg)
 	if (!setup_tree(false))
 		return T_SKIP;
 	setenv("IBV_SHOW_WARNINGS", "1", 1);
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	snprintf(line, sizeof(line), "driver %s\n", t_testprov());
 	write_sized("/etc/libibverbs.d/fits.driver", line, 65536);
 	write_sized("/etc/libibverbs.d/huge.driver",
@@ -339,13 +282,13 @@ static int sc_config_symlink(void *arg)
 
 	if (!setup_tree(false))
 		return T_SKIP;
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	T_CHECK(!mkdir("/etc/ibvt-real", 0755));
 	provider_config("/etc/ibvt-real/testprov.driver");
 	T_CHECK(!symlink("../ibvt-real/testprov.driver",
 			 "/etc/libibverbs.d/testprov.driver"));
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 1);
+	T_CHECK(t_count(list) == 1);
 	ibv_free_device_list(list);
 	return 0;
 }
@@ -370,7 +313,7 @@ static int sc_config_bad_links(void *arg)
 	if (!setup_tree(false))
 		return T_SKIP;
 	setenv("IBV_SHOW_WARNINGS", "1", 1);
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	T_CHECK(!mkdir("/etc/ibvt-real", 0755));
 	T_CHECK(!mkfifo("/etc/ibvt-real/fifo", 0644));
 	T_CHECK(!symlink("loop.driver", "/etc/libibverbs.d/loop.driver"));
@@ -443,7 +386,7 @@ static int sc_name_truncated(void *arg)
 	if (!setup_tree(false))
 		return T_SKIP;
 	setenv("IBV_SHOW_WARNINGS", "1", 1);
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	/* 511: the longest path the old fixed buffer held. */
 	name = padded_provider(511, "-rdmav34.so");
 	name_provider(from, name);
@@ -464,7 +407,7 @@ static int sc_name_too_long(void *arg)
 	if (!setup_tree(false))
 		return T_SKIP;
 	setenv("IBV_SHOW_WARNINGS", "1", 1);
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	name = padded_provider(PATH_MAX - 1, "");
 	name_provider(from, name);
 	T_CHECK(list_capturing(&err) == 0);
@@ -486,9 +429,7 @@ static char *long_root(size_t len)
 	size_t n, at;
 
 	T_CHECK(path);
-	strcpy(path, "/tmp/ibvt-long-XXXXXX");
-	T_CHECK(mkdtemp(path));
-	tmp_trees[1] = strdup(path);
+	strcpy(path, t_mkdtemp("ibvt-long"));
 	for (at = strlen(path); at < len; at += n + 1) {
 		n = len - at - 1 > 200 ? 200 : len - at - 1;
 		/* A last component of one byte could come out empty. */
@@ -527,9 +468,9 @@ static int sc_root_fits(void *arg)
 		return T_SKIP;
 	/* 224 + strlen("/class/infiniband_verbs/uverbs0") == 255 */
 	long_root(224);
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 1);
+	T_CHECK(t_count(list) == 1);
 	T_CHECK(strlen(list[0]->dev_path) == 255);
 	check_paths(list[0], "uverbs0", "tprov0");
 	ibv_free_device_list(list);
@@ -550,7 +491,7 @@ static int sc_dev_path_too_long(void *arg)
 		return T_SKIP;
 	setenv("VERBS_LOG_LEVEL", "2", 1);
 	long_root(225); /* dev_path: 256 bytes */
-	t_sysfs_add(root, &DEV(0));
+	t_sysfs_add(root, &T_DEV(0));
 	T_CHECK(list_capturing(&err) == 0);
 	T_CHECK(strstr(err, "uverbs0: its sysfs path"));
 	T_CHECK(strstr(err, in_root("class/infiniband_verbs/uverbs0")));
@@ -575,17 +516,17 @@ static int sc_ibdev_path_too_long(void *arg)
 	memset(name, 'x', 38);
 	memcpy(name, "tprov", 5);
 	name[38] = '\0';
-	t_sysfs_add(root, &DEV(0, .ibdev = name));
+	t_sysfs_add(root, &T_DEV(0, .ibdev = name));
 	T_CHECK(list_capturing(&err) == 0);
 	T_CHECK(strstr(err, in_root("class/infiniband/%s", name)));
 	T_CHECK(strstr(err, "over 255 bytes"));
 	free(err);
 	/* One byte shorter, it is listed. */
-	t_sysfs_del(root, &DEV(0, .ibdev = name));
+	t_sysfs_del(root, &T_DEV(0, .ibdev = name));
 	name[37] = '\0';
-	t_sysfs_add(root, &DEV(1, .ibdev = name));
+	t_sysfs_add(root, &T_DEV(1, .ibdev = name));
 	list = ibv_get_device_list(NULL);
-	T_CHECK(count(list) == 1);
+	T_CHECK(t_count(list) == 1);
 	check_paths(list[0], "uverbs1", name);
 	ibv_free_device_list(list);
 	return 0;
@@ -610,7 +551,7 @@ static int sc_sysfs_path_too_long(void *arg)
 	setenv("VERBS_LOG_LEVEL", "1", 1);
 	if (len < PATH_MAX) {
 		long_root(len);
-		t_sysfs_add(root, &DEV(0));
+		t_sysfs_add(root, &T_DEV(0));
 	} else {
 		root = malloc(len + 1);
 		T_CHECK(root);
@@ -624,7 +565,7 @@ static int sc_sysfs_path_too_long(void *arg)
 	strcat(value, "//");
 	setenv("SYSFS_PATH", value, 1);
 	T_CHECK(!strcmp(ibv_get_sysfs_path(), len < PATH_MAX ? root : ""));
-	err = t_capture_stderr(list_once, NULL);
+	err = t_capture_stderr(t_list_once, NULL);
 	T_CHECK(strstr(err, "SYSFS_PATH"));
 	T_CHECK(strstr(err, root));
 	errno = 0;
@@ -635,115 +576,84 @@ static int sc_sysfs_path_too_long(void *arg)
 	return 0;
 }
 
-/* The child gets an alarm: a blocked read kills it with SIGALRM. */
-struct bounded {
-	int (*fn)(void *);
-	void *arg;
-};
-
-static int run_bounded(void *p)
-{
-	struct bounded *b = p;
-
-	alarm(T_ALARM_SECONDS);
-	return b->fn(b->arg);
-}
-
-static void run_scenario(int (*fn)(void *), void *arg)
-{
-	struct bounded b = { fn, arg };
-	int rc = t_run(run_bounded, &b);
-
-	if (rc == T_SKIP) {
-		if (getenv("CI") && !strcmp(getenv("CI"), "true") &&
-		    !t_reference())
-			fail_msg("scenario skipped under CI");
-		skip();
-	}
-	if (rc == 128 + SIGALRM)
-		fail_msg("scenario hung: killed after %d seconds",
-			 T_ALARM_SECONDS);
-	assert_int_equal(rc, 0);
-}
-
 static void test_node_type(void **state)
 {
-	run_scenario(sc_node_type, *state);
+	t_scenario(sc_node_type, *state);
 }
 
 static void test_sysfs_fifo(void **state)
 {
-	run_scenario(sc_sysfs_fifo, *state);
+	t_scenario(sc_sysfs_fifo, *state);
 }
 
 static void test_read_sysfs_fifo(void **state)
 {
-	run_scenario(sc_read_sysfs_fifo, NULL);
+	t_scenario(sc_read_sysfs_fifo, NULL);
 }
 
 static void test_config_fifo(void **state)
 {
-	run_scenario(sc_config_fifo, NULL);
+	t_scenario(sc_config_fifo, NULL);
 }
 
 static void test_config_size(void **state)
 {
-	run_scenario(sc_config_size, NULL);
+	t_scenario(sc_config_size, NULL);
 }
 
 static void test_config_symlink(void **state)
 {
-	run_scenario(sc_config_symlink, NULL);
+	t_scenario(sc_config_symlink, NULL);
 }
 
 static void test_config_bad_links(void **state)
 {
-	run_scenario(sc_config_bad_links, NULL);
+	t_scenario(sc_config_bad_links, NULL);
 }
 
 static void test_env_name_truncated(void **state)
 {
-	run_scenario(sc_name_truncated, (void *)(long)FROM_ENV);
+	t_scenario(sc_name_truncated, (void *)(long)FROM_ENV);
 }
 
 static void test_config_name_truncated(void **state)
 {
-	run_scenario(sc_name_truncated, (void *)(long)FROM_CONFIG);
+	t_scenario(sc_name_truncated, (void *)(long)FROM_CONFIG);
 }
 
 static void test_env_name_too_long(void **state)
 {
-	run_scenario(sc_name_too_long, (void *)(long)FROM_ENV);
+	t_scenario(sc_name_too_long, (void *)(long)FROM_ENV);
 }
 
 static void test_config_name_too_long(void **state)
 {
-	run_scenario(sc_name_too_long, (void *)(long)FROM_CONFIG);
+	t_scenario(sc_name_too_long, (void *)(long)FROM_CONFIG);
 }
 
 static void test_root_fits(void **state)
 {
-	run_scenario(sc_root_fits, NULL);
+	t_scenario(sc_root_fits, NULL);
 }
 
 static void test_dev_path_too_long(void **state)
 {
-	run_scenario(sc_dev_path_too_long, NULL);
+	t_scenario(sc_dev_path_too_long, NULL);
 }
 
 static void test_ibdev_path_too_long(void **state)
 {
-	run_scenario(sc_ibdev_path_too_long, NULL);
+	t_scenario(sc_ibdev_path_too_long, NULL);
 }
 
 static void test_sysfs_path_too_long(void **state)
 {
-	run_scenario(sc_sysfs_path_too_long, (void *)(size_t)256);
+	t_scenario(sc_sysfs_path_too_long, (void *)(size_t)256);
 }
 
 static void test_sysfs_path_beyond_path_max(void **state)
 {
-	run_scenario(sc_sysfs_path_too_long, (void *)(size_t)PATH_MAX);
+	t_scenario(sc_sysfs_path_too_long, (void *)(size_t)PATH_MAX);
 }
 
 #define FIFO_TEST(name, i)                                                \

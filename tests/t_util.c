@@ -164,13 +164,36 @@ static void t_writef(const char *dir, const char *file, const char *fmt, ...)
 	t_write(path, buf);
 }
 
+/*
+ * Inside the fake kernel, scratch directories go to its private /dev, so
+ * that nothing outlives the scenario's namespace on the host.
+ */
+char *t_mkdtemp(const char *name)
+{
+	char *dir;
+
+	if (asprintf(&dir, "%s/%s-XXXXXX", in_fake_kernel ? "/dev" : "/tmp",
+		     name) < 0 ||
+	    !mkdtemp(dir))
+		exit(1);
+	return dir;
+}
+
 char *t_sysfs_empty(void)
 {
-	char *root = strdup(in_fake_kernel ? "/dev/.ibvt-sysfs-XXXXXX" :
-					     "/tmp/ibvt-sysfs-XXXXXX");
+	return t_mkdtemp("ibvt-sysfs");
+}
 
-	if (!root || !mkdtemp(root))
-		exit(1);
+char *t_fake_kernel(bool with_provider)
+{
+	char *root;
+
+	if (!t_ns_enter())
+		return NULL;
+	root = t_sysfs_new();
+	setenv("SYSFS_PATH", root, 1);
+	if (with_provider)
+		setenv("RDMAV_DRIVERS", t_testprov(), 1);
 	return root;
 }
 

@@ -74,6 +74,26 @@ struct t_dev {
 	bool no_node; /* do not create the /dev node */
 };
 
+/* Device n of the test provider: tprovN on uverbsN, 231:N, ABI 1. */
+#define T_DEV(n, ...)                         \
+	((struct t_dev){ .ibdev = "tprov" #n, \
+			 .uverbs = n,         \
+			 .maj = 231,          \
+			 .min = n,            \
+			 .abi = 1,            \
+			 __VA_ARGS__ })
+
+/*
+ * The common start of a scenario: the fake kernel (t_ns_enter()), a fresh
+ * sysfs tree as SYSFS_PATH and, if asked, the test provider in
+ * RDMAV_DRIVERS. Returns the tree's root, or NULL when the scenario must
+ * skip (the reason is printed).
+ */
+char *t_fake_kernel(bool with_provider);
+
+/* A new empty directory "<name>-XXXXXX", private to the fake kernel. */
+char *t_mkdtemp(const char *name);
+
 /* A fake sysfs root with class/infiniband_verbs (abi_version 6). */
 char *t_sysfs_new(void);
 /* A fake sysfs root with no RDMA classes at all. */
