@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Reading the small text files the kernel publishes under /sys. */
+/*
+ * Reading the small text files the kernel publishes under /sys: the sysfs
+ * root (SYSFS_PATH), and attribute reads that never block and never
+ * overflow, for discovery (discover.c, drivers.c) and for providers
+ * (ibv_read_sysfs_file(), ibv_read_ibdev_sysfs_file()). A hostile tree
+ * may put a FIFO or a directory where an attribute belongs; such a file
+ * is refused, not read.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
