@@ -425,11 +425,12 @@ static int sc_name_too_long(void *arg)
  */
 static char *long_root(size_t len)
 {
-	char *path = malloc(len + 1);
+	char *path = malloc(len + 1), *top = t_mkdtemp("ibvt-long");
 	size_t n, at;
 
 	T_CHECK(path);
-	strcpy(path, t_mkdtemp("ibvt-long"));
+	strcpy(path, top);
+	free(top);
 	for (at = strlen(path); at < len; at += n + 1) {
 		n = len - at - 1 > 200 ? 200 : len - at - 1;
 		/* A last component of one byte could come out empty. */
@@ -441,6 +442,7 @@ static char *long_root(size_t len)
 		T_CHECK(!mkdir(path, 0755));
 	}
 	T_CHECK(strlen(path) == len);
+	free(root); /* the tree t_fake_kernel() made is not used */
 	root = path;
 	T_CHECK(!mkdir(in_root("class"), 0755));
 	T_CHECK(!mkdir(in_root("class/infiniband"), 0755));
@@ -553,6 +555,7 @@ static int sc_sysfs_path_too_long(void *arg)
 		long_root(len);
 		t_sysfs_add(root, &T_DEV(0));
 	} else {
+		free(root);
 		root = malloc(len + 1);
 		T_CHECK(root);
 		memset(root, 'a', len);
