@@ -202,4 +202,21 @@ VERBS_LOCAL int verbs_query_port(struct ibv_context *ctx, uint8_t port,
 /* dummy_ops.c */
 VERBS_LOCAL extern const struct verbs_context_ops verbs_dummy_ops;
 
+/*
+ * kern_copy.c: exported (librdmacm imports them) but declared in no
+ * installed header, as in rdma-core 44.
+ */
+struct ib_uverbs_qp_attr;
+struct ib_uverbs_ah_attr;
+struct ib_user_path_rec;
+struct ibv_sa_path_rec;
+void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
+				struct ib_uverbs_qp_attr *src);
+void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
+				struct ib_uverbs_ah_attr *src);
+void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
+				 struct ib_user_path_rec *src);
+void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
+			       struct ibv_sa_path_rec *src);
+
 #endif

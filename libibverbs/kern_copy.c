@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Copies between the kernel's uverbs and SA structs and the public ones,
+ * for librdmacm, which receives the kernel's forms from the rdma_cm
+ * device. Field by field, because the layouts differ in order, padding and
+ * widths. What a copy leaves alone is as in rdma-core 44 and callers may
+ * depend on it: the destination's padding, qp_state and rate_limit.
+ */
+#include <infiniband/sa.h>
+#include <infiniband/verbs.h>
+#include <rdma/ib_user_sa.h>
+#include <rdma/ib_user_verbs.h>
+
+#include "ibverbs.h"
+
+/**
+ * ibv_copy_ah_attr_from_kern - the kernel's address handle attributes
+ * @dst: the public form to fill
+ * @src: the form the kernel wrote
+ */
+void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
+				struct ib_uverbs_ah_attr *src)
+{
+	memcpy(dst->grh.dgid.raw, src->grh.dgid, sizeof(dst->grh.dgid));
+	dst->grh.flow_label = src->grh.flow_label;
+	dst->grh.sgid_index = src->grh.sgid_index;
+	dst->grh.hop_limit = src->grh.hop_limit;
+	dst->grh.traffic_class = src->grh.traffic_class;
+
+	dst->dlid = src->dlid;
+	dst->sl = src->sl;
+	dst->src_path_bits = src->src_path_bits;
+	dst->static_rate = src->static_rate;
+	dst->is_global = src->is_global;
+	dst->port_num = src->port_num;
+}
+
+static void copy_qp_cap(struct ibv_qp_cap *dst, struct ib_uverbs_qp_attr *src)
+{
+	dst->max_send_wr = src->max_send_wr;
+	dst->max_recv_wr = src->max_recv_wr;
+	dst->max_send_sge = src->max_send_sge;
+	dst->max_recv_sge = src->max_recv_sge;
+	dst->max_inline_data = src->max_inline_data;
+}
+
+/**
+ * ibv_copy_qp_attr_from_kern - the kernel's queue pair attributes
+ * @dst: the public form to fill; qp_state and rate_limit are not written
+ * @src: the form the kernel wrote
+ */
+void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
+				struct ib_uverbs_qp_attr *src)
+{
+	dst->cur_qp_state = src->cur_qp_state;
+	dst->path_mtu = src->path_mtu;
+	dst->path_mig_state = src->path_mig_state;
+	dst->qkey = src->qkey;
+	dst->rq_psn = src->rq_psn;
+	dst->sq_psn = src->sq_psn;
+	dst->dest_qp_num = src->dest_qp_num;
+	dst->qp_access_flags = src->qp_access_flags;
+	copy_qp_cap(&dst->cap, src);
+	ibv_copy_ah_attr_from_kern(&dst->ah_attr, &src->ah_attr);
+	ibv_copy_ah_attr_from_kern(&dst->alt_ah_attr, &src->alt_ah_attr);
+
+	dst->pkey_index = src->pkey_index;
+	dst->alt_pkey_index = src->alt_pkey_index;
+	dst->en_sqd_async_notify = src->en_sqd_async_notify;
+	dst->sq_draining = src->sq_draining;
+	dst->max_rd_atomic = src->max_rd_atomic;
+	dst->max_dest_rd_atomic = src->max_dest_rd_atomic;
+	dst->min_rnr_timer = src->min_rnr_timer;
+	dst->port_num = src->port_num;
+	dst->timeout = src->timeout;
+	dst->retry_cnt = src->retry_cnt;
+	dst->rnr_retry = src->rnr_retry;
+	dst->alt_port_num = src->alt_port_num;
+	dst->alt_timeout = src->alt_timeout;
+}
+
+/**
+ * ibv_copy_path_rec_from_kern - a path record as the kernel passes it
+ * @dst: the public form to fill
+ * @src: the kernel's form; its 32-bit mtu is cut to the public 8 bits
+ */
+void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
+				 struct ib_user_path_rec *src)
+{
+	memcpy(dst->dgid.raw, src->dgid, sizeof(dst->dgid));
+	memcpy(dst->sgid.raw, src->sgid, sizeof(dst->sgid));
+	dst->dlid = src->dlid;
+	dst->slid = src->slid;
+	dst->raw_traffic = src->raw_traffic;
+	dst->flow_label = src->flow_label;
+	dst->hop_limit = src->hop_limit;
+	dst->traffic_class = src->traffic_class;
+	dst->reversible = src->reversible;
+	dst->numb_path = src->numb_path;
+	dst->pkey = src->pkey;
+	dst->sl = src->sl;
+	dst->mtu_selector = src->mtu_selector;
+	dst->mtu = src->mtu;
+	dst->rate_selector = src->rate_selector;
+	dst->rate = src->rate;
+	dst->packet_life_time_selector = src->packet_life_time_selector;
+	dst->packet_life_time = src->packet_life_time;
+	dst->preference = src->preference;
+}
+
+/**
+ * ibv_copy_path_rec_to_kern - a path record in the kernel's form
+ * @dst: the kernel's form to fill (it has no padding: every byte is set)
+ * @src: the public form
+ */
+void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
+			       struct ibv_sa_path_rec *src)
+{
+	memcpy(dst->dgid, src->dgid.raw, sizeof(dst->dgid));
+	memcpy(dst->sgid, src->sgid.raw, sizeof(dst->sgid));
+	dst->dlid = src->dlid;
+	dst->slid = src->slid;
+	dst->raw_traffic = src->raw_traffic;
+	dst->flow_label = src->flow_label;
+	dst->reversible = src->reversible;
+	dst->mtu = src->mtu;
+	dst->pkey = src->pkey;
+	dst->hop_limit = src->hop_limit;
+	dst->traffic_class = src->traffic_class;
+	dst->numb_path = src->numb_path;
+	dst->sl = src->sl;
+	dst->mtu_selector = src->mtu_selector;
+	dst->rate_selector = src->rate_selector;
+	dst->rate = src->rate;
+	dst->packet_life_time_selector = src->packet_life_time_selector;
+	dst->packet_life_time = src->packet_life_time;
+	dst->preference = src->preference;
+}
