@@ -23,6 +23,8 @@
 #include "config.h"
 #include "ibverbs.h"
 #include "kernel-headers/kabi_netlink.h"
+/* Compiled here, where the uverbs ABI version is checked, so it always runs. */
+#include "kernel-headers/kabi_verbs.h"
 
 /* The uverbs ABI of the kernel, 0 until known; netlink implies 6. */
 int abi_ver;

@@ -15,10 +15,8 @@
 #include <sys/types.h>
 
 #include "driver.h"
+#include "kern-abi.h"
 #include "test_hooks.h"
-
-#define IB_USER_VERBS_MIN_ABI_VERSION 3
-#define IB_USER_VERBS_MAX_ABI_VERSION 6
 
 /*
  * Defines the default version (name@@ver) of an exported function that also
