@@ -40,11 +40,20 @@
 /* Hidden in the shared object; the version script hides them anyway. */
 #define VERBS_LOCAL __attribute__((visibility("hidden")))
 
+/* Core ioctl objects below this have their refused methods remembered. */
+#define KCMD_MAX_OBJECTS 32
+
 /* The library's half of a context, reached through verbs_context.priv. */
 struct verbs_ex_private {
 	struct verbs_context_ops ops;
 	uint32_t driver_id;
 	bool imported;
+	/*
+	 * What the kernel refused (kcmd.c): no ioctl interface at all, or
+	 * per object a bit for each method it does not know. Only ever set.
+	 */
+	atomic_bool no_ioctl;
+	_Atomic uint32_t refused[KCMD_MAX_OBJECTS];
 };
 
 static inline struct verbs_ex_private *get_priv(struct ibv_context *ctx)

@@ -8,7 +8,9 @@
 #ifndef IBV_TEST_HOOKS_H
 #define IBV_TEST_HOOKS_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <infiniband/verbs.h>
 
@@ -22,5 +24,15 @@ TEST_HOOK int parse_driver_config_dir(const char *dir);
 TEST_HOOK int parse_driver_env(const char *value);
 TEST_HOOK void load_drivers(void);
 TEST_HOOK const char *driver_name_at(unsigned int i);
+
+/*
+ * kcmd.c: the transport seam. The two system calls on a command file,
+ * with the libc calling convention (-1 and errno on failure); NULL puts
+ * the real one back. Not thread-safe: set before any command runs.
+ */
+typedef int (*kcmd_ioctl_fn)(int fd, unsigned long request, void *arg);
+typedef ssize_t (*kcmd_write_fn)(int fd, const void *buf, size_t len);
+TEST_HOOK void kcmd_set_transport(kcmd_ioctl_fn ioctl_fn,
+				  kcmd_write_fn write_fn);
 
 #endif

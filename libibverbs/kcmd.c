@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The kernel transport: the one place that issues ioctl() and write() on
+ * a context's command file, through a seam (two function pointers) a
+ * unit test can point at a fake kernel. Three protocols: RDMA_VERBS_IOCTL
+ * with linked buffers gathered into one attribute array; write() with
+ * the basic or extended header; and write-format commands carried by
+ * the DEVICE/INVOKE_WRITE method (kernels since 5.0).
+ *
+ * ENOTTY (no ioctl at all) and EPROTONOSUPPORT (method or mandatory
+ * attribute unknown) come from the kernel's dispatcher before any handler
+ * ran, so resending another way is safe; each context remembers them
+ * with relaxed atomics, since the bits only ever get set.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_verbs.h>
+
+#include "cmd_ioctl.h"
+#include "ibverbs.h"
+#include "kcmd.h"
+
+/* The request header of an extended write() command. */
+struct kcmd_ex_hdr {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_ex_cmd_hdr ex_hdr;
+};
+
+/* ioctl() is variadic; the seam wants a plain prototype. */
+static int kernel_ioctl(int fd, unsigned long request, void *arg)
+{
+	return ioctl(fd, request, arg);
+}
+
+static kcmd_ioctl_fn sys_ioctl = kernel_ioctl;
+static kcmd_write_fn sys_write = write;
+
+void kcmd_set_transport(kcmd_ioctl_fn ioctl_fn, kcmd_write_fn write_fn)
+{
+	sys_ioctl = ioctl_fn ? ioctl_fn : kernel_ioctl;
+	sys_write = write_fn ? write_fn : write;
+}
+
+/* Method ids at or above this are not remembered (driver namespaces). */
+#define KCMD_MAX_METHODS 32
+
+/*
+ * EOPNOTSUPP is not remembered: handlers also give it for one call's
+ * arguments (an advise_mr advice the device lacks), not for the method.
+ */
+static void note_refusal(struct verbs_ex_private *priv,
+			 const struct ib_uverbs_ioctl_hdr *hdr, int err)
+{
+	if (err == ENOTTY) {
+		if (!atomic_exchange_explicit(&priv->no_ioctl, true,
+					      memory_order_relaxed))
+			ibv_log_debug("kernel has no uverbs ioctl interface");
+		return;
+	}
+	if (err != EPROTONOSUPPORT || hdr->object_id >= KCMD_MAX_OBJECTS ||
+	    hdr->method_id >= KCMD_MAX_METHODS)
+		return;
+	atomic_fetch_or_explicit(&priv->refused[hdr->object_id],
+				 1u << hdr->method_id, memory_order_relaxed);
+}
+
+bool kcmd_ioctl_refused(struct ibv_context *ctx, uint16_t object_id,
+			uint16_t method_id)
+{
+	struct verbs_ex_private *priv = get_priv(ctx);
+
+	if (atomic_load_explicit(&priv->no_ioctl, memory_order_relaxed))
+		return true;
+	if (object_id >= KCMD_MAX_OBJECTS || method_id >= KCMD_MAX_METHODS)
+		return false;
+	return atomic_load_explicit(&priv->refused[object_id],
+				    memory_order_relaxed) &
+	       (1u << method_id);
+}
+
+/**
+ * __ioctl_final_num_attrs - attributes a buffer executing a chain needs
+ * @num_attrs: its own
+ * @link: the first linked buffer
+ */
+unsigned int __ioctl_final_num_attrs(unsigned int num_attrs,
+				     struct ibv_command_buffer *link)
+{
+	for (; link; link = link->next)
+		num_attrs += link->next_attr - link->hdr.attrs;
+	return num_attrs;
+}
+
+/*
+ * Gathers the linked buffers' attributes behind @cmd's own and finds
+ * where UHW_IN landed; EINVAL if @cmd was not sized for the chain.
+ */
+static int gather(struct ibv_command_buffer *cmd, unsigned int *uhw_in)
+{
+	struct ib_uverbs_attr *end = cmd->next_attr;
+	struct ibv_command_buffer *link;
+	size_t n;
+
+	*uhw_in = cmd->uhw_in_idx;
+	for (link = cmd->next; link; link = link->next) {
+		n = link->next_attr - link->hdr.attrs;
+		if (n > (size_t)(cmd->last_attr - end))
+			return EINVAL;
+		if (*uhw_in == _UHW_NO_INDEX &&
+		    link->uhw_in_idx != _UHW_NO_INDEX)
+			*uhw_in = link->uhw_in_idx + (end - cmd->hdr.attrs);
+		memcpy(end, link->hdr.attrs, n * sizeof(*end));
+		end += n;
+	}
+	cmd->hdr.num_attrs = end - cmd->hdr.attrs;
+	return 0;
+}
+
+/* After a successful call: outputs back where each provider looks. */
+static void scatter(struct ibv_command_buffer *cmd)
+{
+	struct ib_uverbs_attr *src = cmd->next_attr;
+	struct ibv_command_buffer *link;
+	size_t n;
+
+	for (link = cmd->next; link; link = link->next) {
+		n = link->next_attr - link->hdr.attrs;
+		memcpy(link->hdr.attrs, src, n * sizeof(*src));
+		src += n;
+	}
+}
+
+/*
+ * The kernel wants a short UHW_IN inline, the write() fallback wants the
+ * pointer: inlined for the call only; returns the pointer to put back.
+ */
+static uint64_t inline_uhw_in(struct ibv_command_buffer *cmd, unsigned int idx)
+{
+	struct ib_uverbs_attr *attr = &cmd->hdr.attrs[idx];
+	uint64_t ptr = attr->data;
+
+	if (attr->attr_id == UVERBS_ATTR_UHW_IN && attr->len <= sizeof(ptr)) {
+		attr->data = 0;
+		if (attr->len)
+			memcpy(&attr->data, (void *)(uintptr_t)ptr, attr->len);
+	}
+	return ptr;
+}
+
+/* One RDMA_VERBS_IOCTL; 0 or a positive errno value. */
+static int send_ioctl(struct ibv_context *ctx, struct ibv_command_buffer *cmd)
+{
+	int ret = 0;
+
+	if (sys_ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd->hdr)) {
+		ret = errno ? errno : EIO;
+		note_refusal(get_priv(ctx), &cmd->hdr, ret);
+	}
+	return ret;
+}
+
+/**
+ * execute_ioctl - send a command buffer and its linked buffers
+ * @context: the context whose command file carries it
+ * @cmd: the executing buffer, declared with room for the whole chain
+ *
+ * Returns 0 or a positive errno value, which errno also holds.
+ */
+int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
+{
+	unsigned int uhw_in;
+	uint64_t uhw_ptr = 0;
+	int ret;
+
+	/* A filler met data it cannot marshal. */
+	ret = cmd->buffer_error ? EINVAL : gather(cmd, &uhw_in);
+	if (ret)
+		goto out;
+	cmd->hdr.length = sizeof(cmd->hdr) +
+			  sizeof(cmd->hdr.attrs[0]) * cmd->hdr.num_attrs;
+	cmd->hdr.reserved1 = 0;
+	cmd->hdr.reserved2 = 0;
+	cmd->hdr.driver_id = get_priv(context)->driver_id;
+	if (uhw_in < cmd->hdr.num_attrs)
+		uhw_ptr = inline_uhw_in(cmd, uhw_in);
+	ret = send_ioctl(context, cmd);
+	if (uhw_in < cmd->hdr.num_attrs)
+		cmd->hdr.attrs[uhw_in].data = uhw_ptr;
+	if (!ret) {
+		scatter(cmd);
+		return 0;
+	}
+out:
+	errno = ret;
+	return ret;
+}
+
+/* The kernel takes all or fails: a short count is no success either. */
+static int send_write(struct ibv_context *ctx, const void *req, size_t len)
+{
+	ssize_t n = sys_write(ctx->cmd_fd, req, len);
+
+	if (n == (ssize_t)len)
+		return 0;
+	if (n >= 0 || !errno)
+		errno = EIO;
+	return errno;
+}
+
+/* Basic header: whole request and response, in 4-byte words. */
+static int write_basic(struct ibv_context *ctx, const struct kcmd_write_args *w)
+{
+	struct ib_uverbs_cmd_hdr *hdr = w->req;
+
+	hdr->command = w->command;
+	hdr->in_words = w->req_len / 4;
+	hdr->out_words = w->resp_len / 4;
+	if (w->resp_len)
+		memset(w->resp, 0, w->resp_len);
+	return send_write(ctx, w->req, w->req_len);
+}
+
+/* Extended header: core and provider parts apart, in 8-byte words. */
+static int write_ex(struct ibv_context *ctx, const struct kcmd_write_args *w)
+{
+	struct kcmd_ex_hdr *hdr = w->req;
+
+	hdr->hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | w->command;
+	hdr->hdr.in_words = (w->req_core - sizeof(*hdr)) / 8;
+	hdr->hdr.out_words = w->resp_core / 8;
+	hdr->ex_hdr.provider_in_words = (w->req_len - w->req_core) / 8;
+	hdr->ex_hdr.provider_out_words = (w->resp_len - w->resp_core) / 8;
+	hdr->ex_hdr.response = ioctl_ptr_to_u64(w->resp);
+	hdr->ex_hdr.cmd_hdr_reserved = 0;
+	if (w->resp_len)
+		memset(w->resp, 0, w->resp_len);
+	return send_write(ctx, w->req, w->req_len);
+}
+
+static size_t hdr_room(const struct kcmd_write_args *w)
+{
+	return w->extended ? sizeof(struct kcmd_ex_hdr) :
+			     sizeof(struct ib_uverbs_cmd_hdr);
+}
+
+/*
+ * The same command through DEVICE/INVOKE_WRITE, each part an attribute,
+ * the headers unsent; the kernel zeroes what it does not fill.
+ */
+static int write_tunnel(struct ibv_context *ctx,
+			const struct kcmd_write_args *w)
+{
+	uint8_t *req = w->req, *resp = w->resp;
+	size_t room = hdr_room(w);
+	uint32_t command = w->command;
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_DEVICE,
+			       UVERBS_METHOD_INVOKE_WRITE, 5);
+
+	if (w->extended)
+		command |= IB_USER_VERBS_CMD_FLAG_EXTENDED;
+	fill_attr_const_in(cmdb, UVERBS_ATTR_WRITE_CMD, command);
+	if (w->req_core > room)
+		fill_attr_in(cmdb, UVERBS_ATTR_CORE_IN, req + room,
+			     w->req_core - room);
+	if (w->resp_core)
+		fill_attr_out(cmdb, UVERBS_ATTR_CORE_OUT, resp, w->resp_core);
+	if (w->req_len > w->req_core)
+		fill_attr_in(cmdb, UVERBS_ATTR_UHW_IN, req + w->req_core,
+			     w->req_len - w->req_core);
+	if (w->resp_len > w->resp_core)
+		fill_attr_out(cmdb, UVERBS_ATTR_UHW_OUT, resp + w->resp_core,
+			      w->resp_len - w->resp_core);
+	return execute_ioctl(ctx, cmdb);
+}
+
+/* @len bytes as a count of @unit-byte words that fits a 16-bit field. */
+static bool words_ok(size_t len, size_t unit)
+{
+	return len % unit == 0 && len / unit <= UINT16_MAX;
+}
+
+/*
+ * Sizes the write() headers can express: the parts in order, each a whole
+ * number of the header's words (4 bytes for the whole basic request and
+ * response; 8 bytes for each part of an extended one). Checked whichever
+ * way the command goes, so that the answer does not depend on the kernel.
+ */
+static bool sizes_ok(const struct kcmd_write_args *w)
+{
+	if (!w->req || w->req_core < hdr_room(w) || w->req_len < w->req_core ||
+	    w->resp_len < w->resp_core || (w->resp_len && !w->resp))
+		return false;
+	if (!w->extended)
+		return words_ok(w->req_len, 4) && words_ok(w->resp_len, 4);
+	return words_ok(w->req_core - hdr_room(w), 8) &&
+	       words_ok(w->req_len - w->req_core, 8) &&
+	       words_ok(w->resp_core, 8) &&
+	       words_ok(w->resp_len - w->resp_core, 8);
+}
+
+int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *w)
+{
+	int ret;
+
+	if (!sizes_ok(w)) {
+		errno = EINVAL;
+		return EINVAL;
+	}
+	if (!kcmd_ioctl_refused(ctx, UVERBS_OBJECT_DEVICE,
+				UVERBS_METHOD_INVOKE_WRITE)) {
+		ret = write_tunnel(ctx, w);
+		/* Refused by the dispatcher: nothing ran, so write() it. */
+		if (ret != ENOTTY && ret != EPROTONOSUPPORT)
+			return ret;
+	}
+	return w->extended ? write_ex(ctx, w) : write_basic(ctx, w);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The kernel transport (kcmd.c): the only code that issues ioctl() or
+ * write() on a context's command file. Library-private; the command
+ * layer (the ibv_cmd_*() functions) marshals a verb and hands it here,
+ * and the white-box test tests/cmd_test.c drives it directly, which is
+ * why this header uses no internal type.
+ *
+ * Two kinds of command reach the kernel:
+ *  - ioctl methods, a struct ibv_command_buffer sent by execute_ioctl()
+ *    (declared in cmd_ioctl.h, exported because providers call it too);
+ *  - write-format commands (IB_USER_VERBS_CMD_*), sent by kcmd_write()
+ *    through the kernel's DEVICE/INVOKE_WRITE method when it has one, by
+ *    write() otherwise.
+ * What the kernel refused is remembered per context: a verb costs one
+ * system call once the answer is known.
+ */
+#ifndef IBV_KCMD_H
+#define IBV_KCMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KCMD_LOCAL __attribute__((visibility("hidden")))
+
+struct ibv_context;
+
+/*
+ * One write-format command. The request starts with room for the
+ * header (struct ib_uverbs_cmd_hdr, 8 bytes, or with @extended that and
+ * struct ib_uverbs_ex_cmd_hdr, 24 bytes), which kcmd_write() fills in;
+ * the core request follows, then the provider's data. The response is
+ * the core response followed by the provider's. A basic command's core
+ * request carries its own response pointer (the caller sets it).
+ */
+struct kcmd_write_args {
+	uint32_t command; /* IB_USER_VERBS_CMD_*, without the EXTENDED flag */
+	bool extended;
+	void *req;
+	size_t req_core; /* header room plus core request, in bytes */
+	size_t req_len; /* ... plus the provider's request */
+	void *resp;
+	size_t resp_core; /* core response */
+	size_t resp_len; /* ... plus the provider's response */
+};
+
+/*
+ * Sends @args; 0 or a positive errno value (also left in errno). Sizes
+ * the headers cannot express (see kcmd.c) give EINVAL, unsent. The
+ * response buffer reads as zero wherever the kernel wrote nothing.
+ */
+KCMD_LOCAL int kcmd_write(struct ibv_context *ctx,
+			  const struct kcmd_write_args *args);
+
+/*
+ * Whether the kernel behind @ctx has refused this ioctl method before
+ * (or has no ioctl interface at all): a caller with a write() fallback
+ * then goes straight to it.
+ */
+KCMD_LOCAL bool kcmd_ioctl_refused(struct ibv_context *ctx, uint16_t object_id,
+				   uint16_t method_id);
+
+#endif
