@@ -14,8 +14,6 @@
 #include "ibverbs.h"
 #include "fork.h"
 
-bool verbs_allow_disassociate_destroy;
-
 /*
  * Registrations pin memory; under a limit of a few pages they fail in
  * ways that are hard to trace back to it, so say it once, early.
