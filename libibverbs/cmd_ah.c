@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Address handles in the command layer. Create is a write() command only
+ * (CREATE_AH, no provider request data, the provider's response data
+ * behind the kernel's); destroy is the AH/DESTROY method with DESTROY_AH
+ * by write() behind it, as in rdma-core 44.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "ibverbs.h"
+#include "kcmd.h"
+
+/* The public address vector in the kernel's layout. */
+static void ah_attr_to_kern(struct ib_uverbs_ah_attr *k,
+			    const struct ibv_ah_attr *a)
+{
+	memset(k, 0, sizeof(*k));
+	memcpy(k->grh.dgid, a->grh.dgid.raw, sizeof(k->grh.dgid));
+	k->grh.flow_label = a->grh.flow_label;
+	k->grh.sgid_index = a->grh.sgid_index;
+	k->grh.hop_limit = a->grh.hop_limit;
+	k->grh.traffic_class = a->grh.traffic_class;
+	k->dlid = a->dlid;
+	k->sl = a->sl;
+	k->src_path_bits = a->src_path_bits;
+	k->static_rate = a->static_rate;
+	k->is_global = a->is_global;
+	k->port_num = a->port_num;
+}
+
+/**
+ * ibv_cmd_create_ah - create an address handle on @pd (provider helper)
+ * @ah: the provider's AH; handle and context are set
+ * @resp, @resp_size: the kernel's response and the provider's after it
+ *
+ * Returns 0 or a positive errno value.
+ */
+int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
+		      struct ibv_ah_attr *attr,
+		      struct ib_uverbs_create_ah_resp *resp, size_t resp_size)
+{
+	struct ibv_create_ah req = {
+		.response = (uintptr_t)resp,
+		.user_handle = (uintptr_t)ah,
+		.pd_handle = pd->handle,
+	};
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_CREATE_AH,
+		.req = &req,
+		.req_core = sizeof(req),
+		.req_len = sizeof(req),
+		.resp = resp,
+		.resp_core = sizeof(*resp),
+		.resp_len = resp_size,
+	};
+	int ret;
+
+	ah_attr_to_kern(&req.attr, attr);
+	ret = kcmd_write(pd->context, &w);
+	if (ret)
+		return ret;
+	ah->handle = resp->ah_handle;
+	ah->context = pd->context;
+	return 0;
+}
+
+/**
+ * ibv_cmd_destroy_ah - destroy an address handle (provider helper)
+ *
+ * Returns 0 or a positive errno value; EIO of a vanished device counts
+ * as success when RDMAV_ALLOW_DISASSOC_DESTROY says so.
+ */
+int ibv_cmd_destroy_ah(struct ibv_ah *ah)
+{
+	int ret;
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY,
+			       1);
+
+	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_AH_HANDLE, ah->handle);
+	if (cmd_route(ah->context, cmdb, &ret) == CMD_WRITE) {
+		struct ibv_destroy_ah req = { .ah_handle = ah->handle };
+		struct kcmd_write_args w = {
+			.command = IB_USER_VERBS_CMD_DESTROY_AH,
+			.req = &req,
+			.req_core = sizeof(req),
+			.req_len = sizeof(req),
+		};
+
+		ret = kcmd_write(ah->context, &w);
+	}
+	return cmd_destroy_result(ret);
+}

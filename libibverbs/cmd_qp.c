@@ -1,0 +1,845 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Queue pairs in the command layer: create (QP/CREATE, with the write()
+ * forms CREATE_QP and EX CREATE_QP behind it), open, query, modify,
+ * destroy, the kernel-side post of work requests, and multicast
+ * attach/detach. Providers call these from their QP ops; each marshals
+ * one command for the transport (kcmd.c) and fills the fields of the
+ * object the core owns.
+ *
+ * Which command takes which route is rdma-core 44's: create and destroy
+ * are ioctl methods with a write() fallback, everything else exists only
+ * as a write() command (tunnelled by kcmd_write() where it can).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "ibverbs.h"
+#include "kcmd.h"
+
+/* The create flags the kernel knows, whatever the route. */
+#define QP_CREATE_FLAGS_SUPPORTED                                        \
+	(IBV_QP_CREATE_BLOCK_SELF_MCAST_LB | IBV_QP_CREATE_SCATTER_FCS | \
+	 IBV_QP_CREATE_CVLAN_STRIPPING | IBV_QP_CREATE_SOURCE_QPN |      \
+	 IBV_QP_CREATE_PCI_WRITE_END_PADDING)
+
+/*
+ * The provider's write() buffers of a create, and the size of the
+ * struct each starts with: the write() request of the route taken is
+ * laid over the end of that struct, just before the driver data.
+ */
+struct qp_bufs {
+	void *cmd;
+	size_t cmd_core, cmd_size;
+	void *resp;
+	size_t resp_core, resp_size;
+};
+
+/* One create in progress: what both routes need. */
+struct qp_create {
+	struct ibv_context *ctx;
+	struct verbs_qp *vqp; /* NULL for ibv_cmd_create_qp() */
+	struct ibv_qp *qp;
+	struct ibv_qp_init_attr_ex *attr;
+	struct verbs_xrcd *vxrcd;
+	uint32_t pd_handle, send_cq_handle, recv_cq_handle;
+	struct qp_bufs b;
+};
+
+static void *buf_tail(void *buf, size_t have, size_t want)
+{
+	return (char *)buf + have - want;
+}
+
+/* The core's fields of a created QP, as rdma-core 44 sets them. */
+static void qp_init_fields(struct qp_create *c)
+{
+	struct ibv_qp *qp = c->qp;
+
+	qp->qp_context = c->attr->qp_context;
+	qp->pd = c->attr->pd;
+	qp->send_cq = c->attr->send_cq;
+	qp->recv_cq = c->attr->recv_cq;
+	qp->srq = c->attr->srq;
+	qp->qp_type = c->attr->qp_type;
+	qp->state = IBV_QPS_RESET;
+	qp->events_completed = 0;
+	pthread_mutex_init(&qp->mutex, NULL);
+	pthread_cond_init(&qp->cond, NULL);
+	if (!c->vqp)
+		return;
+	c->vqp->comp_mask = 0;
+	if (c->attr->comp_mask & IBV_QP_INIT_ATTR_XRCD) {
+		c->vqp->comp_mask |= VERBS_QP_XRCD;
+		c->vqp->xrcd = c->vxrcd;
+	}
+}
+
+/* The capabilities the kernel granted, back into the caller's attr. */
+static void caps_from_resp(struct ibv_qp_cap *cap,
+			   const struct ib_uverbs_create_qp_resp *r)
+{
+	cap->max_send_wr = r->max_send_wr;
+	cap->max_recv_wr = r->max_recv_wr;
+	cap->max_send_sge = r->max_send_sge;
+	cap->max_recv_sge = r->max_recv_sge;
+	cap->max_inline_data = r->max_inline_data;
+}
+
+/* The request members the basic and extended CREATE_QP share. */
+static void fill_create_req(struct qp_create *c, struct ib_uverbs_create_qp *r)
+{
+	struct ibv_qp_init_attr_ex *a = c->attr;
+
+	r->user_handle = (uintptr_t)c->qp;
+	r->pd_handle = c->pd_handle;
+	r->send_cq_handle = c->send_cq_handle;
+	r->recv_cq_handle = c->recv_cq_handle;
+	r->srq_handle = a->srq ? a->srq->handle : 0;
+	r->max_send_wr = a->cap.max_send_wr;
+	r->max_recv_wr = a->cap.max_recv_wr;
+	r->max_send_sge = a->cap.max_send_sge;
+	r->max_recv_sge = a->cap.max_recv_sge;
+	r->max_inline_data = a->cap.max_inline_data;
+	r->sq_sig_all = a->sq_sig_all;
+	r->qp_type = a->qp_type;
+	r->is_srq = !!a->srq;
+	r->reserved = 0;
+}
+
+/*
+ * Response size of the basic CREATE_QP by kernel ABI: ABI 4 kernels
+ * answered without the trailing reserved word, ABI 3 kernels with the
+ * handle and QP number only (and so granted no capabilities back).
+ */
+static size_t create_qp_resp_len(void)
+{
+	if (abi_ver > 4)
+		return sizeof(struct ib_uverbs_create_qp_resp);
+	if (abi_ver == 4)
+		return sizeof(struct ibv_create_qp_resp_v4);
+	return sizeof(struct ibv_create_qp_resp_v3);
+}
+
+/* CREATE_QP by write(), over the tail of the provider's request. */
+static int create_qp_write(struct qp_create *c)
+{
+	size_t rlen = create_qp_resp_len();
+	struct ibv_create_qp *req;
+	struct ib_uverbs_create_qp_resp *resp;
+	struct kcmd_write_args w = { .command = IB_USER_VERBS_CMD_CREATE_QP };
+	int ret;
+
+	if (c->b.cmd_core < sizeof(*req) ||
+	    c->b.resp_core < sizeof(struct ib_uverbs_create_qp_resp))
+		return EINVAL;
+	req = buf_tail(c->b.cmd, c->b.cmd_core, sizeof(*req));
+	resp = buf_tail(c->b.resp, c->b.resp_core, rlen);
+	fill_create_req(c, &req->core_payload);
+	req->response = (uintptr_t)resp;
+	w.req = req;
+	w.req_core = sizeof(*req);
+	w.req_len = sizeof(*req) + c->b.cmd_size - c->b.cmd_core;
+	w.resp = resp;
+	w.resp_core = rlen;
+	w.resp_len = rlen + c->b.resp_size - c->b.resp_core;
+	ret = kcmd_write(c->ctx, &w);
+	if (ret)
+		return ret;
+	c->qp->handle = resp->qp_handle;
+	c->qp->qp_num = resp->qpn;
+	if (abi_ver > 3)
+		caps_from_resp(&c->attr->cap, resp);
+	return 0;
+}
+
+/* EX CREATE_QP: create flags and indirection tables need it. */
+static int create_qp_write_ex(struct qp_create *c)
+{
+	struct ibv_qp_init_attr_ex *a = c->attr;
+	struct ib_uverbs_ex_create_qp_resp *resp = c->b.resp;
+	struct ibv_create_qp_ex *req = c->b.cmd;
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_EX_CMD_CREATE_QP,
+		.extended = true,
+		.req = req,
+		.req_core = sizeof(*req),
+		.req_len = c->b.cmd_size,
+		.resp = resp,
+		.resp_core = sizeof(*resp),
+		.resp_len = c->b.resp_size,
+	};
+	int ret;
+
+	if (c->b.cmd_core != sizeof(*req) || c->b.resp_core != sizeof(*resp))
+		return EINVAL;
+	memset(&req->core_payload, 0, sizeof(req->core_payload));
+	fill_create_req(c, ibv_create_qp_ex_to_reg(req));
+	if (a->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) {
+		req->create_flags = a->create_flags;
+		if (a->create_flags & IBV_QP_CREATE_SOURCE_QPN)
+			req->source_qpn = a->source_qpn;
+	}
+	if (a->comp_mask & IBV_QP_INIT_ATTR_IND_TABLE) {
+		req->rwq_ind_tbl_handle = a->rwq_ind_tbl->ind_tbl_handle;
+		req->comp_mask = IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
+	}
+	ret = kcmd_write(c->ctx, &w);
+	if (ret)
+		return ret;
+	c->qp->handle = resp->base.qp_handle;
+	c->qp->qp_num = resp->base.qpn;
+	caps_from_resp(&a->cap, &resp->base);
+	return 0;
+}
+
+/* The CQ handles of an ordinary (not XRC receive) QP. */
+static int fill_cqs(struct qp_create *c, struct ibv_command_buffer *cmdb)
+{
+	struct ibv_qp_init_attr_ex *a = c->attr;
+
+	if (a->comp_mask & IBV_QP_INIT_ATTR_IND_TABLE) {
+		/* Receives come from the table's WQs, not from this QP. */
+		if (a->cap.max_recv_wr || a->cap.max_recv_sge || a->recv_cq ||
+		    a->srq)
+			return EINVAL;
+		cmdb->fallback_require_ex = 1;
+		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE,
+				 a->rwq_ind_tbl->ind_tbl_handle);
+		if (a->cap.max_send_wr) {
+			c->send_cq_handle = a->send_cq->handle;
+			fill_attr_in_obj(cmdb,
+					 UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE,
+					 c->send_cq_handle);
+		}
+		return 0;
+	}
+	c->send_cq_handle = a->send_cq->handle;
+	fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE,
+			 c->send_cq_handle);
+	if (a->qp_type != IBV_QPT_XRC_SEND) {
+		c->recv_cq_handle = a->recv_cq->handle;
+		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE,
+				 c->recv_cq_handle);
+	}
+	return 0;
+}
+
+/* The owner of the QP: an XRC domain, or a PD and its CQs. */
+static int fill_owner(struct qp_create *c, struct ibv_command_buffer *cmdb)
+{
+	struct ibv_qp_init_attr_ex *a = c->attr;
+	int ret;
+
+	switch (a->qp_type) {
+	case IBV_QPT_XRC_RECV:
+		if (!(a->comp_mask & IBV_QP_INIT_ATTR_XRCD))
+			return EINVAL;
+		c->vxrcd = container_of(a->xrcd, struct verbs_xrcd, xrcd);
+		c->pd_handle = c->vxrcd->handle;
+		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE,
+				 c->pd_handle);
+		return 0;
+	case IBV_QPT_RC:
+	case IBV_QPT_UC:
+	case IBV_QPT_UD:
+	case IBV_QPT_RAW_PACKET:
+	case IBV_QPT_XRC_SEND:
+	case IBV_QPT_DRIVER:
+		break;
+	default:
+		return EINVAL;
+	}
+	if (!(a->comp_mask & IBV_QP_INIT_ATTR_PD))
+		return EINVAL;
+	c->pd_handle = a->pd->handle;
+	fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_PD_HANDLE, c->pd_handle);
+	ret = fill_cqs(c, cmdb);
+	/* The write() command never gave an XRC send QP a receive queue. */
+	if (!ret && a->qp_type == IBV_QPT_XRC_SEND)
+		a->cap.max_recv_wr = a->cap.max_recv_sge = 0;
+	return ret;
+}
+
+/* Create flags: SQ_SIG_ALL is one of them on the ioctl route. */
+static int fill_flags(struct qp_create *c, struct ibv_command_buffer *cmdb)
+{
+	struct ibv_qp_init_attr_ex *a = c->attr;
+	uint32_t flags = a->sq_sig_all ? IB_UVERBS_QP_CREATE_SQ_SIG_ALL : 0;
+
+	if (a->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) {
+		if (a->create_flags & ~QP_CREATE_FLAGS_SUPPORTED)
+			return EINVAL;
+		cmdb->fallback_require_ex = 1;
+		flags |= a->create_flags;
+		/* The source QPN travels as its own attribute instead. */
+		if (a->create_flags & IBV_QP_CREATE_SOURCE_QPN) {
+			fill_attr_in_uint32(cmdb,
+					    UVERBS_ATTR_CREATE_QP_SOURCE_QPN,
+					    a->source_qpn);
+			flags &= ~IBV_QP_CREATE_SOURCE_QPN;
+		}
+	}
+	if (flags)
+		fill_attr_in_uint32(cmdb, UVERBS_ATTR_CREATE_QP_FLAGS, flags);
+	return 0;
+}
+
+/* struct ibv_qp_cap goes to the kernel as struct ib_uverbs_qp_cap. */
+_Static_assert(sizeof(struct ibv_qp_cap) == sizeof(struct ib_uverbs_qp_cap),
+	       "qp cap layout");
+_Static_assert(offsetof(struct ibv_qp_cap, max_inline_data) ==
+		       offsetof(struct ib_uverbs_qp_cap, max_inline_data),
+	       "qp cap layout");
+
+/*
+ * QP/CREATE, with CREATE_QP or EX CREATE_QP where the kernel has no such
+ * method. The attributes keep rdma-core 44's order.
+ */
+static int create_qp(struct qp_create *c)
+{
+	struct ibv_qp_init_attr_ex *a = c->attr;
+	struct ib_uverbs_attr *handle;
+	uint32_t qp_num;
+	int ret;
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE,
+			       17);
+
+	c->qp->context = c->ctx;
+	ret = fill_owner(c, cmdb);
+	if (ret)
+		goto err;
+	handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_CREATE_QP_HANDLE);
+	fill_attr_const_in(cmdb, UVERBS_ATTR_CREATE_QP_TYPE, a->qp_type);
+	fill_attr_in_uint64(cmdb, UVERBS_ATTR_CREATE_QP_USER_HANDLE,
+			    (uintptr_t)c->qp);
+	fill_attr_in_ptr(cmdb, UVERBS_ATTR_CREATE_QP_CAP, &a->cap);
+	fill_attr_in_fd(cmdb, UVERBS_ATTR_CREATE_QP_EVENT_FD, c->ctx->async_fd);
+	ret = fill_flags(c, cmdb);
+	if (ret)
+		goto err;
+	if (a->srq)
+		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE,
+				 a->srq->handle);
+	fill_attr_out_ptr(cmdb, UVERBS_ATTR_CREATE_QP_RESP_CAP, &a->cap);
+	fill_attr_out_ptr(cmdb, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &qp_num);
+	cmd_add_uhw(cmdb, c->b.cmd, c->b.cmd_size, c->b.cmd_core, c->b.resp,
+		    c->b.resp_size, c->b.resp_core);
+
+	switch (cmd_route(c->ctx, cmdb, &ret)) {
+	case CMD_WRITE:
+		ret = create_qp_write(c);
+		break;
+	case CMD_WRITE_EX:
+		ret = create_qp_write_ex(c);
+		break;
+	case CMD_DONE:
+		if (!ret) {
+			c->qp->handle = read_attr_obj(
+				UVERBS_ATTR_CREATE_QP_HANDLE, handle);
+			c->qp->qp_num = qp_num;
+		}
+		break;
+	}
+	if (ret)
+		goto err;
+	qp_init_fields(c);
+	return 0;
+err:
+	errno = ret;
+	return ret;
+}
+
+/**
+ * ibv_cmd_create_qp - create a QP from a basic init attr (provider helper)
+ * @pd, @qp, @attr: the verb's arguments; @attr->cap is updated
+ * @cmd, @cmd_size, @resp, @resp_size: the provider's write() buffers
+ *
+ * Returns 0 or a positive errno value.
+ */
+int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
+		      struct ibv_qp_init_attr *attr, struct ibv_create_qp *cmd,
+		      size_t cmd_size, struct ib_uverbs_create_qp_resp *resp,
+		      size_t resp_size)
+{
+	struct ibv_qp_init_attr_ex attr_ex = {
+		.qp_context = attr->qp_context,
+		.send_cq = attr->send_cq,
+		.recv_cq = attr->recv_cq,
+		.srq = attr->srq,
+		.cap = attr->cap,
+		.qp_type = attr->qp_type,
+		.sq_sig_all = attr->sq_sig_all,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = pd,
+	};
+	struct qp_create c = {
+		.ctx = pd->context,
+		.qp = qp,
+		.attr = &attr_ex,
+		.b = { cmd, sizeof(*cmd), cmd_size, resp, sizeof(*resp),
+		       resp_size },
+	};
+	int ret = create_qp(&c);
+
+	if (!ret)
+		attr->cap = attr_ex.cap;
+	return ret;
+}
+
+/**
+ * ibv_cmd_create_qp_ex - create a QP of a PD or XRC domain (provider helper)
+ *
+ * As ibv_cmd_create_qp(), for the extended init attr without the fields
+ * that need the extended write() command.
+ */
+int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp,
+			 struct ibv_qp_init_attr_ex *attr_ex,
+			 struct ibv_create_qp *cmd, size_t cmd_size,
+			 struct ib_uverbs_create_qp_resp *resp,
+			 size_t resp_size)
+{
+	struct qp_create c = {
+		.ctx = context,
+		.vqp = qp,
+		.qp = &qp->qp,
+		.attr = attr_ex,
+		.b = { cmd, sizeof(*cmd), cmd_size, resp, sizeof(*resp),
+		       resp_size },
+	};
+
+	if (!check_comp_mask(attr_ex->comp_mask,
+			     IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) {
+		errno = EINVAL;
+		return EINVAL;
+	}
+	return create_qp(&c);
+}
+
+/**
+ * ibv_cmd_create_qp_ex2 - create a QP from any extended init attr
+ *
+ * As ibv_cmd_create_qp_ex(), with the provider's extended write()
+ * buffers, so that create flags and RSS tables can fall back too.
+ */
+int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
+			  struct ibv_qp_init_attr_ex *qp_attr,
+			  struct ibv_create_qp_ex *cmd, size_t cmd_size,
+			  struct ib_uverbs_ex_create_qp_resp *resp,
+			  size_t resp_size)
+{
+	struct qp_create c = {
+		.ctx = context,
+		.vqp = qp,
+		.qp = &qp->qp,
+		.attr = qp_attr,
+		.b = { cmd, sizeof(*cmd), cmd_size, resp, sizeof(*resp),
+		       resp_size },
+	};
+
+	if (!check_comp_mask(qp_attr->comp_mask,
+			     IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
+				     IBV_QP_INIT_ATTR_CREATE_FLAGS |
+				     IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
+				     IBV_QP_INIT_ATTR_IND_TABLE |
+				     IBV_QP_INIT_ATTR_RX_HASH |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) {
+		errno = EINVAL;
+		return EINVAL;
+	}
+	return create_qp(&c);
+}
+
+/* The fields of a QP opened by number: no PD, CQs or SRQ of its own. */
+static void open_qp_fields(struct verbs_qp *qp, int vqp_sz,
+			   struct ibv_qp_open_attr *attr,
+			   struct verbs_xrcd *xrcd)
+{
+	qp->qp.qp_context = attr->qp_context;
+	qp->qp.pd = NULL;
+	qp->qp.send_cq = qp->qp.recv_cq = NULL;
+	qp->qp.srq = NULL;
+	qp->qp.qp_num = attr->qp_num;
+	qp->qp.qp_type = attr->qp_type;
+	qp->qp.state = IBV_QPS_UNKNOWN;
+	qp->qp.events_completed = 0;
+	pthread_mutex_init(&qp->qp.mutex, NULL);
+	pthread_cond_init(&qp->qp.cond, NULL);
+	qp->comp_mask = 0;
+	/* Providers built before verbs_qp grew xrcd pass a shorter size. */
+	if (vqp_sz > 0 &&
+	    vext_field_avail(struct verbs_qp, xrcd, (size_t)vqp_sz)) {
+		qp->comp_mask = VERBS_QP_XRCD;
+		qp->xrcd = xrcd;
+	}
+}
+
+/**
+ * ibv_cmd_open_qp - open an XRC target QP another process created
+ *
+ * Write-only (OPEN_QP). Returns 0 or a positive errno value.
+ */
+int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
+		    int vqp_sz, struct ibv_qp_open_attr *attr,
+		    struct ibv_open_qp *cmd, size_t cmd_size,
+		    struct ib_uverbs_create_qp_resp *resp, size_t resp_size)
+{
+	const uint32_t need = IBV_QP_OPEN_ATTR_XRCD | IBV_QP_OPEN_ATTR_NUM |
+			      IBV_QP_OPEN_ATTR_TYPE;
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_OPEN_QP,
+		.req = cmd,
+		.req_core = sizeof(*cmd),
+		.req_len = cmd_size,
+		.resp = resp,
+		.resp_core = sizeof(*resp),
+		.resp_len = resp_size,
+	};
+	struct verbs_xrcd *xrcd;
+	int ret;
+
+	if (attr->comp_mask >= IBV_QP_OPEN_ATTR_RESERVED)
+		return EOPNOTSUPP;
+	if ((attr->comp_mask & need) != need)
+		return EINVAL;
+	xrcd = container_of(attr->xrcd, struct verbs_xrcd, xrcd);
+	cmd->response = (uintptr_t)resp;
+	cmd->user_handle = (uintptr_t)qp;
+	cmd->pd_handle = xrcd->handle;
+	cmd->qpn = attr->qp_num;
+	cmd->qp_type = attr->qp_type;
+	ret = kcmd_write(context, &w);
+	if (ret)
+		return ret;
+	qp->qp.handle = resp->qp_handle;
+	qp->qp.context = context;
+	open_qp_fields(qp, vqp_sz, attr, xrcd);
+	return 0;
+}
+
+/**
+ * ibv_cmd_destroy_qp - destroy a QP once its reported events are acked
+ *
+ * QP/DESTROY, or DESTROY_QP by write(). Blocks until the application has
+ * acknowledged every async event the kernel says it delivered for @qp.
+ */
+int ibv_cmd_destroy_qp(struct ibv_qp *qp)
+{
+	struct ib_uverbs_destroy_qp_resp resp = { 0 };
+	int ret;
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY,
+			       2);
+
+	fill_attr_out_ptr(cmdb, UVERBS_ATTR_DESTROY_QP_RESP, &resp);
+	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_QP_HANDLE, qp->handle);
+	if (cmd_route(qp->context, cmdb, &ret) == CMD_WRITE) {
+		struct ibv_destroy_qp req = {
+			.response = (uintptr_t)&resp,
+			.qp_handle = qp->handle,
+		};
+		struct kcmd_write_args w = {
+			.command = IB_USER_VERBS_CMD_DESTROY_QP,
+			.req = &req,
+			.req_core = sizeof(req),
+			.req_len = sizeof(req),
+			.resp = &resp,
+			.resp_core = sizeof(resp),
+			.resp_len = sizeof(resp),
+		};
+
+		ret = kcmd_write(qp->context, &w);
+	}
+	/* A QP of a vanished device has no events left to wait for. */
+	if (ret)
+		return cmd_destroy_result(ret);
+	pthread_mutex_lock(&qp->mutex);
+	while (qp->events_completed != resp.events_reported)
+		pthread_cond_wait(&qp->cond, &qp->mutex);
+	pthread_mutex_unlock(&qp->mutex);
+	return 0;
+}
+
+/* An address vector as the kernel's QP commands carry it. */
+static void dest_to_kern(struct ib_uverbs_qp_dest *d,
+			 const struct ibv_ah_attr *ah)
+{
+	memcpy(d->dgid, ah->grh.dgid.raw, sizeof(d->dgid));
+	d->flow_label = ah->grh.flow_label;
+	d->dlid = ah->dlid;
+	d->reserved = 0;
+	d->sgid_index = ah->grh.sgid_index;
+	d->hop_limit = ah->grh.hop_limit;
+	d->traffic_class = ah->grh.traffic_class;
+	d->sl = ah->sl;
+	d->src_path_bits = ah->src_path_bits;
+	d->static_rate = ah->static_rate;
+	d->is_global = ah->is_global;
+	d->port_num = ah->port_num;
+}
+
+static void dest_from_kern(struct ibv_ah_attr *ah,
+			   const struct ib_uverbs_qp_dest *d)
+{
+	memcpy(ah->grh.dgid.raw, d->dgid, sizeof(d->dgid));
+	ah->grh.flow_label = d->flow_label;
+	ah->dlid = d->dlid;
+	ah->grh.sgid_index = d->sgid_index;
+	ah->grh.hop_limit = d->hop_limit;
+	ah->grh.traffic_class = d->traffic_class;
+	ah->sl = d->sl;
+	ah->src_path_bits = d->src_path_bits;
+	ah->static_rate = d->static_rate;
+	ah->is_global = d->is_global;
+	ah->port_num = d->port_num;
+}
+
+static void cap_from_query(struct ibv_qp_cap *cap,
+			   const struct ib_uverbs_query_qp_resp *r)
+{
+	cap->max_send_wr = r->max_send_wr;
+	cap->max_recv_wr = r->max_recv_wr;
+	cap->max_send_sge = r->max_send_sge;
+	cap->max_recv_sge = r->max_recv_sge;
+	cap->max_inline_data = r->max_inline_data;
+}
+
+static void attr_from_query(struct ibv_qp_attr *a,
+			    const struct ib_uverbs_query_qp_resp *r)
+{
+	a->qkey = r->qkey;
+	a->rq_psn = r->rq_psn;
+	a->sq_psn = r->sq_psn;
+	a->dest_qp_num = r->dest_qp_num;
+	a->qp_access_flags = r->qp_access_flags;
+	a->pkey_index = r->pkey_index;
+	a->alt_pkey_index = r->alt_pkey_index;
+	a->qp_state = r->qp_state;
+	a->cur_qp_state = r->cur_qp_state;
+	a->path_mtu = r->path_mtu;
+	a->path_mig_state = r->path_mig_state;
+	a->sq_draining = r->sq_draining;
+	a->max_rd_atomic = r->max_rd_atomic;
+	a->max_dest_rd_atomic = r->max_dest_rd_atomic;
+	a->min_rnr_timer = r->min_rnr_timer;
+	a->port_num = r->port_num;
+	a->timeout = r->timeout;
+	a->retry_cnt = r->retry_cnt;
+	a->rnr_retry = r->rnr_retry;
+	a->alt_port_num = r->alt_port_num;
+	a->alt_timeout = r->alt_timeout;
+	cap_from_query(&a->cap, r);
+	dest_from_kern(&a->ah_attr, &r->dest);
+	dest_from_kern(&a->alt_ah_attr, &r->alt_dest);
+}
+
+/*
+ * Mask bits from IBV_QP_RATE_LIMIT up have no room in the basic MODIFY_QP
+ * and QUERY_QP; a provider sends those with ibv_cmd_modify_qp_ex().
+ */
+#define QP_BASIC_ATTR_MASK (IBV_QP_RATE_LIMIT - 1)
+
+/**
+ * ibv_cmd_query_qp - read a QP's attributes from the kernel
+ *
+ * Write-only (QUERY_QP). Fills @qp_attr, and @qp_init_attr from the
+ * answer and from @qp. Returns 0 or a positive errno value.
+ */
+int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
+		     int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
+		     struct ibv_query_qp *cmd, size_t cmd_size)
+{
+	struct ib_uverbs_query_qp_resp resp;
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_QUERY_QP,
+		.req = cmd,
+		.req_core = sizeof(*cmd),
+		.req_len = cmd_size,
+		.resp = &resp,
+		.resp_core = sizeof(resp),
+		.resp_len = sizeof(resp),
+	};
+	int ret;
+
+	if (attr_mask & ~QP_BASIC_ATTR_MASK)
+		return EOPNOTSUPP;
+	cmd->response = (uintptr_t)&resp;
+	cmd->qp_handle = qp->handle;
+	cmd->attr_mask = attr_mask;
+	ret = kcmd_write(qp->context, &w);
+	if (ret)
+		return ret;
+	attr_from_query(qp_attr, &resp);
+	qp_init_attr->qp_context = qp->qp_context;
+	qp_init_attr->send_cq = qp->send_cq;
+	qp_init_attr->recv_cq = qp->recv_cq;
+	qp_init_attr->srq = qp->srq;
+	qp_init_attr->qp_type = qp->qp_type;
+	cap_from_query(&qp_init_attr->cap, &resp);
+	qp_init_attr->sq_sig_all = resp.sq_sig_all;
+	return 0;
+}
+
+/* The scalar fields of a modify, each only when its mask bit is set. */
+static void modify_scalars(struct ib_uverbs_modify_qp *m,
+			   const struct ibv_qp_attr *a, int mask)
+{
+	if (mask & IBV_QP_STATE)
+		m->qp_state = a->qp_state;
+	if (mask & IBV_QP_CUR_STATE)
+		m->cur_qp_state = a->cur_qp_state;
+	if (mask & IBV_QP_EN_SQD_ASYNC_NOTIFY)
+		m->en_sqd_async_notify = a->en_sqd_async_notify;
+	if (mask & IBV_QP_ACCESS_FLAGS)
+		m->qp_access_flags = a->qp_access_flags;
+	if (mask & IBV_QP_PKEY_INDEX)
+		m->pkey_index = a->pkey_index;
+	if (mask & IBV_QP_PORT)
+		m->port_num = a->port_num;
+	if (mask & IBV_QP_QKEY)
+		m->qkey = a->qkey;
+	if (mask & IBV_QP_PATH_MTU)
+		m->path_mtu = a->path_mtu;
+	if (mask & IBV_QP_TIMEOUT)
+		m->timeout = a->timeout;
+	if (mask & IBV_QP_RETRY_CNT)
+		m->retry_cnt = a->retry_cnt;
+	if (mask & IBV_QP_RNR_RETRY)
+		m->rnr_retry = a->rnr_retry;
+	if (mask & IBV_QP_RQ_PSN)
+		m->rq_psn = a->rq_psn;
+	if (mask & IBV_QP_MAX_QP_RD_ATOMIC)
+		m->max_rd_atomic = a->max_rd_atomic;
+	if (mask & IBV_QP_MIN_RNR_TIMER)
+		m->min_rnr_timer = a->min_rnr_timer;
+	if (mask & IBV_QP_SQ_PSN)
+		m->sq_psn = a->sq_psn;
+	if (mask & IBV_QP_MAX_DEST_RD_ATOMIC)
+		m->max_dest_rd_atomic = a->max_dest_rd_atomic;
+	if (mask & IBV_QP_PATH_MIG_STATE)
+		m->path_mig_state = a->path_mig_state;
+	if (mask & IBV_QP_DEST_QPN)
+		m->dest_qp_num = a->dest_qp_num;
+}
+
+/*
+ * The kernel's modify request from the public attr and mask. The mask
+ * bits are the kernel's own (IB_QP_*), so they pass unchanged; fields
+ * outside the mask go as zero.
+ */
+static void modify_to_kern(struct ib_uverbs_modify_qp *m, struct ibv_qp *qp,
+			   const struct ibv_qp_attr *a, int mask)
+{
+	memset(m, 0, sizeof(*m));
+	m->qp_handle = qp->handle;
+	m->attr_mask = mask;
+	modify_scalars(m, a, mask);
+	if (mask & IBV_QP_AV)
+		dest_to_kern(&m->dest, &a->ah_attr);
+	if (mask & IBV_QP_ALT_PATH) {
+		m->alt_pkey_index = a->alt_pkey_index;
+		m->alt_port_num = a->alt_port_num;
+		m->alt_timeout = a->alt_timeout;
+		dest_to_kern(&m->alt_dest, &a->alt_ah_attr);
+	}
+}
+
+/**
+ * ibv_cmd_modify_qp - change a QP's attributes (provider helper)
+ *
+ * Write-only (MODIFY_QP). Mask bits the basic command cannot carry give
+ * EOPNOTSUPP. Returns 0 or a positive errno value.
+ */
+int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		      int attr_mask, struct ibv_modify_qp *cmd, size_t cmd_size)
+{
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_MODIFY_QP,
+		.req = cmd,
+		.req_core = sizeof(*cmd),
+		.req_len = cmd_size,
+	};
+
+	if (attr_mask & ~QP_BASIC_ATTR_MASK)
+		return EOPNOTSUPP;
+	modify_to_kern(&cmd->core_payload, qp, attr, attr_mask);
+	return kcmd_write(qp->context, &w);
+}
+
+/**
+ * ibv_cmd_modify_qp_ex - change a QP's attributes, rate limit included
+ *
+ * Write-only (EX MODIFY_QP), with the kernel's extended response in
+ * @resp. Returns 0 or a positive errno value.
+ */
+int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+			 int attr_mask, struct ibv_modify_qp_ex *cmd,
+			 size_t cmd_size,
+			 struct ib_uverbs_ex_modify_qp_resp *resp,
+			 size_t resp_size)
+{
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_EX_CMD_MODIFY_QP,
+		.extended = true,
+		.req = cmd,
+		.req_core = sizeof(*cmd),
+		.req_len = cmd_size,
+		.resp = resp,
+		.resp_core = sizeof(*resp),
+		.resp_len = resp_size,
+	};
+
+	modify_to_kern(&cmd->base, qp, attr, attr_mask);
+	cmd->rate_limit = 0;
+	cmd->reserved = 0;
+	if (attr_mask & IBV_QP_RATE_LIMIT)
+		cmd->rate_limit = attr->rate_limit;
+	return kcmd_write(qp->context, &w);
+}
+
+/* ATTACH_MCAST and DETACH_MCAST share one request layout. */
+static int mcast(struct ibv_qp *qp, uint32_t command, const union ibv_gid *gid,
+		 uint16_t lid)
+{
+	struct ibv_attach_mcast req = {
+		.qp_handle = qp->handle,
+		.mlid = lid,
+	};
+	struct kcmd_write_args w = {
+		.command = command,
+		.req = &req,
+		.req_core = sizeof(req),
+		.req_len = sizeof(req),
+	};
+
+	_Static_assert(sizeof(struct ibv_attach_mcast) ==
+			       sizeof(struct ibv_detach_mcast),
+		       "mcast layouts");
+	memcpy(req.gid, gid->raw, sizeof(req.gid));
+	return kcmd_write(qp->context, &w);
+}
+
+/**
+ * ibv_cmd_attach_mcast - join @qp to the multicast group @gid / @lid
+ *
+ * Write-only (ATTACH_MCAST). Returns 0 or a positive errno value.
+ */
+int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+			 uint16_t lid)
+{
+	return mcast(qp, IB_USER_VERBS_CMD_ATTACH_MCAST, gid, lid);
+}
+
+/**
+ * ibv_cmd_detach_mcast - take @qp out of the multicast group @gid / @lid
+ *
+ * Write-only (DETACH_MCAST). Returns 0 or a positive errno value.
+ */
+int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+			 uint16_t lid)
+{
+	return mcast(qp, IB_USER_VERBS_CMD_DETACH_MCAST, gid, lid);
+}

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Public verbs of the queue family: queue pairs, shared receive queues
+ * and multicast membership. Each dispatches to the provider through the
+ * context's private op table (get_ops()); the provider reaches the kernel
+ * through cmd_qp.c and cmd_srq.c. Like rdma-core 44 these verbs do not
+ * check their arguments; they keep the few core fields the provider does
+ * not (a QP's state after a modify or query, an SRQ's event accounting).
+ */
+#include <errno.h>
+#include <pthread.h>
+
+#include "ibverbs.h"
+
+/**
+ * ibv_create_qp - create a queue pair on @pd
+ * Returns the QP, or NULL with errno set.
+ */
+VERBS_DEFAULT_VERSION(struct ibv_qp *, ibv_create_qp, "IBVERBS_1.1",
+		      struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)
+{
+	/* The provider and ibv_cmd_create_qp() set every field. */
+	return get_ops(pd->context)->create_qp(pd, qp_init_attr);
+}
+
+/**
+ * ibv_query_qp - read @attr_mask attributes of @qp
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_query_qp, "IBVERBS_1.1", struct ibv_qp *qp,
+		      struct ibv_qp_attr *attr, int attr_mask,
+		      struct ibv_qp_init_attr *init_attr)
+{
+	int ret =
+		get_ops(qp->context)->query_qp(qp, attr, attr_mask, init_attr);
+
+	if (ret)
+		return ret;
+	if (attr_mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
+	return 0;
+}
+
+/**
+ * ibv_modify_qp - change the @attr_mask attributes of @qp
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_modify_qp, "IBVERBS_1.1", struct ibv_qp *qp,
+		      struct ibv_qp_attr *attr, int attr_mask)
+{
+	int ret = get_ops(qp->context)->modify_qp(qp, attr, attr_mask);
+
+	if (ret)
+		return ret;
+	if (attr_mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
+	return 0;
+}
+
+/**
+ * ibv_destroy_qp - destroy @qp
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_destroy_qp, "IBVERBS_1.1", struct ibv_qp *qp)
+{
+	return get_ops(qp->context)->destroy_qp(qp);
+}
+
+/**
+ * ibv_qp_to_qp_ex - the extended QP behind @qp
+ * Returns NULL unless the provider created @qp with the work request API.
+ */
+struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	struct verbs_qp *vqp = (struct verbs_qp *)qp;
+
+	if (vqp->comp_mask & VERBS_QP_EX)
+		return &vqp->qp_ex;
+	return NULL;
+}
+
+/**
+ * ibv_query_ece - read the ECE options @qp is using
+ * Returns 0 or a positive errno value.
+ */
+int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	return get_ops(qp->context)->query_ece(qp, ece);
+}
+
+/**
+ * ibv_set_ece - ask for the ECE options in @ece on @qp
+ * Returns 0 or a positive errno value; EOPNOTSUPP without a vendor.
+ */
+int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	if (!ece->vendor_id) {
+		errno = EOPNOTSUPP;
+		return EOPNOTSUPP;
+	}
+	return get_ops(qp->context)->set_ece(qp, ece);
+}
+
+/**
+ * ibv_query_qp_data_in_order - whether @op's data lands in order
+ * Returns 1 if so, 0 if not or unknown.
+ */
+int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
+			       uint32_t flags)
+{
+#if defined(__i386__) || defined(__x86_64__)
+	return get_ops(qp->context)->query_qp_data_in_order(qp, op, flags);
+#else
+	/* Elsewhere the CPU may see DMA writes out of order: never promise. */
+	(void)qp;
+	(void)op;
+	(void)flags;
+	return 0;
+#endif
+}
+
+/**
+ * ibv_attach_mcast - join @qp to the multicast group @gid, @lid
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_attach_mcast, "IBVERBS_1.1", struct ibv_qp *qp,
+		      const union ibv_gid *gid, uint16_t lid)
+{
+	return get_ops(qp->context)->attach_mcast(qp, gid, lid);
+}
+
+/**
+ * ibv_detach_mcast - take @qp out of the multicast group @gid, @lid
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_detach_mcast, "IBVERBS_1.1", struct ibv_qp *qp,
+		      const union ibv_gid *gid, uint16_t lid)
+{
+	return get_ops(qp->context)->detach_mcast(qp, gid, lid);
+}
+
+/**
+ * ibv_create_srq - create a shared receive queue on @pd
+ * Returns the SRQ, or NULL with errno set.
+ */
+VERBS_DEFAULT_VERSION(struct ibv_srq *, ibv_create_srq, "IBVERBS_1.1",
+		      struct ibv_pd *pd,
+		      struct ibv_srq_init_attr *srq_init_attr)
+{
+	struct ibv_srq *srq;
+
+	srq = get_ops(pd->context)->create_srq(pd, srq_init_attr);
+	if (!srq)
+		return NULL;
+	/* Providers predating the command layer's init rely on these. */
+	srq->context = pd->context;
+	srq->srq_context = srq_init_attr->srq_context;
+	srq->pd = pd;
+	srq->events_completed = 0;
+	pthread_mutex_init(&srq->mutex, NULL);
+	pthread_cond_init(&srq->cond, NULL);
+	return srq;
+}
+
+/**
+ * ibv_modify_srq - change the @srq_attr_mask attributes of @srq
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_modify_srq, "IBVERBS_1.1", struct ibv_srq *srq,
+		      struct ibv_srq_attr *srq_attr, int srq_attr_mask)
+{
+	return get_ops(srq->context)->modify_srq(srq, srq_attr, srq_attr_mask);
+}
+
+/**
+ * ibv_query_srq - read the attributes of @srq
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_query_srq, "IBVERBS_1.1", struct ibv_srq *srq,
+		      struct ibv_srq_attr *srq_attr)
+{
+	return get_ops(srq->context)->query_srq(srq, srq_attr);
+}
+
+/**
+ * ibv_destroy_srq - destroy @srq
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_destroy_srq, "IBVERBS_1.1", struct ibv_srq *srq)
+{
+	return get_ops(srq->context)->destroy_srq(srq);
+}
