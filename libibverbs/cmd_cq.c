@@ -360,13 +360,16 @@ static void copy_wc(struct ibv_wc *dst, const struct ib_uverbs_wc *src)
 /* One POLL_CQ for at most POLL_CHUNK entries; the count or -1/errno. */
 static int poll_chunk(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
 {
-	struct {
-		struct ib_uverbs_poll_cq_resp hdr;
-		struct ib_uverbs_wc wc[POLL_CHUNK];
-	} resp;
+	/* Room for the count and POLL_CHUNK entries, 8-byte aligned. */
+	uint64_t buf[(sizeof(struct ib_uverbs_poll_cq_resp) +
+		      POLL_CHUNK * sizeof(struct ib_uverbs_wc)) /
+		     sizeof(uint64_t)];
+	struct ib_uverbs_poll_cq_resp *resp = (void *)buf;
+	size_t resp_len = sizeof(*resp) + ne * sizeof(resp->wc[0]);
 	struct ibv_poll_cq req = {
 		.core_payload = {
-			.response = ioctl_ptr_to_u64(&resp),
+			/* Not ioctl_ptr_to_u64(): gcc would call buf unread. */
+			.response = (uintptr_t)resp,
 			.cq_handle = cq->handle,
 			.ne = ne,
 		},
@@ -376,18 +379,17 @@ static int poll_chunk(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
 		.req = &req,
 		.req_core = sizeof(req),
 		.req_len = sizeof(req),
-		.resp = &resp,
-		.resp_core = sizeof(resp.hdr) + ne * sizeof(resp.wc[0]),
-		.resp_len = sizeof(resp.hdr) + ne * sizeof(resp.wc[0]),
+		.resp = resp,
+		.resp_core = resp_len,
+		.resp_len = resp_len,
 	};
 	unsigned int i, n;
 
 	if (kcmd_write(cq->context, &w))
 		return -1;
-	n = resp.hdr.count < (unsigned int)ne ? resp.hdr.count :
-						(unsigned int)ne;
+	n = resp->count < (unsigned int)ne ? resp->count : (unsigned int)ne;
 	for (i = 0; i < n; i++)
-		copy_wc(&wc[i], &resp.wc[i]);
+		copy_wc(&wc[i], &resp->wc[i]);
 	return n;
 }
 

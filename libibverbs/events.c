@@ -31,7 +31,7 @@
  */
 struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
 {
-	struct ib_uverbs_create_comp_channel_resp resp;
+	struct ib_uverbs_create_comp_channel_resp resp = { 0 };
 	struct ibv_create_comp_channel req = {
 		.core_payload = { .response = ioctl_ptr_to_u64(&resp) },
 	};
