@@ -258,6 +258,8 @@ int verbs_query_port(struct ibv_context *ctx, uint8_t port,
 static void set_lib_ops(struct verbs_context *vctx)
 {
 	vctx->query_port = verbs_query_port;
+	/* Checks wc_flags and sets the core fields around the provider's. */
+	vctx->create_cq_ex = verbs_create_cq_ex;
 	/*
 	 * Applications built against libibverbs 1.1.8 find the flow ops at
 	 * the positions that are placeholders today.

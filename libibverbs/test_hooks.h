@@ -35,4 +35,12 @@ typedef ssize_t (*kcmd_write_fn)(int fd, const void *buf, size_t len);
 TEST_HOOK void kcmd_set_transport(kcmd_ioctl_fn ioctl_fn,
 				  kcmd_write_fn write_fn);
 
+/*
+ * cq_init.c: the library's create_cq_ex, which context.c installs in
+ * every context's verbs_context slot.
+ */
+TEST_HOOK struct ibv_cq_ex *
+verbs_create_cq_ex(struct ibv_context *context,
+		   struct ibv_cq_init_attr_ex *cq_attr);
+
 #endif
