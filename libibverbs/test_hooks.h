@@ -35,4 +35,14 @@ typedef ssize_t (*kcmd_write_fn)(int fd, const void *buf, size_t len);
 TEST_HOOK void kcmd_set_transport(kcmd_ioctl_fn ioctl_fn,
 				  kcmd_write_fn write_fn);
 
+/*
+ * neigh.c: ibv_resolve_eth_l2_from_gid() once it has the source GID, with
+ * the wait for the neighbour bounded by @timeout_ms (the verb uses 3000).
+ * Returns what the verb returns. Needs no ibv_query_gid().
+ */
+TEST_HOOK int neigh_resolve_gid(const union ibv_gid *sgid,
+				const union ibv_gid *dgid,
+				unsigned int timeout_ms, uint8_t *mac,
+				uint16_t *vid);
+
 #endif
