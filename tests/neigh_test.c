@@ -115,7 +115,8 @@ static long t_ms_since(const struct timespec *t0)
  * Runs a shell command in the network namespace of @ns (0: ours) and
  * returns its exit status; its output lands in @out when given.
  */
-static int t_sh(pid_t ns, char *out, size_t outlen, const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static int
+t_sh(pid_t ns, char *out, size_t outlen, const char *fmt, ...)
 {
 	char cmd[1024], path[64];
 	size_t got = 0;
@@ -256,30 +257,30 @@ static void *t_wire(void *arg)
  * IPv6 blackhole. The peer: tap1 10.0.0.2/24 fd00::2/64. No DAD: a
  * tentative source would only make the probe spin.
  */
-static const char t_own_cmds[] = T_PATH
-	"set -e; ip link set lo up;"
-	"ip addr add 10.0.0.1/24 dev tap0;"
-	"ip addr add fd00::1/64 dev tap0 nodad;"
-	"ip link set tap0 up;"
-	"ip route add 192.0.2.0/24 via 10.0.0.2;"
-	"ip -6 route add 2001:db8:1::/64 via fd00::2;"
-	"ip -6 route add blackhole 2001:db8:2::/64";
-static const char t_peer_cmds[] = T_PATH
-	"set -e; ip link set lo up;"
-	"ip addr add 10.0.0.2/24 dev tap1;"
-	"ip addr add fd00::2/64 dev tap1 nodad;"
-	"ip link set tap1 up";
+#define T_OWN_CMDS                                            \
+	T_PATH "set -e; ip link set lo up;"                   \
+	       "ip addr add 10.0.0.1/24 dev tap0;"            \
+	       "ip addr add fd00::1/64 dev tap0 nodad;"       \
+	       "ip link set tap0 up;"                         \
+	       "ip route add 192.0.2.0/24 via 10.0.0.2;"      \
+	       "ip -6 route add 2001:db8:1::/64 via fd00::2;" \
+	       "ip -6 route add blackhole 2001:db8:2::/64"
+#define T_PEER_CMDS                                     \
+	T_PATH "set -e; ip link set lo up;"             \
+	       "ip addr add 10.0.0.2/24 dev tap1;"      \
+	       "ip addr add fd00::2/64 dev tap1 nodad;" \
+	       "ip link set tap1 up"
 /* VLAN 100 on both ends: 10.1.0.1/24 and 10.1.0.2/24. */
-static const char t_vlan_cmds[] = T_PATH
-	"set -e; exec 2>/dev/null;"
-	"ip link add link %s name %s.100 type vlan id 100;"
-	"ip addr add 10.1.0.%d/24 dev %s.100; ip link set %s.100 up";
+#define T_VLAN_CMDS                                                \
+	T_PATH "set -e; exec 2>/dev/null;"                         \
+	       "ip link add link %s name %s.100 type vlan id 100;" \
+	       "ip addr add 10.1.0.%d/24 dev %s.100; ip link set %s.100 up"
 
 static void t_add_vlan(void)
 {
-	t_have_vlan = !t_sh(0, NULL, 0, t_vlan_cmds, "tap0", "tap0", 1, "tap0",
+	t_have_vlan = !t_sh(0, NULL, 0, T_VLAN_CMDS, "tap0", "tap0", 1, "tap0",
 			    "tap0") &&
-		      !t_sh(t_peer, NULL, 0, t_vlan_cmds, "tap1", "tap1", 2,
+		      !t_sh(t_peer, NULL, 0, T_VLAN_CMDS, "tap1", "tap1", 2,
 			    "tap1", "tap1") &&
 		      !t_read_mac(t_peer, "tap1.100", t_mac_peer_vlan);
 }
@@ -301,8 +302,8 @@ static int t_build_network(void)
 		return 77;
 	}
 	t_peer = t_start_peer(hold);
-	if (t_peer < 0 || t_open_taps() || t_sh(0, NULL, 0, t_own_cmds) ||
-	    t_sh(t_peer, NULL, 0, t_peer_cmds) ||
+	if (t_peer < 0 || t_open_taps() || t_sh(0, NULL, 0, T_OWN_CMDS) ||
+	    t_sh(t_peer, NULL, 0, T_PEER_CMDS) ||
 	    t_read_mac(0, "tap0", t_mac_own) ||
 	    t_read_mac(t_peer, "tap1", t_mac_peer) ||
 	    pthread_create(&wire, NULL, t_wire, NULL)) {
