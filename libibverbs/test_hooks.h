@@ -43,4 +43,14 @@ TEST_HOOK struct ibv_cq_ex *
 verbs_create_cq_ex(struct ibv_context *context,
 		   struct ibv_cq_init_attr_ex *cq_attr);
 
+/*
+ * neigh.c: ibv_resolve_eth_l2_from_gid() once it has the source GID, with
+ * the wait for the neighbour bounded by @timeout_ms (the verb uses 3000).
+ * Returns what the verb returns. Needs no ibv_query_gid().
+ */
+TEST_HOOK int neigh_resolve_gid(const union ibv_gid *sgid,
+				const union ibv_gid *dgid,
+				unsigned int timeout_ms, uint8_t *mac,
+				uint16_t *vid);
+
 #endif
