@@ -54,7 +54,7 @@ static int query_port_write(struct ibv_context *ctx, uint8_t port_num,
 			    struct ibv_port_attr *attr,
 			    struct ibv_query_port *cmd, size_t cmd_size)
 {
-	struct ib_uverbs_query_port_resp resp;
+	struct ib_uverbs_query_port_resp resp = {};
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_QUERY_PORT,
 		.req = cmd,
