@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ibverbs.h"
@@ -232,40 +233,35 @@ void verbs_set_ops(struct verbs_context *vctx,
 	set_priv_ops(&vctx->priv->ops, ops);
 }
 
-/*
- * The verbs_context slot takes the caller's idea of the structure size,
- * since an application built against older headers has a shorter
- * struct ibv_port_attr; the provider always fills the full one.
- */
-int verbs_query_port(struct ibv_context *ctx, uint8_t port,
-		     struct ibv_port_attr *attr, size_t attr_len)
-{
-	struct ibv_port_attr full;
-	int ret;
-
-	if (attr_len >= sizeof(full)) {
-		memset(attr, 0, attr_len);
-		return get_ops(ctx)->query_port(ctx, port, attr);
-	}
-	memset(&full, 0, sizeof(full));
-	ret = get_ops(ctx)->query_port(ctx, port, &full);
-	if (!ret)
-		memcpy(attr, &full, attr_len);
-	return ret;
-}
-
 /* Slots the library fills with its own functions after alloc_context. */
 static void set_lib_ops(struct verbs_context *vctx)
 {
 	vctx->query_port = verbs_query_port;
 	/* Checks wc_flags and sets the core fields around the provider's. */
 	vctx->create_cq_ex = verbs_create_cq_ex;
+	/* Binaries from before the private op table call these two. */
+	vctx->context.ops._compat_query_device = ibv_query_device;
+	vctx->context.ops._compat_query_port = ibv_query_port;
 	/*
 	 * Applications built against libibverbs 1.1.8 find the flow ops at
 	 * the positions that are placeholders today.
 	 */
 	vctx->ABI_placeholder1 = (void (*)(void))vctx->ibv_create_flow;
 	vctx->ABI_placeholder2 = (void (*)(void))vctx->ibv_destroy_flow;
+}
+
+/* On failure the context is closed, errno kept. */
+static int alloc_async_fd(struct ibv_context *ctx)
+{
+	int ret = cmd_alloc_async_fd(ctx);
+
+	if (!ret)
+		return 0;
+	ibv_log_err("%s: no async event file: %s", ctx->device->name,
+		    strerror(ret));
+	ibv_close_device(ctx);
+	errno = ret;
+	return ret;
 }
 
 /**
@@ -296,19 +292,89 @@ struct ibv_context *verbs_open_device(struct ibv_device *device,
 	if (!vctx)
 		return NULL;
 	set_lib_ops(vctx);
-	if (vctx->context.async_fd < 0) {
-		ibv_log_err("%s: the provider set up no async event file",
-			    device->name);
-		ibv_close_device(&vctx->context);
-		errno = EOPNOTSUPP;
+	/*
+	 * A provider that used the write() GET_CONTEXT has the async event
+	 * file already; after the ioctl one the library asks for it.
+	 */
+	if (vdev->sysfs && vctx->context.async_fd < 0 &&
+	    alloc_async_fd(&vctx->context))
 		return NULL;
-	}
 	return &vctx->context;
 }
 
 struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
 	return verbs_open_device(device, NULL);
+}
+
+/* The device whose uverbs node is @cdev, with a list reference. */
+static struct verbs_device *device_of_cdev(dev_t cdev)
+{
+	struct verbs_device *found = NULL, *vdev;
+	struct ibv_device **list;
+	int i;
+
+	list = ibv_get_device_list(NULL);
+	if (!list)
+		return NULL;
+	for (i = 0; list[i]; i++) {
+		vdev = verbs_get_device(list[i]);
+		if (vdev->sysfs && vdev->sysfs->sysfs_cdev == cdev) {
+			found = vdev;
+			/* The context will hold its own reference. */
+			atomic_fetch_add(&found->refcount, 1);
+			break;
+		}
+	}
+	ibv_free_device_list(list);
+	return found;
+}
+
+/* Imports into the provider's context; then as for an open context. */
+static struct ibv_context *import_on(struct verbs_device *vdev, int cmd_fd)
+{
+	struct verbs_context *vctx;
+
+	if (!vdev->ops->import_context) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	vctx = vdev->ops->import_context(&vdev->device, cmd_fd);
+	if (!vctx)
+		return NULL;
+	set_lib_ops(vctx);
+	vctx->priv->imported = true;
+	if (alloc_async_fd(&vctx->context))
+		return NULL;
+	return &vctx->context;
+}
+
+/**
+ * ibv_import_device - a context for a command file another process opened
+ * @cmd_fd: a duplicate of that context's cmd_fd; the new context owns it
+ *
+ * Returns the context, or NULL with errno set: EINVAL if @cmd_fd is no
+ * character device, ENODEV if no known device has that node, EOPNOTSUPP
+ * if its provider cannot import.
+ */
+struct ibv_context *ibv_import_device(int cmd_fd)
+{
+	struct verbs_device *vdev;
+	struct ibv_context *ctx;
+	struct stat st;
+
+	if (fstat(cmd_fd, &st) || !S_ISCHR(st.st_mode)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	vdev = device_of_cdev(st.st_rdev);
+	if (!vdev) {
+		errno = ENODEV;
+		return NULL;
+	}
+	ctx = import_on(vdev, cmd_fd);
+	verbs_device_put(vdev);
+	return ctx;
 }
 
 int ibv_close_device(struct ibv_context *context)

@@ -203,6 +203,26 @@ VERBS_LOCAL int verbs_init_context(struct verbs_context *vctx,
 				   struct ibv_device *device, int cmd_fd,
 				   uint32_t driver_id);
 
+/* cmd_device.c: the device commands the library itself sends. */
+/* ASYNC_EVENT/ALLOC: a new async event file into ctx->async_fd. */
+VERBS_LOCAL int cmd_alloc_async_fd(struct ibv_context *ctx);
+/*
+ * DEVICE/QUERY_GID_ENTRY and QUERY_GID_TABLE. True when the kernel lacks
+ * the method (the caller reads sysfs instead); otherwise *ret holds the
+ * ioctl's result, 0 or a positive errno value.
+ */
+VERBS_LOCAL bool cmd_query_gid_entry(struct ibv_context *ctx, uint32_t port_num,
+				     uint32_t gid_index,
+				     struct ibv_gid_entry *entry,
+				     uint32_t flags, size_t entry_size,
+				     int *ret);
+VERBS_LOCAL bool cmd_query_gid_table(struct ibv_context *ctx,
+				     struct ibv_gid_entry *entries,
+				     size_t max_entries, uint32_t flags,
+				     size_t entry_size, uint64_t *num_entries,
+				     int *ret);
+
+/* verbs_device.c: the library's query_port slot (any caller's size). */
 VERBS_LOCAL int verbs_query_port(struct ibv_context *ctx, uint8_t port,
 				 struct ibv_port_attr *attr, size_t attr_len);
 

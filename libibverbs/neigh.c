@@ -61,13 +61,6 @@ struct neigh_query {
 	int oif;
 };
 
-/*
- * ibv_query_gid() belongs to the device family, written on another
- * branch; a weak reference keeps the library linking until it lands (and
- * lets tests/neigh_test.c supply its own). Drop the pragma then.
- */
-#pragma weak ibv_query_gid
-
 /* ::ffff:a.b.c.d, or the multicast form ff0e::ffff:a.b.c.d. */
 static bool gid_is_ipv4(const uint8_t *raw)
 {
@@ -522,11 +515,6 @@ int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
 	union ibv_gid sgid;
 	int ret;
 
-	/* Only until verbs_device's ibv_query_gid() is merged (see above). */
-	if (!ibv_query_gid) {
-		errno = ENOSYS;
-		return -1;
-	}
 	ret = ibv_query_gid(context, attr->port_num, attr->grh.sgid_index,
 			    &sgid);
 	if (ret)

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Public verbs of the GID table: one entry (ibv_query_gid,
+ * _ibv_query_gid_ex, ibv_query_gid_type), the whole table
+ * (_ibv_query_gid_table), and the address handle attributes that answer
+ * a received packet (ibv_init_ah_from_wc), which need a GID lookup.
+ *
+ * The kernel's DEVICE/QUERY_GID_ENTRY and QUERY_GID_TABLE methods are
+ * asked first (cmd_device.c). Kernels before 5.10 lack them; then the
+ * entries are read from sysfs under the device's ibdev_path:
+ * ports/<p>/gids/<i>, ports/<p>/gid_attrs/types/<i> and
+ * ports/<p>/gid_attrs/ndevs/<i>, with rdma-core 44's rules for what a
+ * missing file means. The fallback takes no flags.
+ */
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <stdio.h>
+
+#include "ibverbs.h"
+
+/* What to read from sysfs when the kernel lacks the GID methods. */
+#define GID_ALL                                                 \
+	(VERBS_QUERY_GID_ATTR_GID | VERBS_QUERY_GID_ATTR_TYPE | \
+	 VERBS_QUERY_GID_ATTR_NDEV_IFINDEX)
+
+static bool gid_is_zero(const union ibv_gid *gid)
+{
+	static const union ibv_gid zero;
+
+	return !memcmp(gid, &zero, sizeof(zero));
+}
+
+static struct verbs_sysfs_dev *sysfs_of(struct ibv_context *ctx)
+{
+	return verbs_get_device(ctx->device)->sysfs;
+}
+
+/* "fe80:0000:...": eight groups of four hex digits. EINVAL otherwise. */
+static int sysfs_gid(struct ibv_context *ctx, uint32_t port, uint32_t index,
+		     union ibv_gid *gid)
+{
+	char buf[41];
+	unsigned int val;
+	int i;
+
+	if (ibv_read_ibdev_sysfs_file(buf, sizeof(buf), sysfs_of(ctx),
+				      "ports/%u/gids/%u", port, index) < 0)
+		return EINVAL;
+	for (i = 0; i < 8; i++) {
+		if (sscanf(buf + i * 5, "%4x", &val) != 1)
+			return EINVAL;
+		gid->raw[i * 2] = val >> 8;
+		gid->raw[i * 2 + 1] = val & 0xff;
+	}
+	return 0;
+}
+
+/*
+ * Without a gid_attrs directory the kernel predates RoCE v2: every GID
+ * is IB or RoCE v1. IB ports have the directory but answer EINVAL when
+ * the type file is read.
+ */
+static int sysfs_no_type(struct ibv_context *ctx, uint32_t port,
+			 enum ibv_gid_type_sysfs *type)
+{
+	char path[IBV_SYSFS_PATH_MAX + 32];
+	DIR *dir;
+
+	if (errno == EINVAL) {
+		*type = IBV_GID_TYPE_SYSFS_IB_ROCE_V1;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/ports/%u/gid_attrs",
+		 sysfs_of(ctx)->ibdev_path, port);
+	dir = opendir(path);
+	if (dir) {
+		closedir(dir);
+		return EINVAL;
+	}
+	if (errno != ENOENT)
+		return EINVAL;
+	*type = IBV_GID_TYPE_SYSFS_IB_ROCE_V1;
+	return 0;
+}
+
+static int sysfs_gid_type(struct ibv_context *ctx, uint32_t port,
+			  uint32_t index, enum ibv_gid_type_sysfs *type)
+{
+	char buf[11];
+
+	errno = 0;
+	if (ibv_read_ibdev_sysfs_file(buf, sizeof(buf), sysfs_of(ctx),
+				      "ports/%u/gid_attrs/types/%u", port,
+				      index) <= 0)
+		return sysfs_no_type(ctx, port, type);
+	if (!strcmp(buf, "IB/RoCE v1"))
+		*type = IBV_GID_TYPE_SYSFS_IB_ROCE_V1;
+	else if (!strcmp(buf, "RoCE v2"))
+		*type = IBV_GID_TYPE_SYSFS_ROCE_V2;
+	else
+		return EINVAL;
+	return 0;
+}
+
+/* No netdev file (IB) is no netdev: index 0. */
+static int sysfs_ndev(struct ibv_context *ctx, uint32_t port, uint32_t index,
+		      uint32_t *ifindex)
+{
+	char name[IF_NAMESIZE];
+
+	*ifindex = 0;
+	if (ibv_read_ibdev_sysfs_file(name, sizeof(name), sysfs_of(ctx),
+				      "ports/%u/gid_attrs/ndevs/%u", port,
+				      index) <= 0)
+		return 0;
+	*ifindex = if_nametoindex(name);
+	return *ifindex ? 0 : errno;
+}
+
+/* A v1 GID is IB on an IB port and RoCE v1 on Ethernet. */
+static int v1_type(struct ibv_context *ctx, uint32_t port, int link_layer,
+		   uint32_t *gid_type)
+{
+	struct ibv_port_attr pa;
+	int ret;
+
+	if (link_layer < 0) {
+		ret = verbs_query_port(ctx, port, &pa, sizeof(pa));
+		if (ret)
+			return ret;
+		link_layer = pa.link_layer;
+	}
+	*gid_type = link_layer == IBV_LINK_LAYER_ETHERNET ?
+			    IBV_GID_TYPE_ROCE_V1 :
+			    IBV_GID_TYPE_IB;
+	return 0;
+}
+
+/*
+ * One entry from sysfs, the parts @mask asks for; @link_layer is the
+ * port's when the caller knows it, -1 otherwise.
+ */
+static int sysfs_gid_entry(struct ibv_context *ctx, uint32_t port,
+			   uint32_t index, struct ibv_gid_entry *entry,
+			   uint32_t mask, int link_layer)
+{
+	enum ibv_gid_type_sysfs type;
+
+	entry->gid_index = index;
+	entry->port_num = port;
+	if ((mask & VERBS_QUERY_GID_ATTR_GID) &&
+	    sysfs_gid(ctx, port, index, &entry->gid))
+		return EINVAL;
+	if (mask & VERBS_QUERY_GID_ATTR_TYPE) {
+		if (sysfs_gid_type(ctx, port, index, &type))
+			return EINVAL;
+		if (type == IBV_GID_TYPE_SYSFS_ROCE_V2)
+			entry->gid_type = IBV_GID_TYPE_ROCE_V2;
+		else if (v1_type(ctx, port, link_layer, &entry->gid_type))
+			return EINVAL;
+	}
+	if (mask & VERBS_QUERY_GID_ATTR_NDEV_IFINDEX)
+		return sysfs_ndev(ctx, port, index, &entry->ndev_ifindex);
+	return 0;
+}
+
+/* One entry, from the kernel or else the @mask parts of it from sysfs. */
+static int query_gid_entry(struct ibv_context *ctx, uint32_t port,
+			   uint32_t index, struct ibv_gid_entry *entry,
+			   uint32_t flags, size_t entry_size, uint32_t mask)
+{
+	int ret;
+
+	if (!cmd_query_gid_entry(ctx, port, index, entry, flags, entry_size,
+				 &ret))
+		return ret;
+	if (flags)
+		return EOPNOTSUPP;
+	ret = sysfs_gid_entry(ctx, port, index, entry, mask, -1);
+	if (ret)
+		return ret;
+	/* An empty slot reads as zeroes; the kernel method says ENODATA. */
+	if ((mask & VERBS_QUERY_GID_ATTR_GID) && gid_is_zero(&entry->gid))
+		return ENODATA;
+	return 0;
+}
+
+/**
+ * _ibv_query_gid_ex - one entry of a port's GID table
+ * @context: an open device
+ * @port_num: the port, from 1
+ * @gid_index: the entry
+ * @entry: filled in, @entry_size bytes
+ * @flags: none defined yet
+ * @entry_size: sizeof(struct ibv_gid_entry) as the caller knows it
+ *
+ * Returns 0, ENODATA for an empty entry, or another positive errno value.
+ */
+int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num,
+		      uint32_t gid_index, struct ibv_gid_entry *entry,
+		      uint32_t flags, size_t entry_size)
+{
+	return query_gid_entry(context, port_num, gid_index, entry, flags,
+			       entry_size, GID_ALL);
+}
+
+/**
+ * ibv_query_gid - the GID at one index of a port's table
+ * @context: an open device
+ * @port_num: the port, from 1
+ * @index: the entry
+ * @gid: the GID; all zeroes for an empty entry
+ *
+ * Returns 0, or -1 with errno set.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_query_gid, "IBVERBS_1.1",
+		      struct ibv_context *context, uint8_t port_num, int index,
+		      union ibv_gid *gid)
+{
+	struct ibv_gid_entry entry = {};
+	int ret;
+
+	ret = query_gid_entry(context, port_num, index, &entry, 0,
+			      sizeof(entry), VERBS_QUERY_GID_ATTR_GID);
+	/* Older libraries gave an empty entry as a zero GID, not an error. */
+	if (ret && ret != ENODATA) {
+		errno = ret;
+		return -1;
+	}
+	memcpy(gid, ret ? &(union ibv_gid){} : &entry.gid, sizeof(*gid));
+	return 0;
+}
+
+/**
+ * ibv_query_gid_type - the sysfs-style type of one GID entry
+ * @context: an open device
+ * @port_num: the port, from 1
+ * @index: the entry
+ * @type: IB/RoCE v1 or RoCE v2; an empty entry reads as v1
+ *
+ * Returns 0, or -1 with errno set.
+ */
+int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
+		       unsigned int index, enum ibv_gid_type_sysfs *type)
+{
+	struct ibv_gid_entry entry = {};
+	int ret;
+
+	ret = query_gid_entry(context, port_num, index, &entry, 0,
+			      sizeof(entry), VERBS_QUERY_GID_ATTR_TYPE);
+	if (ret && ret != ENODATA) {
+		errno = ret;
+		return -1;
+	}
+	*type = !ret && entry.gid_type == IBV_GID_TYPE_ROCE_V2 ?
+			IBV_GID_TYPE_SYSFS_ROCE_V2 :
+			IBV_GID_TYPE_SYSFS_IB_ROCE_V1;
+	return 0;
+}
+
+/* Where the table walk puts the entry it reads. */
+struct gid_walk {
+	uint8_t *next; /* the caller's array */
+	size_t entry_size;
+	size_t max, n;
+	struct ibv_gid_entry spare; /* past the end of the array */
+};
+
+/*
+ * Reads every entry of @port. The array takes the non-empty ones; once
+ * full, further entries are still read, and one more non-empty entry
+ * is EINVAL (the caller's array is too small).
+ */
+static int walk_port(struct ibv_context *ctx, uint32_t port, struct gid_walk *w)
+{
+	struct ibv_port_attr pa;
+	struct ibv_gid_entry *e;
+	int i, ret;
+
+	ret = verbs_query_port(ctx, port, &pa, sizeof(pa));
+	if (ret)
+		return ret;
+	for (i = 0; i < pa.gid_tbl_len; i++) {
+		e = w->n < w->max ? (struct ibv_gid_entry *)w->next : &w->spare;
+		ret = sysfs_gid_entry(ctx, port, i, e, GID_ALL, pa.link_layer);
+		if (ret)
+			return ret;
+		if (gid_is_zero(&e->gid))
+			continue;
+		if (w->n == w->max)
+			return EINVAL;
+		w->n++;
+		w->next += w->entry_size;
+	}
+	return 0;
+}
+
+static int sysfs_gid_table(struct ibv_context *ctx,
+			   struct ibv_gid_entry *entries, size_t max_entries,
+			   size_t entry_size, uint64_t *num_entries)
+{
+	struct gid_walk w = { .next = (uint8_t *)entries,
+			      .entry_size = entry_size,
+			      .max = max_entries };
+	struct ibv_device_attr da = {};
+	uint32_t port;
+	int ret;
+
+	ret = ibv_query_device(ctx, &da);
+	for (port = 1; !ret && port <= da.phys_port_cnt; port++)
+		ret = walk_port(ctx, port, &w);
+	*num_entries = w.n;
+	return ret;
+}
+
+/**
+ * _ibv_query_gid_table - every non-empty entry of every port's GID table
+ * @context: an open device
+ * @entries: the array to fill
+ * @max_entries: its length
+ * @flags: none defined yet
+ * @entry_size: sizeof(struct ibv_gid_entry) as the caller knows it
+ *
+ * Returns the number of entries filled, or a negative errno value.
+ */
+ssize_t _ibv_query_gid_table(struct ibv_context *context,
+			     struct ibv_gid_entry *entries, size_t max_entries,
+			     uint32_t flags, size_t entry_size)
+{
+	uint64_t num = 0;
+	int ret;
+
+	if (cmd_query_gid_table(context, entries, max_entries, flags,
+				entry_size, &num, &ret)) {
+		if (flags)
+			return -EOPNOTSUPP;
+		ret = sysfs_gid_table(context, entries, max_entries, entry_size,
+				      &num);
+	}
+	return ret ? -ret : (ssize_t)num;
+}
+
+/* The index of @gid with @type in @port's table; -1 with errno if none. */
+static int find_gid_index(struct ibv_context *ctx, uint8_t port,
+			  const union ibv_gid *gid,
+			  enum ibv_gid_type_sysfs type)
+{
+	enum ibv_gid_type_sysfs t;
+	union ibv_gid g;
+	int i;
+
+	/* The walk ends where the table does: the query fails there. */
+	for (i = 0;; i++) {
+		if (ibv_query_gid(ctx, port, i, &g) ||
+		    ibv_query_gid_type(ctx, port, i, &t))
+			return -1;
+		if (!memcmp(&g, gid, sizeof(g)) && t == type)
+			return i;
+	}
+}
+
+/* The IPv4 header of a RoCE v2 packet fills the GRH's last 20 bytes. */
+static const struct iphdr *grh_ipv4(const struct ibv_grh *grh)
+{
+	return (const struct iphdr *)((const uint8_t *)grh + 20);
+}
+
+/* One's complement sum of the header with its check field zeroed. */
+static uint16_t ipv4_csum(const struct iphdr *ip)
+{
+	struct iphdr copy = *ip;
+	uint16_t words[10];
+	uint32_t sum = 0;
+	int i;
+
+	copy.check = 0;
+	memcpy(words, &copy, sizeof(words));
+	for (i = 0; i < 10; i++)
+		sum += words[i];
+	/* Folded once, as rdma-core 44 does. */
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/*
+ * 6 or 4, or -1 with errno. A RoCE v2 IPv4 packet leaves the first 20
+ * bytes of the GRH undefined, so they may look like IPv6: an IPv4 header
+ * with a good checksum in the second half then wins.
+ */
+static int grh_version(const struct ibv_grh *grh)
+{
+	const struct iphdr *ip = grh_ipv4(grh);
+
+	if ((be32toh(grh->version_tclass_flow) >> 28) != 6) {
+		if (ip->version == 4)
+			return 4;
+		errno = EPROTONOSUPPORT;
+		return -1;
+	}
+	if (ip->ihl != 5)
+		return 6;
+	return ip->check == ipv4_csum(ip) ? 4 : 6;
+}
+
+static void ipv4_mapped(uint32_t addr, union ibv_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	gid->raw[10] = 0xff;
+	gid->raw[11] = 0xff;
+	memcpy(&gid->raw[12], &addr, 4);
+}
+
+static int ah_from_ipv4(struct ibv_context *ctx, struct ibv_ah_attr *ah,
+			const struct iphdr *ip, uint8_t port)
+{
+	union ibv_gid local;
+	int idx;
+
+	/* Our own GID is never a multicast address: no use searching. */
+	if (IN_CLASSD(be32toh(ip->daddr))) {
+		errno = EINVAL;
+		return -1;
+	}
+	ipv4_mapped(ip->daddr, &local);
+	idx = find_gid_index(ctx, port, &local, IBV_GID_TYPE_SYSFS_ROCE_V2);
+	if (idx < 0)
+		return -1;
+	ipv4_mapped(ip->saddr, &ah->grh.dgid);
+	ah->grh.sgid_index = idx;
+	ah->grh.hop_limit = ip->ttl;
+	ah->grh.traffic_class = ip->tos;
+	return 0;
+}
+
+/* The GRH's next header: UDP for RoCE v2, 0x1b (BTH) for IB and RoCE v1. */
+static int ah_from_ipv6(struct ibv_context *ctx, struct ibv_ah_attr *ah,
+			const struct ibv_grh *grh, uint8_t port)
+{
+	enum ibv_gid_type_sysfs type;
+	int idx;
+
+	if (grh->dgid.raw[0] == 0xff) {
+		errno = EINVAL;
+		return -1;
+	}
+	ah->grh.dgid = grh->sgid;
+	if (grh->next_hdr == IPPROTO_UDP) {
+		type = IBV_GID_TYPE_SYSFS_ROCE_V2;
+	} else if (grh->next_hdr == 0x1b) {
+		type = IBV_GID_TYPE_SYSFS_IB_ROCE_V1;
+	} else {
+		errno = EPROTONOSUPPORT;
+		return -1;
+	}
+	idx = find_gid_index(ctx, port, &grh->dgid, type);
+	if (idx < 0)
+		return -1;
+	ah->grh.sgid_index = idx;
+	ah->grh.hop_limit = grh->hop_limit;
+	ah->grh.traffic_class = (be32toh(grh->version_tclass_flow) >> 20) &
+				0xff;
+	return 0;
+}
+
+/**
+ * ibv_init_ah_from_wc - address handle attributes to answer a packet
+ * @context: the device it arrived on
+ * @port_num: the port it arrived on
+ * @wc: its completion
+ * @grh: its first 40 bytes, read only when @wc has IBV_WC_GRH
+ * @ah_attr: filled in
+ *
+ * Returns 0, or -1 with errno set (no local GID matches the packet's
+ * destination, a multicast destination, an unknown header).
+ */
+int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
+			struct ibv_wc *wc, struct ibv_grh *grh,
+			struct ibv_ah_attr *ah_attr)
+{
+	int version;
+
+	memset(ah_attr, 0, sizeof(*ah_attr));
+	if (grh)
+		ah_attr->grh.flow_label = be32toh(grh->version_tclass_flow) &
+					  0xfffff;
+	ah_attr->dlid = wc->slid;
+	ah_attr->sl = wc->sl;
+	ah_attr->src_path_bits = wc->dlid_path_bits;
+	ah_attr->port_num = port_num;
+	if (!(wc->wc_flags & IBV_WC_GRH))
+		return 0;
+	ah_attr->is_global = 1;
+	version = grh_version(grh);
+	if (version == 4)
+		return ah_from_ipv4(context, ah_attr, grh_ipv4(grh), port_num);
+	if (version == 6)
+		return ah_from_ipv6(context, ah_attr, grh, port_num);
+	return -1;
+}
+
+/**
+ * ibv_create_ah_from_wc - an address handle to answer a received packet
+ * @pd: the protection domain of the new address handle
+ * @wc: the packet's completion
+ * @grh: its first 40 bytes (see ibv_init_ah_from_wc())
+ * @port_num: the port it arrived on
+ *
+ * Returns the address handle, or NULL with errno set.
+ */
+struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc,
+				     struct ibv_grh *grh, uint8_t port_num)
+{
+	struct ibv_ah_attr attr;
+
+	if (ibv_init_ah_from_wc(pd->context, port_num, wc, grh, &attr))
+		return NULL;
+	return ibv_create_ah(pd, &attr);
+}
