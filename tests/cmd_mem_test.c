@@ -282,62 +282,75 @@ static void t_expect_destroy_write(unsigned int i, uint32_t cmd,
 	t_expect(i, false, want, sizeof(want));
 }
 
-/* Provider requests with driver data behind the core, as providers do. */
+/*
+ * A provider's request and response: the core struct, then its driver
+ * data (8 bytes in, 4 out). Built in plain buffers, since the core
+ * structs end in flexible arrays and ISO C embeds those only last.
+ */
 struct t_alloc_pd {
-	struct ibv_alloc_pd ibv_cmd;
-	uint64_t drv;
+	uint64_t buf[3];
+	struct ibv_alloc_pd *cmd;
+	uint64_t *drv;
+	uint32_t rbuf[2];
+	struct ib_uverbs_alloc_pd_resp *resp;
+	uint32_t *rdrv;
 };
 
-struct t_alloc_pd_resp {
-	struct ib_uverbs_alloc_pd_resp ibv_resp;
-	uint32_t drv;
-};
+static void t_alloc_pd_init(struct t_alloc_pd *t, uint64_t drv)
+{
+	memset(t, 0, sizeof(*t));
+	t->cmd = (struct ibv_alloc_pd *)t->buf;
+	t->drv = &t->buf[2];
+	*t->drv = drv;
+	t->resp = (struct ib_uverbs_alloc_pd_resp *)t->rbuf;
+	t->rdrv = &t->rbuf[1];
+}
 
 static void test_alloc_pd_write(void **state)
 {
 	struct ibv_context *ctx = *state;
-	struct t_alloc_pd cmd = { .drv = 0x1122334455667788 };
-	struct t_alloc_pd_resp resp;
+	struct t_alloc_pd t;
 	struct ibv_pd pd = {};
 	uint8_t want[24], *p;
 	uint32_t kresp[2] = { 0x51, 0xabcd };
 
+	t_alloc_pd_init(&t, 0x1122334455667788);
 	memcpy(fk.resp, kresp, sizeof(kresp));
 	fk.resp_len = sizeof(kresp);
-	assert_int_equal(ibv_cmd_alloc_pd(ctx, &pd, &cmd.ibv_cmd, sizeof(cmd),
-					  &resp.ibv_resp, sizeof(resp)),
+	assert_int_equal(ibv_cmd_alloc_pd(ctx, &pd, t.cmd, sizeof(t.buf),
+					  t.resp, sizeof(t.rbuf)),
 			 0);
 	/* The header counts 4-byte words, provider data included. */
 	p = put_write_hdr(want, IB_USER_VERBS_CMD_ALLOC_PD, 24, 8);
-	p = put64(p, (uintptr_t)&resp);
+	p = put64(p, (uintptr_t)t.resp);
 	put64(p, 0x1122334455667788);
 	assert_int_equal(fk.ncalls, 2); /* the refused tunnel, then write() */
 	t_expect(1, false, want, sizeof(want));
 	assert_int_equal(pd.handle, 0x51);
 	assert_ptr_equal(pd.context, ctx);
-	assert_int_equal(resp.drv, 0xabcd);
+	assert_int_equal(*t.rdrv, 0xabcd);
 }
 
 /* Through the INVOKE_WRITE tunnel the same command is one ioctl. */
 static void test_alloc_pd_tunnel(void **state)
 {
 	struct ibv_context *ctx = *state;
-	struct t_alloc_pd cmd = { .drv = 5 };
-	struct t_alloc_pd_resp resp;
+	struct t_alloc_pd t;
 	struct ibv_pd pd = {};
 	uint8_t want[24 + 5 * 16], *p;
 
+	t_alloc_pd_init(&t, 5);
 	fk.tunnel = true;
-	assert_int_equal(ibv_cmd_alloc_pd(ctx, &pd, &cmd.ibv_cmd, sizeof(cmd),
-					  &resp.ibv_resp, sizeof(resp)),
+	assert_int_equal(ibv_cmd_alloc_pd(ctx, &pd, t.cmd, sizeof(t.buf),
+					  t.resp, sizeof(t.rbuf)),
 			 0);
 	p = put_ioctl_hdr(want, UVERBS_OBJECT_DEVICE,
 			  UVERBS_METHOD_INVOKE_WRITE, 5);
 	p = put_attr(p, UVERBS_ATTR_WRITE_CMD, 8, IB_USER_VERBS_CMD_ALLOC_PD);
-	p = put_attr(p, UVERBS_ATTR_CORE_IN, 8, (uintptr_t)&resp);
-	p = put_attr(p, UVERBS_ATTR_CORE_OUT, 4, (uintptr_t)&resp);
+	p = put_attr(p, UVERBS_ATTR_CORE_IN, 8, (uintptr_t)t.resp);
+	p = put_attr(p, UVERBS_ATTR_CORE_OUT, 4, (uintptr_t)t.resp);
 	p = put_attr(p, UVERBS_ATTR_UHW_IN, 8, 5);
-	put_attr(p, UVERBS_ATTR_UHW_OUT, 4, (uintptr_t)&resp.drv);
+	put_attr(p, UVERBS_ATTR_UHW_OUT, 4, (uintptr_t)t.rdrv);
 	assert_int_equal(fk.ncalls, 1);
 	t_expect(0, true, want, sizeof(want));
 	assert_ptr_equal(pd.context, ctx);
@@ -417,10 +430,6 @@ static void test_dealloc_pd_errors(void **state)
 	fk.next_err = EIO;
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), 0);
 }
-
-struct t_open_xrcd {
-	struct ibv_open_xrcd ibv_cmd;
-};
 
 static void test_open_xrcd(void **state)
 {
