@@ -398,10 +398,14 @@ static int dummy_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 	return EOPNOTSUPP;
 }
 
+/*
+ * The answer is a set of capability bits, not an error: "no ordering
+ * promised", as rdma-core 44 answers for providers without the op.
+ */
 static int dummy_query_qp_data_in_order(struct ibv_qp *qp,
 					enum ibv_wr_opcode op, uint32_t flags)
 {
-	return EOPNOTSUPP;
+	return 0;
 }
 
 static int dummy_query_rt_values(struct ibv_context *context,
@@ -450,9 +454,11 @@ static int dummy_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	return EOPNOTSUPP;
 }
 
+/* ibv_rereg_mr() turns this into its own code; errno keeps the cause. */
 static int dummy_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
 			  void *addr, size_t length, int access)
 {
+	errno = EOPNOTSUPP;
 	return EOPNOTSUPP;
 }
 

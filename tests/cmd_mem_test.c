@@ -1134,6 +1134,23 @@ static void test_verbs_without_op(void **state)
 	assert_int_equal(ibv_dealloc_pd(&pd), EOPNOTSUPP);
 }
 
+/* rereg without the op: the command's code, errno naming the cause. */
+static void test_rereg_without_op(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx };
+	struct verbs_mr vmr = {
+		.ibv_mr = { .context = ctx, .pd = &pd },
+		.mr_type = IBV_MR_TYPE_MR,
+	};
+
+	errno = 0;
+	assert_int_equal(ibv_rereg_mr(&vmr.ibv_mr, IBV_REREG_MR_CHANGE_ACCESS,
+				      NULL, NULL, 0, IBV_ACCESS_LOCAL_WRITE),
+			 IBV_REREG_MR_ERR_CMD);
+	assert_int_equal(errno, EOPNOTSUPP);
+}
+
 /*
  * Registration: the provider gets @iova and the access flags, the pages
  * are MADV_DONTFORK (count 1) while it pins them, and the library fills
@@ -1430,6 +1447,7 @@ int main(void)
 		T_CMD(test_free_dm),
 		T_CMD(test_reg_dm_mr),
 		T_CMD(test_verbs_without_op),
+		T_CMD(test_rereg_without_op),
 		T_CMD(test_fork_init_after_reg),
 	};
 	const struct CMUnitTest verb_tests[] = {

@@ -50,48 +50,49 @@
  * here (ibv_query_device) or through a symbol our library already exports
  * at its default version (ibv_query_port).
  */
-#define T_VERBS(X)                                 \
-	X(ibv_get_device_list, "IBVERBS_1.1")      \
-	X(ibv_free_device_list, "IBVERBS_1.1")     \
-	X(ibv_get_device_name, "IBVERBS_1.1")      \
-	X(ibv_open_device, "IBVERBS_1.1")          \
-	X(ibv_close_device, "IBVERBS_1.1")         \
-	X(ibv_query_device, "IBVERBS_1.1")         \
-	X(ibv_query_gid, "IBVERBS_1.1")            \
-	X(ibv_query_pkey, "IBVERBS_1.1")           \
-	X(ibv_alloc_pd, "IBVERBS_1.1")             \
-	X(ibv_dealloc_pd, "IBVERBS_1.1")           \
-	X(ibv_reg_mr, "IBVERBS_1.1")               \
-	X(ibv_reg_mr_iova2, "IBVERBS_1.8")         \
-	X(ibv_rereg_mr, "IBVERBS_1.1")             \
-	X(ibv_dereg_mr, "IBVERBS_1.1")             \
-	X(ibv_create_comp_channel, "IBVERBS_1.0")  \
-	X(ibv_destroy_comp_channel, "IBVERBS_1.0") \
-	X(ibv_create_cq, "IBVERBS_1.1")            \
-	X(ibv_resize_cq, "IBVERBS_1.1")            \
-	X(ibv_destroy_cq, "IBVERBS_1.1")           \
-	X(ibv_get_cq_event, "IBVERBS_1.1")         \
-	X(ibv_create_qp, "IBVERBS_1.1")            \
-	X(ibv_modify_qp, "IBVERBS_1.1")            \
-	X(ibv_query_qp, "IBVERBS_1.1")             \
-	X(ibv_destroy_qp, "IBVERBS_1.1")           \
-	X(ibv_qp_to_qp_ex, "IBVERBS_1.6")          \
-	X(ibv_create_srq, "IBVERBS_1.1")           \
-	X(ibv_modify_srq, "IBVERBS_1.1")           \
-	X(ibv_query_srq, "IBVERBS_1.1")            \
-	X(ibv_destroy_srq, "IBVERBS_1.1")          \
-	X(ibv_create_ah, "IBVERBS_1.1")            \
-	X(ibv_destroy_ah, "IBVERBS_1.1")           \
-	X(ibv_attach_mcast, "IBVERBS_1.1")         \
-	X(ibv_detach_mcast, "IBVERBS_1.1")         \
-	X(ibv_get_async_event, "IBVERBS_1.1")      \
-	X(ibv_wc_status_str, "IBVERBS_1.1")        \
-	X(ibv_node_type_str, "IBVERBS_1.1")        \
-	X(ibv_port_state_str, "IBVERBS_1.1")       \
-	X(ibv_event_type_str, "IBVERBS_1.1")       \
-	X(ibv_rate_to_mbps, "IBVERBS_1.1")         \
-	X(mbps_to_ibv_rate, "IBVERBS_1.1")         \
-	X(ibv_rate_to_mult, "IBVERBS_1.0")         \
+#define T_VERBS(X)                                    \
+	X(ibv_get_device_list, "IBVERBS_1.1")         \
+	X(ibv_free_device_list, "IBVERBS_1.1")        \
+	X(ibv_get_device_name, "IBVERBS_1.1")         \
+	X(ibv_open_device, "IBVERBS_1.1")             \
+	X(ibv_close_device, "IBVERBS_1.1")            \
+	X(ibv_query_device, "IBVERBS_1.1")            \
+	X(ibv_query_gid, "IBVERBS_1.1")               \
+	X(ibv_query_pkey, "IBVERBS_1.1")              \
+	X(ibv_alloc_pd, "IBVERBS_1.1")                \
+	X(ibv_dealloc_pd, "IBVERBS_1.1")              \
+	X(ibv_reg_mr, "IBVERBS_1.1")                  \
+	X(ibv_reg_mr_iova2, "IBVERBS_1.8")            \
+	X(ibv_rereg_mr, "IBVERBS_1.1")                \
+	X(ibv_dereg_mr, "IBVERBS_1.1")                \
+	X(ibv_create_comp_channel, "IBVERBS_1.0")     \
+	X(ibv_destroy_comp_channel, "IBVERBS_1.0")    \
+	X(ibv_create_cq, "IBVERBS_1.1")               \
+	X(ibv_resize_cq, "IBVERBS_1.1")               \
+	X(ibv_destroy_cq, "IBVERBS_1.1")              \
+	X(ibv_get_cq_event, "IBVERBS_1.1")            \
+	X(ibv_create_qp, "IBVERBS_1.1")               \
+	X(ibv_modify_qp, "IBVERBS_1.1")               \
+	X(ibv_query_qp, "IBVERBS_1.1")                \
+	X(ibv_destroy_qp, "IBVERBS_1.1")              \
+	X(ibv_qp_to_qp_ex, "IBVERBS_1.6")             \
+	X(ibv_query_qp_data_in_order, "IBVERBS_1.14") \
+	X(ibv_create_srq, "IBVERBS_1.1")              \
+	X(ibv_modify_srq, "IBVERBS_1.1")              \
+	X(ibv_query_srq, "IBVERBS_1.1")               \
+	X(ibv_destroy_srq, "IBVERBS_1.1")             \
+	X(ibv_create_ah, "IBVERBS_1.1")               \
+	X(ibv_destroy_ah, "IBVERBS_1.1")              \
+	X(ibv_attach_mcast, "IBVERBS_1.1")            \
+	X(ibv_detach_mcast, "IBVERBS_1.1")            \
+	X(ibv_get_async_event, "IBVERBS_1.1")         \
+	X(ibv_wc_status_str, "IBVERBS_1.1")           \
+	X(ibv_node_type_str, "IBVERBS_1.1")           \
+	X(ibv_port_state_str, "IBVERBS_1.1")          \
+	X(ibv_event_type_str, "IBVERBS_1.1")          \
+	X(ibv_rate_to_mbps, "IBVERBS_1.1")            \
+	X(mbps_to_ibv_rate, "IBVERBS_1.1")            \
+	X(ibv_rate_to_mult, "IBVERBS_1.0")            \
 	X(mult_to_ibv_rate, "IBVERBS_1.0")
 
 #define T_PTR(name, ver) static __typeof__(name) *t_fn_##name;
@@ -140,6 +141,7 @@ int ibv_query_device(struct ibv_context *context,
 #define ibv_query_qp (*t_fn_ibv_query_qp)
 #define ibv_destroy_qp (*t_fn_ibv_destroy_qp)
 #define ibv_qp_to_qp_ex (*t_fn_ibv_qp_to_qp_ex)
+#define ibv_query_qp_data_in_order (*t_fn_ibv_query_qp_data_in_order)
 #define ibv_create_srq (*t_fn_ibv_create_srq)
 #define ibv_modify_srq (*t_fn_ibv_modify_srq)
 #define ibv_query_srq (*t_fn_ibv_query_srq)
@@ -1105,6 +1107,18 @@ static void s_qp_to_qp_ex(struct t_st *st)
 	t_out("ret=%s", ibv_qp_to_qp_ex(qp) ? "ok" : "NULL");
 }
 
+/* Neither rxe nor siw has the op: what the library answers for them. */
+static void s_qp_data_in_order(struct t_st *st)
+{
+	struct ibv_qp *qp = t_qp(st, IBV_QPT_RC, 4, true);
+
+	t_need(ibv_query_qp_data_in_order);
+	errno = 0;
+	t_out("send=%d write=%d",
+	      ibv_query_qp_data_in_order(qp, IBV_WR_SEND, 0),
+	      ibv_query_qp_data_in_order(qp, IBV_WR_RDMA_WRITE, 0));
+}
+
 static void s_qp_create_ex_ops(struct t_st *st)
 {
 	struct ibv_qp_init_attr_ex ia = {
@@ -1549,6 +1563,7 @@ static const struct t_step steps[] = {
 	{ "qp.query", T_CQ, s_qp_query },
 	{ "qp.destroy", T_CQ, s_qp_destroy },
 	{ "qp.to_qp_ex", T_CQ, s_qp_to_qp_ex },
+	{ "qp.data_in_order", T_CQ, s_qp_data_in_order },
 	{ "qp.create_ex.send_ops", T_CQ, s_qp_create_ex_ops },
 	{ "srq.create", T_PD, s_srq_create },
 	{ "srq.create.big", T_PD, s_srq_create_big },
