@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Memory regions and memory windows in the command layer: what the
+ * provider's reg_mr, rereg_mr, dereg_mr, reg_dmabuf_mr, import_mr,
+ * advise_mr, alloc_mw and dealloc_mw ops call.
+ *
+ * Routing follows rdma-core 44, one of three per command:
+ *  - write()-format only (kcmd_write(), which tunnels through INVOKE_WRITE
+ *    where it can): REG_MR, REREG_MR, ALLOC_MW;
+ *  - an ioctl method with a write() fallback: the two destroys, MR/DESTROY
+ *    (DEREG_MR) and MW/DESTROY (DEALLOC_MW);
+ *  - ioctl only, since the kernel never had a write() form: QUERY_MR,
+ *    ADVISE_MR and REG_DMABUF_MR. Old kernels answer those with the
+ *    transport's ENOTTY or EPROTONOSUPPORT, passed through.
+ * The fork tracker is the public verbs' business (verbs_mr.c), not ours.
+ */
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_verbs.h>
+
+#include "cmd.h"
+#include "ibverbs.h"
+#include "kcmd.h"
+
+/**
+ * ibv_cmd_reg_mr - have the kernel register (pin) a range of memory
+ * @pd: the protection domain
+ * @addr, @length: the range; with IBV_ACCESS_ON_DEMAND, a NULL @addr and
+ *                 SIZE_MAX @length ask for the whole address space
+ * @hca_va: the address the device will use for @addr
+ * @access: IBV_ACCESS_* flags
+ * @vmr: the provider's MR; the core fields are filled in on success
+ * @cmd, @cmd_size, @resp, @resp_size: the write() request and response
+ *
+ * Returns 0 or a positive errno value.
+ */
+int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+		   uint64_t hca_va, int access, struct verbs_mr *vmr,
+		   struct ibv_reg_mr *cmd, size_t cmd_size,
+		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size)
+{
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_REG_MR,
+		.req = cmd,
+		.req_core = sizeof(*cmd),
+		.req_len = cmd_size,
+		.resp = resp,
+		.resp_core = sizeof(*resp),
+		.resp_len = resp_size,
+	};
+	int ret;
+
+	cmd->start = (uintptr_t)addr;
+	cmd->length = length;
+	/* Implicit ODP spans everything; the kernel spells that U64_MAX. */
+	if ((access & IBV_ACCESS_ON_DEMAND) && length == SIZE_MAX) {
+		if (addr) {
+			errno = EINVAL;
+			return EINVAL;
+		}
+		cmd->length = UINT64_MAX;
+	}
+	cmd->response = ioctl_ptr_to_u64(resp);
+	cmd->hca_va = hca_va;
+	cmd->pd_handle = pd->handle;
+	cmd->access_flags = access;
+	ret = kcmd_write(pd->context, &w);
+	if (ret)
+		return ret;
+	vmr->ibv_mr.handle = resp->mr_handle;
+	vmr->ibv_mr.lkey = resp->lkey;
+	vmr->ibv_mr.rkey = resp->rkey;
+	vmr->ibv_mr.context = pd->context;
+	vmr->mr_type = IBV_MR_TYPE_MR;
+	vmr->access = access;
+	return 0;
+}
+
+/**
+ * ibv_cmd_rereg_mr - have the kernel change a registration in place
+ * @vmr: the MR
+ * @flags: IBV_REREG_MR_CHANGE_* (what to change)
+ * @addr, @length, @hca_va: the new range (CHANGE_TRANSLATION)
+ * @access: the new access flags (CHANGE_ACCESS)
+ * @pd: the new protection domain (CHANGE_PD)
+ * @cmd, @cmd_sz, @resp, @resp_sz: the write() request and response
+ *
+ * Updates the keys (and, with CHANGE_PD, the context) on success; the
+ * public verb updates the rest. Returns 0 or a positive errno value.
+ */
+int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
+		     size_t length, uint64_t hca_va, int access,
+		     struct ibv_pd *pd, struct ibv_rereg_mr *cmd, size_t cmd_sz,
+		     struct ib_uverbs_rereg_mr_resp *resp, size_t resp_sz)
+{
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_REREG_MR,
+		.req = cmd,
+		.req_core = sizeof(*cmd),
+		.req_len = cmd_sz,
+		.resp = resp,
+		.resp_core = sizeof(*resp),
+		.resp_len = resp_sz,
+	};
+	int ret;
+
+	cmd->response = ioctl_ptr_to_u64(resp);
+	cmd->mr_handle = vmr->ibv_mr.handle;
+	cmd->flags = flags;
+	cmd->start = (uintptr_t)addr;
+	cmd->length = length;
+	cmd->hca_va = hca_va;
+	/* @pd may be anything unless the caller asked to change it. */
+	cmd->pd_handle = (flags & IBV_REREG_MR_CHANGE_PD) ? pd->handle : 0;
+	cmd->access_flags = access;
+	ret = kcmd_write(vmr->ibv_mr.context, &w);
+	if (ret)
+		return ret;
+	vmr->ibv_mr.lkey = resp->lkey;
+	vmr->ibv_mr.rkey = resp->rkey;
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		vmr->ibv_mr.context = pd->context;
+	return 0;
+}
+
+/*
+ * The write() form of a destroy that takes nothing but the object's
+ * handle (DEREG_MR, DEALLOC_MW: a u32 behind the header).
+ */
+static int destroy_write(struct ibv_context *ctx, uint32_t command,
+			 uint32_t handle)
+{
+	struct ibv_dereg_mr req = { .mr_handle = handle };
+	struct kcmd_write_args w = {
+		.command = command,
+		.req = &req,
+		.req_core = sizeof(req),
+		.req_len = sizeof(req),
+	};
+
+	return kcmd_write(ctx, &w);
+}
+
+/* One handle attribute by ioctl, the write() command where that is absent. */
+static int destroy_by_handle(struct ibv_context *ctx, uint16_t object,
+			     uint16_t method, uint16_t attr, uint32_t command,
+			     uint32_t handle)
+{
+	DECLARE_COMMAND_BUFFER(cmdb, object, method, 1);
+	int ret;
+
+	fill_attr_in_obj(cmdb, attr, handle);
+	if (cmd_route(ctx, cmdb, &ret) != CMD_DONE)
+		ret = destroy_write(ctx, command, handle);
+	return cmd_destroy_result(ret);
+}
+
+/**
+ * ibv_cmd_dereg_mr - have the kernel release a memory registration
+ * @vmr: the MR; its memory stays the provider's to free
+ *
+ * Returns 0 or a positive errno value.
+ */
+int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
+{
+	return destroy_by_handle(vmr->ibv_mr.context, UVERBS_OBJECT_MR,
+				 UVERBS_METHOD_MR_DESTROY,
+				 UVERBS_ATTR_DESTROY_MR_HANDLE,
+				 IB_USER_VERBS_CMD_DEREG_MR,
+				 vmr->ibv_mr.handle);
+}
+
+/**
+ * ibv_cmd_query_mr - describe an MR another context registered (import)
+ * @pd: the (imported) protection domain the MR belongs to
+ * @vmr: filled in: keys, length, handle, context and pd; addr is unknown
+ *       and left NULL, and the type is IBV_MR_TYPE_IMPORTED_MR
+ * @mr_handle: the kernel's handle of the MR
+ *
+ * ioctl only. Returns 0 or a positive errno value.
+ */
+int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
+		     uint32_t mr_handle)
+{
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR,
+			       4);
+	struct ibv_mr *mr = &vmr->ibv_mr;
+	int ret;
+
+	fill_attr_in_obj(cmdb, UVERBS_ATTR_QUERY_MR_HANDLE, mr_handle);
+	fill_attr_out_ptr(cmdb, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &mr->lkey);
+	fill_attr_out_ptr(cmdb, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &mr->rkey);
+	fill_attr_out_ptr(cmdb, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &mr->length);
+	ret = execute_ioctl(pd->context, cmdb);
+	if (ret)
+		return ret;
+	mr->handle = mr_handle;
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->addr = NULL;
+	vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR;
+	return 0;
+}
+
+/**
+ * ibv_cmd_advise_mr - pass a prefetch (or other) hint for ODP memory
+ * @pd: the protection domain of the MRs in @sg_list
+ * @advice, @flags: enum ibv_advise_mr_advice and IBV_ADVISE_MR_FLAG_*
+ * @sg_list, @num_sge: the ranges, by lkey
+ *
+ * ioctl only. Returns 0 or a positive errno value.
+ */
+int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		      uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)
+{
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR,
+			       4);
+
+	fill_attr_in_obj(cmdb, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, pd->handle);
+	fill_attr_const_in(cmdb, UVERBS_ATTR_ADVISE_MR_ADVICE, advice);
+	fill_attr_in_uint32(cmdb, UVERBS_ATTR_ADVISE_MR_FLAGS, flags);
+	fill_attr_in_ptr_array(cmdb, UVERBS_ATTR_ADVISE_MR_SGE_LIST, sg_list,
+			       num_sge);
+	return execute_ioctl(pd->context, cmdb);
+}
+
+/**
+ * ibv_cmd_reg_dmabuf_mr - register memory exported by another driver
+ * @pd: the protection domain
+ * @offset, @length: the range within the dma-buf
+ * @iova: the address the device will use for it
+ * @fd: the dma-buf file descriptor
+ * @access: IBV_ACCESS_* flags
+ * @vmr: the provider's MR; filled in on success (addr holds @offset)
+ *
+ * rdma-core 44's signature: no provider command buffer to link (later
+ * releases add one). ioctl only. Returns 0 or a positive errno value.
+ */
+int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
+			  uint64_t iova, int fd, int access,
+			  struct verbs_mr *vmr)
+{
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_MR,
+			       UVERBS_METHOD_REG_DMABUF_MR, 9);
+	struct ib_uverbs_attr *handle;
+	uint32_t lkey, rkey;
+	int ret;
+
+	handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+	fill_attr_out_ptr(cmdb, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey);
+	fill_attr_out_ptr(cmdb, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey);
+	fill_attr_in_obj(cmdb, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd->handle);
+	fill_attr_in_uint64(cmdb, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, offset);
+	fill_attr_in_uint64(cmdb, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, length);
+	fill_attr_in_uint64(cmdb, UVERBS_ATTR_REG_DMABUF_MR_IOVA, iova);
+	fill_attr_in_uint32(cmdb, UVERBS_ATTR_REG_DMABUF_MR_FD, fd);
+	fill_attr_in_uint32(cmdb, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS,
+			    access);
+	ret = execute_ioctl(pd->context, cmdb);
+	if (ret)
+		return ret;
+	vmr->ibv_mr.handle =
+		read_attr_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, handle);
+	vmr->ibv_mr.context = pd->context;
+	vmr->ibv_mr.lkey = lkey;
+	vmr->ibv_mr.rkey = rkey;
+	vmr->ibv_mr.pd = pd;
+	vmr->ibv_mr.addr = (void *)(uintptr_t)offset;
+	vmr->ibv_mr.length = length;
+	vmr->mr_type = IBV_MR_TYPE_DMABUF_MR;
+	return 0;
+}
+
+/**
+ * ibv_cmd_alloc_mw - have the kernel allocate a memory window
+ * @pd: the protection domain
+ * @type: IBV_MW_TYPE_1 or IBV_MW_TYPE_2
+ * @mw: the provider's MW; context, pd, rkey, handle and type are filled in
+ * @cmd, @cmd_size, @resp, @resp_size: the write() request and response
+ *
+ * Returns 0 or a positive errno value.
+ */
+int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
+		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
+		     size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp,
+		     size_t resp_size)
+{
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_ALLOC_MW,
+		.req = cmd,
+		.req_core = sizeof(*cmd),
+		.req_len = cmd_size,
+		.resp = resp,
+		.resp_core = sizeof(*resp),
+		.resp_len = resp_size,
+	};
+	int ret;
+
+	cmd->response = ioctl_ptr_to_u64(resp);
+	cmd->pd_handle = pd->handle;
+	cmd->mw_type = type;
+	memset(cmd->reserved, 0, sizeof(cmd->reserved));
+	ret = kcmd_write(pd->context, &w);
+	if (ret)
+		return ret;
+	mw->context = pd->context;
+	mw->pd = pd;
+	mw->rkey = resp->rkey;
+	mw->handle = resp->mw_handle;
+	mw->type = type;
+	return 0;
+}
+
+/**
+ * ibv_cmd_dealloc_mw - have the kernel destroy a memory window
+ * @mw: the MW; its memory stays the provider's to free
+ *
+ * Returns 0 or a positive errno value.
+ */
+int ibv_cmd_dealloc_mw(struct ibv_mw *mw)
+{
+	return destroy_by_handle(mw->context, UVERBS_OBJECT_MW,
+				 UVERBS_METHOD_MW_DESTROY,
+				 UVERBS_ATTR_DESTROY_MW_HANDLE,
+				 IB_USER_VERBS_CMD_DEALLOC_MW, mw->handle);
+}

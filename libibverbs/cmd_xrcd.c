@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * XRC domains in the command layer: what a provider's open_xrcd and
+ * close_xrcd ops call. An XRCD is shared between processes through a
+ * file (attr->fd); the kernel keys the domain on that file's inode.
+ *
+ * Routing follows rdma-core 44: OPEN_XRCD is a write()-format command
+ * only; the close is the XRCD/DESTROY ioctl method, falling back to the
+ * CLOSE_XRCD write() command on kernels that lack the method.
+ */
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_verbs.h>
+
+#include "cmd.h"
+#include "ibverbs.h"
+#include "kcmd.h"
+
+/* The request must name the file and its open flags, and nothing more. */
+static int check_xrcd_attr(const struct ibv_xrcd_init_attr *attr)
+{
+	const uint32_t need = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS;
+
+	if (attr->comp_mask >= IBV_XRCD_INIT_ATTR_RESERVED)
+		return EOPNOTSUPP;
+	if ((attr->comp_mask & need) != need)
+		return EINVAL;
+	return 0;
+}
+
+/**
+ * ibv_cmd_open_xrcd - have the kernel open (or create) an XRC domain
+ * @context: the context it belongs to
+ * @xrcd: the provider's XRCD, @vxrcd_size bytes of it; an older provider's
+ *        struct verbs_xrcd may end before the handle, which is then not
+ *        stored and comp_mask stays 0
+ * @attr: the file and open flags (comp_mask FD and OFLAGS both required)
+ * @cmd, @cmd_size, @resp, @resp_size: the write() request and response
+ *
+ * Returns 0 or a positive errno value (EOPNOTSUPP for unknown comp_mask
+ * bits, EINVAL when FD or OFLAGS is missing).
+ */
+int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd,
+		      int vxrcd_size, struct ibv_xrcd_init_attr *attr,
+		      struct ibv_open_xrcd *cmd, size_t cmd_size,
+		      struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)
+{
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_OPEN_XRCD,
+		.req = cmd,
+		.req_core = sizeof(*cmd),
+		.req_len = cmd_size,
+		.resp = resp,
+		.resp_core = sizeof(*resp),
+		.resp_len = resp_size,
+	};
+	int ret = check_xrcd_attr(attr);
+
+	if (ret)
+		return ret;
+	cmd->response = ioctl_ptr_to_u64(resp);
+	cmd->fd = attr->fd;
+	cmd->oflags = attr->oflags;
+	ret = kcmd_write(context, &w);
+	if (ret)
+		return ret;
+	xrcd->xrcd.context = context;
+	xrcd->comp_mask = 0;
+	/* rdma-core 44 counts the handle as there once the size reaches it. */
+	if ((unsigned int)vxrcd_size > offsetof(struct verbs_xrcd, handle)) {
+		xrcd->comp_mask = VERBS_XRCD_HANDLE;
+		xrcd->handle = resp->xrcd_handle;
+	}
+	return 0;
+}
+
+/* CLOSE_XRCD, for kernels without the XRCD/DESTROY method. */
+static int close_xrcd_write(struct verbs_xrcd *xrcd)
+{
+	struct ibv_close_xrcd req = { .xrcd_handle = xrcd->handle };
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_CLOSE_XRCD,
+		.req = &req,
+		.req_core = sizeof(req),
+		.req_len = sizeof(req),
+	};
+
+	return kcmd_write(xrcd->xrcd.context, &w);
+}
+
+/**
+ * ibv_cmd_close_xrcd - drop this context's use of an XRC domain
+ * @xrcd: the XRCD; its memory stays the provider's to free
+ *
+ * Returns 0 or a positive errno value.
+ */
+int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)
+{
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_XRCD,
+			       UVERBS_METHOD_XRCD_DESTROY, 1);
+	int ret;
+
+	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_XRCD_HANDLE, xrcd->handle);
+	if (cmd_route(xrcd->xrcd.context, cmdb, &ret) != CMD_DONE)
+		ret = close_xrcd_write(xrcd);
+	return cmd_destroy_result(ret);
+}

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Public verbs of the memory family: protection domains, memory regions
+ * (plain, by IOVA, dma-buf), re-registration, and the import of PDs, MRs
+ * and device memory that another process's context shares with ours
+ * (ibv_import_device()).
+ *
+ * Each verb dispatches to the provider through the context's private op
+ * table (get_ops()); the provider reaches the kernel through the
+ * ibv_cmd_* layer (cmd_pd.c, cmd_mr.c, cmd_dm.c). What only the library
+ * can do happens here, around the provider's call:
+ *  - the fork tracker (fork.c): pinned pages must not be shared
+ *    copy-on-write with a fork() child, so a registration marks its pages
+ *    MADV_DONTFORK before the provider pins them, and undoes that when
+ *    the provider fails or the MR goes away. rdma-core 44 leaves out
+ *    on-demand-paging MRs (nothing is pinned) and MRs the tracker never
+ *    saw (dma-buf, imported, null MRs). With the tracker off every call
+ *    still tells it, so that a later ibv_fork_init() refuses (EINVAL);
+ *  - the optional access bits, dropped where the kernel does not know
+ *    them (verbs_device.core_support, from GET_CONTEXT);
+ *  - the core fields of the new object (context, pd, addr, length).
+ */
+#include <errno.h>
+
+#include "fork.h"
+#include "ibverbs.h"
+
+/* verbs.h turns calls to these into inline dispatchers; define the real ones. */
+#undef ibv_reg_mr
+#undef ibv_reg_mr_iova
+
+/**
+ * ibv_alloc_pd - allocate a protection domain
+ * @context: the device context
+ *
+ * Returns the PD, or NULL with errno set.
+ */
+VERBS_DEFAULT_VERSION(struct ibv_pd *, ibv_alloc_pd, "IBVERBS_1.1",
+		      struct ibv_context *context)
+{
+	struct ibv_pd *pd = get_ops(context)->alloc_pd(context);
+
+	if (pd)
+		pd->context = context;
+	return pd;
+}
+
+/**
+ * ibv_dealloc_pd - destroy a protection domain
+ * @pd: a PD with no objects left on it
+ *
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_dealloc_pd, "IBVERBS_1.1", struct ibv_pd *pd)
+{
+	return get_ops(pd->context)->dealloc_pd(pd);
+}
+
+/* Bits in IBV_ACCESS_OPTIONAL_RANGE are best effort: an old kernel rejects them. */
+static unsigned int usable_access(struct ibv_context *ctx, unsigned int access)
+{
+	struct verbs_device *vdev = verbs_get_device(ctx->device);
+
+	if (!(vdev->core_support & IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
+		access &= ~(unsigned int)IBV_ACCESS_OPTIONAL_RANGE;
+	return access;
+}
+
+/* The fields every registration verb owns, whatever the provider set. */
+static void set_mr_core(struct ibv_mr *mr, struct ibv_pd *pd, void *addr,
+			size_t length)
+{
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = length;
+}
+
+/* Undo a dontfork after a failure, keeping the failure's errno. */
+static void undo_dontfork(void *addr, size_t length)
+{
+	int err = errno;
+
+	verbs_mem_dofork(addr, length);
+	errno = err;
+}
+
+/**
+ * ibv_reg_mr_iova2 - register memory, with the address the device uses
+ * @pd: the protection domain
+ * @addr, @length: the memory
+ * @iova: the address remote and local work requests use for @addr
+ * @access: IBV_ACCESS_* flags, optional ones included
+ *
+ * Returns the MR, or NULL with errno set.
+ */
+struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
+				uint64_t iova, unsigned int access)
+{
+	bool odp = access & IBV_ACCESS_ON_DEMAND;
+	struct ibv_mr *mr;
+	int ret;
+
+	access = usable_access(pd->context, access);
+	/* ODP pins nothing, so there is nothing for fork() to get wrong. */
+	if (!odp) {
+		ret = verbs_mem_dontfork(addr, length);
+		if (ret) {
+			errno = ret;
+			return NULL;
+		}
+	}
+	mr = get_ops(pd->context)->reg_mr(pd, addr, length, iova, access);
+	if (!mr) {
+		if (!odp)
+			undo_dontfork(addr, length);
+		return NULL;
+	}
+	set_mr_core(mr, pd, addr, length);
+	return mr;
+}
+
+/**
+ * ibv_reg_mr - register memory; the device addresses it as @addr
+ * @pd, @addr, @length, @access: as for ibv_reg_mr_iova2()
+ */
+VERBS_DEFAULT_VERSION(struct ibv_mr *, ibv_reg_mr, "IBVERBS_1.1",
+		      struct ibv_pd *pd, void *addr, size_t length, int access)
+{
+	return ibv_reg_mr_iova2(pd, addr, length, (uintptr_t)addr, access);
+}
+
+/**
+ * ibv_reg_mr_iova - register memory, with the address the device uses
+ * @pd, @addr, @length, @iova, @access: as for ibv_reg_mr_iova2()
+ */
+struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
+			       uint64_t iova, int access)
+{
+	return ibv_reg_mr_iova2(pd, addr, length, iova, access);
+}
+
+/**
+ * ibv_reg_dmabuf_mr - register memory another driver exported as dma-buf
+ * @pd: the protection domain
+ * @offset, @length: the range within the dma-buf
+ * @iova: the address the device uses for it
+ * @fd: the dma-buf's file descriptor
+ * @access: IBV_ACCESS_* flags
+ *
+ * Returns the MR (addr holds @offset), or NULL with errno set.
+ */
+struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				 size_t length, uint64_t iova, int fd,
+				 int access)
+{
+	const struct verbs_context_ops *ops = get_ops(pd->context);
+	struct ibv_mr *mr;
+
+	mr = ops->reg_dmabuf_mr(pd, offset, length, iova, fd, access);
+	if (mr)
+		set_mr_core(mr, pd, (void *)(uintptr_t)offset, length);
+	return mr;
+}
+
+/* What rdma-core 44 refuses before asking anyone. */
+static bool rereg_input_ok(struct ibv_mr *mr, int flags, void *addr,
+			   size_t length, int access)
+{
+	if (verbs_get_mr(mr)->mr_type != IBV_MR_TYPE_MR)
+		return false;
+	if (flags & ~IBV_REREG_MR_FLAGS_SUPPORTED)
+		return false;
+	if ((flags & IBV_REREG_MR_CHANGE_TRANSLATION) && (!addr || !length))
+		return false;
+	/* New access flags without CHANGE_ACCESS would be silently lost. */
+	return !access || (flags & IBV_REREG_MR_CHANGE_ACCESS);
+}
+
+/* The provider's half of a re-registration: 0 or its error. */
+static int provider_rereg(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
+			  void *addr, size_t length, int access)
+{
+	const struct verbs_context_ops *ops = get_ops(mr->context);
+
+	return ops->rereg_mr(verbs_get_mr(mr), flags, pd, addr, length, access);
+}
+
+/*
+ * CHANGE_TRANSLATION: the new range is protected before the provider
+ * moves the MR, the old one released after it did.
+ */
+static int rereg_translation(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
+			     void *addr, size_t length, int access)
+{
+	void *old_addr = mr->addr;
+	size_t old_length = mr->length;
+
+	if (verbs_mem_dontfork(addr, length))
+		return IBV_REREG_MR_ERR_DONT_FORK_NEW;
+	if (provider_rereg(mr, flags, pd, addr, length, access)) {
+		if (verbs_mem_dofork(addr, length))
+			return IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW;
+		return IBV_REREG_MR_ERR_CMD;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		mr->pd = pd;
+	mr->addr = addr;
+	mr->length = length;
+	if (verbs_mem_dofork(old_addr, old_length))
+		return IBV_REREG_MR_ERR_DO_FORK_OLD;
+	return 0;
+}
+
+/**
+ * ibv_rereg_mr - change an MR's range, protection domain or access
+ * @mr: a memory region from ibv_reg_mr() and friends
+ * @flags: IBV_REREG_MR_CHANGE_* (what to change)
+ * @pd: the new PD (CHANGE_PD)
+ * @addr, @length: the new range (CHANGE_TRANSLATION)
+ * @access: the new access flags (CHANGE_ACCESS)
+ *
+ * Returns 0 or a negative enum ibv_rereg_mr_err_code: IBV_REREG_MR_ERR_INPUT
+ * (errno EINVAL) for arguments refused up front, IBV_REREG_MR_ERR_CMD when
+ * the provider failed, the others when the fork tracker did.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_rereg_mr, "IBVERBS_1.1", struct ibv_mr *mr,
+		      int flags, struct ibv_pd *pd, void *addr, size_t length,
+		      int access)
+{
+	if (!rereg_input_ok(mr, flags, addr, length, access)) {
+		errno = EINVAL;
+		return IBV_REREG_MR_ERR_INPUT;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_TRANSLATION)
+		return rereg_translation(mr, flags, pd, addr, length, access);
+	if (provider_rereg(mr, flags, pd, addr, length, access))
+		return IBV_REREG_MR_ERR_CMD;
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		mr->pd = pd;
+	return 0;
+}
+
+/**
+ * ibv_dereg_mr - release a memory registration
+ * @mr: the MR; freed by the provider on success
+ *
+ * Returns 0 or a positive errno value.
+ */
+VERBS_DEFAULT_VERSION(int, ibv_dereg_mr, "IBVERBS_1.1", struct ibv_mr *mr)
+{
+	struct verbs_mr *vmr = verbs_get_mr(mr);
+	/* Read before the provider frees the MR. */
+	bool tracked = vmr->mr_type == IBV_MR_TYPE_MR &&
+		       !(vmr->access & IBV_ACCESS_ON_DEMAND);
+	void *addr = mr->addr;
+	size_t length = mr->length;
+	int ret;
+
+	ret = get_ops(mr->context)->dereg_mr(vmr);
+	if (!ret && tracked)
+		verbs_mem_dofork(addr, length);
+	return ret;
+}
+
+/**
+ * ibv_import_pd - use a PD of an imported context as if it were ours
+ * @context: a context from ibv_import_device()
+ * @pd_handle: the PD's handle in the exporting context
+ *
+ * Returns the PD, or NULL with errno set.
+ */
+struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)
+{
+	return get_ops(context)->import_pd(context, pd_handle);
+}
+
+/* Forget an imported PD here; the kernel object stays with its owner. */
+void ibv_unimport_pd(struct ibv_pd *pd)
+{
+	get_ops(pd->context)->unimport_pd(pd);
+}
+
+/**
+ * ibv_import_mr - use an MR of an imported context as if it were ours
+ * @pd: the (imported) PD the MR belongs to
+ * @mr_handle: the MR's handle in the exporting context
+ *
+ * Returns the MR, or NULL with errno set.
+ */
+struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	return get_ops(pd->context)->import_mr(pd, mr_handle);
+}
+
+/* Forget an imported MR here; the registration stays with its owner. */
+void ibv_unimport_mr(struct ibv_mr *mr)
+{
+	get_ops(mr->context)->unimport_mr(mr);
+}
+
+/**
+ * ibv_import_dm - use device memory of an imported context
+ * @context: a context from ibv_import_device()
+ * @dm_handle: the memory's handle in the exporting context
+ *
+ * Returns the DM, or NULL with errno set.
+ */
+struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)
+{
+	return get_ops(context)->import_dm(context, dm_handle);
+}
+
+/* Forget imported device memory here; it stays with its owner. */
+void ibv_unimport_dm(struct ibv_dm *dm)
+{
+	get_ops(dm->context)->unimport_dm(dm);
+}
