@@ -626,6 +626,78 @@ void ibv_ack_async_event_1_0(struct ibv_async_event *event)
 VERBS_COMPAT_VERSION(ibv_ack_async_event_1_0, ibv_ack_async_event,
 		     "IBVERBS_1.0");
 
+struct ibv_pd_1_0 *ibv_alloc_pd_1_0(struct ibv_context_1_0 *context);
+struct ibv_pd_1_0 *ibv_alloc_pd_1_0(struct ibv_context_1_0 *context)
+{
+	struct ibv_pd_1_0 *pd = calloc(1, sizeof(*pd));
+	struct ibv_pd *real;
+
+	if (!pd)
+		return NULL;
+	real = ibv_alloc_pd(context->real_context);
+	if (!real) {
+		free(pd);
+		return NULL;
+	}
+	pd->context = context;
+	pd->handle = real->handle;
+	pd->real_pd = real;
+	return pd;
+}
+VERBS_COMPAT_VERSION(ibv_alloc_pd_1_0, ibv_alloc_pd, "IBVERBS_1.0");
+
+int ibv_dealloc_pd_1_0(struct ibv_pd_1_0 *pd);
+int ibv_dealloc_pd_1_0(struct ibv_pd_1_0 *pd)
+{
+	int ret = ibv_dealloc_pd(pd->real_pd);
+
+	if (!ret)
+		free(pd);
+	return ret;
+}
+VERBS_COMPAT_VERSION(ibv_dealloc_pd_1_0, ibv_dealloc_pd, "IBVERBS_1.0");
+
+/*
+ * Through the ibv_reg_mr() of <infiniband/verbs.h>, as rdma-core 44: with
+ * flags unknown at compile time that is ibv_reg_mr_iova2() with the
+ * address as IOVA.
+ */
+struct ibv_mr_1_0 *ibv_reg_mr_1_0(struct ibv_pd_1_0 *pd, void *addr,
+				  size_t length, int access);
+struct ibv_mr_1_0 *ibv_reg_mr_1_0(struct ibv_pd_1_0 *pd, void *addr,
+				  size_t length, int access)
+{
+	struct ibv_mr_1_0 *mr = calloc(1, sizeof(*mr));
+	struct ibv_mr *real;
+
+	if (!mr)
+		return NULL;
+	real = ibv_reg_mr(pd->real_pd, addr, length, access);
+	if (!real) {
+		free(mr);
+		return NULL;
+	}
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->handle = real->handle;
+	mr->lkey = real->lkey;
+	mr->rkey = real->rkey;
+	mr->real_mr = real;
+	return mr;
+}
+VERBS_COMPAT_VERSION(ibv_reg_mr_1_0, ibv_reg_mr, "IBVERBS_1.0");
+
+int ibv_dereg_mr_1_0(struct ibv_mr_1_0 *mr);
+int ibv_dereg_mr_1_0(struct ibv_mr_1_0 *mr)
+{
+	int ret = ibv_dereg_mr(mr->real_mr);
+
+	if (!ret)
+		free(mr);
+	return ret;
+}
+VERBS_COMPAT_VERSION(ibv_dereg_mr_1_0, ibv_dereg_mr, "IBVERBS_1.0");
+
 /* The CQ reports its 1.0 wrapper as cq_context to the 1.1 event calls. */
 struct ibv_cq_1_0 *ibv_create_cq_1_0(struct ibv_context_1_0 *context, int cqe,
 				     void *cq_context,
