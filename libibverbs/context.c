@@ -302,7 +302,8 @@ struct ibv_context *verbs_open_device(struct ibv_device *device,
 	return &vctx->context;
 }
 
-struct ibv_context *ibv_open_device(struct ibv_device *device)
+VERBS_DEFAULT_VERSION(struct ibv_context *, ibv_open_device, "IBVERBS_1.1",
+		      struct ibv_device *device)
 {
 	return verbs_open_device(device, NULL);
 }
@@ -377,7 +378,8 @@ struct ibv_context *ibv_import_device(int cmd_fd)
 	return ctx;
 }
 
-int ibv_close_device(struct ibv_context *context)
+VERBS_DEFAULT_VERSION(int, ibv_close_device, "IBVERBS_1.1",
+		      struct ibv_context *context)
 {
 	if (!context)
 		return EINVAL;

@@ -59,8 +59,9 @@ struct _compat_ibv_port_attr {
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_query_port(struct ibv_context *context, uint8_t port_num,
-		   struct _compat_ibv_port_attr *port_attr)
+VERBS_DEFAULT_VERSION(int, ibv_query_port, "IBVERBS_1.1",
+		      struct ibv_context *context, uint8_t port_num,
+		      struct _compat_ibv_port_attr *port_attr)
 {
 	if (!context || !port_attr)
 		return EINVAL;
