@@ -68,7 +68,7 @@ static void emit_obj(struct ibv_context *ctx, const char *verb, const char *obj,
 		     const struct line *l)
 {
 	if (l->clauses)
-		ibv_log(VERBS_LOG_INFO, "%s on %s%s: %s", verb,
+		ibv_log(EXPLAIN_LEVEL, "%s on %s%s: %s", verb,
 			ctx->device->name, obj, l->s);
 }
 
