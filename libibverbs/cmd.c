@@ -7,19 +7,28 @@
 #include <errno.h>
 
 #include "cmd.h"
+#include "explain.h"
 #include "ibverbs.h"
 #include "kcmd.h"
 
-/* What the chain allows once the kernel has no ioctl for it. */
-static enum cmd_route legacy_route(struct ibv_command_buffer *cmdb, int *ret)
+/*
+ * What the chain allows once the kernel has no ioctl for it. An
+ * ioctl-only command ends here (EOPNOTSUPP), which is worth a line in
+ * the log.
+ */
+static enum cmd_route legacy_route(struct ibv_context *ctx,
+				   struct ibv_command_buffer *cmdb, int *ret)
 {
 	bool require_ex = false, ioctl_only = false;
+	struct ibv_command_buffer *link;
 
-	for (; cmdb; cmdb = cmdb->next) {
-		require_ex |= cmdb->fallback_require_ex;
-		ioctl_only |= cmdb->fallback_ioctl_only;
+	for (link = cmdb; link; link = link->next) {
+		require_ex |= link->fallback_require_ex;
+		ioctl_only |= link->fallback_ioctl_only;
 	}
 	if (ioctl_only) {
+		explain_no_method(ctx, cmdb->hdr.object_id,
+				  cmdb->hdr.method_id);
 		*ret = EOPNOTSUPP;
 		return CMD_DONE;
 	}
@@ -30,11 +39,11 @@ enum cmd_route cmd_route(struct ibv_context *ctx,
 			 struct ibv_command_buffer *cmdb, int *ret)
 {
 	if (kcmd_ioctl_refused(ctx, cmdb->hdr.object_id, cmdb->hdr.method_id))
-		return legacy_route(cmdb, ret);
-	*ret = execute_ioctl(ctx, cmdb);
-	/* execute_ioctl() has remembered the refusal for next time. */
+		return legacy_route(ctx, cmdb, ret);
+	*ret = kcmd_ioctl(ctx, cmdb);
+	/* kcmd_ioctl() has remembered the refusal for next time. */
 	if (*ret == ENOTTY || *ret == EPROTONOSUPPORT)
-		return legacy_route(cmdb, ret);
+		return legacy_route(ctx, cmdb, ret);
 	return CMD_DONE;
 }
 

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 
+#include "explain.h"
 #include "ibverbs.h"
 
 /**
@@ -56,5 +57,7 @@ struct ibv_cq_ex *verbs_create_cq_ex(struct ibv_context *context,
 	if (cq)
 		verbs_init_cq(ibv_cq_ex_to_cq(cq), context, cq_attr->channel,
 			      cq_attr->cq_context);
+	else
+		explain_create_cq(context, cq_attr->cqe, cq_attr->comp_vector);
 	return cq;
 }

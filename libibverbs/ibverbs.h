@@ -226,6 +226,16 @@ VERBS_LOCAL bool cmd_query_gid_table(struct ibv_context *ctx,
 VERBS_LOCAL int verbs_query_port(struct ibv_context *ctx, uint8_t port,
 				 struct ibv_port_attr *attr, size_t attr_len);
 
+/*
+ * verbs_qp.c: the library's create_qp_ex and create_srq_ex slots, which
+ * call the provider's and explain a failure.
+ */
+VERBS_LOCAL struct ibv_qp *verbs_create_qp_ex(struct ibv_context *context,
+					      struct ibv_qp_init_attr_ex *attr);
+VERBS_LOCAL struct ibv_srq *
+verbs_create_srq_ex(struct ibv_context *context,
+		    struct ibv_srq_init_attr_ex *attr);
+
 /* dummy_ops.c */
 VERBS_LOCAL extern const struct verbs_context_ops verbs_dummy_ops;
 

@@ -22,6 +22,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd_ioctl.h"
+#include "explain.h"
 #include "ibverbs.h"
 #include "kcmd.h"
 
@@ -164,14 +165,7 @@ static int send_ioctl(struct ibv_context *ctx, struct ibv_command_buffer *cmd)
 	return ret;
 }
 
-/**
- * execute_ioctl - send a command buffer and its linked buffers
- * @context: the context whose command file carries it
- * @cmd: the executing buffer, declared with room for the whole chain
- *
- * Returns 0 or a positive errno value, which errno also holds.
- */
-int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
+int kcmd_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
 {
 	unsigned int uhw_in;
 	uint64_t uhw_ptr = 0;
@@ -197,6 +191,25 @@ int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
 	}
 out:
 	errno = ret;
+	return ret;
+}
+
+/**
+ * execute_ioctl - send a command buffer and its linked buffers
+ * @context: the context whose command file carries it
+ * @cmd: the executing buffer, declared with room for the whole chain
+ *
+ * Returns 0 or a positive errno value, which errno also holds. Its
+ * callers have no other way to send the command, so a kernel without
+ * the method is worth a line in the log (explain.c).
+ */
+int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
+{
+	int ret = kcmd_ioctl(context, cmd);
+
+	if (ret == ENOTTY || ret == EPROTONOSUPPORT)
+		explain_no_method(context, cmd->hdr.object_id,
+				  cmd->hdr.method_id);
 	return ret;
 }
 
@@ -275,7 +288,7 @@ static int write_tunnel(struct ibv_context *ctx,
 	if (w->resp_len > w->resp_core)
 		fill_attr_out(cmdb, UVERBS_ATTR_UHW_OUT, resp + w->resp_core,
 			      w->resp_len - w->resp_core);
-	return execute_ioctl(ctx, cmdb);
+	return kcmd_ioctl(ctx, cmdb);
 }
 
 /* @len bytes as a count of @unit-byte words that fits a 16-bit field. */

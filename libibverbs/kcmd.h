@@ -54,6 +54,14 @@ KCMD_LOCAL int kcmd_write(struct ibv_context *ctx,
 			  const struct kcmd_write_args *args);
 
 /*
+ * execute_ioctl() for a caller that has another way to send the command
+ * when the kernel lacks the method: the same, without explaining the
+ * refusal (explain.c), since nothing has failed yet.
+ */
+KCMD_LOCAL int kcmd_ioctl(struct ibv_context *ctx,
+			  struct ibv_command_buffer *cmd);
+
+/*
  * Whether the kernel behind @ctx has refused this ioctl method before
  * (or has no ioctl interface at all): a caller with a write() fallback
  * then goes straight to it.

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 
+#include "explain.h"
 #include "ibverbs.h"
 
 /**
@@ -22,6 +23,8 @@ VERBS_DEFAULT_VERSION(struct ibv_ah *, ibv_create_ah, "IBVERBS_1.1",
 	if (ah) {
 		ah->context = pd->context;
 		ah->pd = pd;
+	} else {
+		explain_create_ah(pd->context, attr);
 	}
 	return ah;
 }

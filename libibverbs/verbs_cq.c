@@ -10,6 +10,7 @@
  *
  * The @IBVERBS_1.0 versions live in compat_1_0.c.
  */
+#include "explain.h"
 #include "ibverbs.h"
 
 /**
@@ -31,6 +32,8 @@ VERBS_DEFAULT_VERSION(struct ibv_cq *, ibv_create_cq, "IBVERBS_1.1",
 	cq = get_ops(context)->create_cq(context, cqe, channel, comp_vector);
 	if (cq)
 		verbs_init_cq(cq, context, channel, cq_context);
+	else
+		explain_create_cq(context, cqe, comp_vector);
 	return cq;
 }
 

@@ -20,6 +20,7 @@
 #include <netinet/ip.h>
 #include <stdio.h>
 
+#include "explain.h"
 #include "ibverbs.h"
 
 /* What to read from sysfs when the kernel lacks the GID methods. */
@@ -466,20 +467,10 @@ static int ah_from_ipv6(struct ibv_context *ctx, struct ibv_ah_attr *ah,
 	return 0;
 }
 
-/**
- * ibv_init_ah_from_wc - address handle attributes to answer a packet
- * @context: the device it arrived on
- * @port_num: the port it arrived on
- * @wc: its completion
- * @grh: its first 40 bytes, read only when @wc has IBV_WC_GRH
- * @ah_attr: filled in
- *
- * Returns 0, or -1 with errno set (no local GID matches the packet's
- * destination, a multicast destination, an unknown header).
- */
-int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
-			struct ibv_wc *wc, struct ibv_grh *grh,
-			struct ibv_ah_attr *ah_attr)
+/* The verb below, without its explanation. */
+static int init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
+			   struct ibv_wc *wc, struct ibv_grh *grh,
+			   struct ibv_ah_attr *ah_attr)
 {
 	int version;
 
@@ -500,6 +491,28 @@ int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 	if (version == 6)
 		return ah_from_ipv6(context, ah_attr, grh, port_num);
 	return -1;
+}
+
+/**
+ * ibv_init_ah_from_wc - address handle attributes to answer a packet
+ * @context: the device it arrived on
+ * @port_num: the port it arrived on
+ * @wc: its completion
+ * @grh: its first 40 bytes, read only when @wc has IBV_WC_GRH
+ * @ah_attr: filled in
+ *
+ * Returns 0, or -1 with errno set (no local GID matches the packet's
+ * destination, a multicast destination, an unknown header).
+ */
+int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
+			struct ibv_wc *wc, struct ibv_grh *grh,
+			struct ibv_ah_attr *ah_attr)
+{
+	int ret = init_ah_from_wc(context, port_num, wc, grh, ah_attr);
+
+	if (ret)
+		explain_init_ah_from_wc(context, port_num);
+	return ret;
 }
 
 /**

@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 
+#include "explain.h"
 #include "fork.h"
 #include "ibverbs.h"
 
@@ -112,8 +113,11 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 	}
 	mr = get_ops(pd->context)->reg_mr(pd, addr, length, iova, access);
 	if (!mr) {
-		if (!odp)
+		/* ODP pins nothing: no tracker to undo, no limit to explain. */
+		if (!odp) {
 			undo_dontfork(addr, length);
+			explain_reg_mr(pd->context, addr, length);
+		}
 		return NULL;
 	}
 	set_mr_core(mr, pd, addr, length);

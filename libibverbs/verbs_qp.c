@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "explain.h"
 #include "ibverbs.h"
 
 /**
@@ -20,7 +21,27 @@ VERBS_DEFAULT_VERSION(struct ibv_qp *, ibv_create_qp, "IBVERBS_1.1",
 		      struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)
 {
 	/* The provider and ibv_cmd_create_qp() set every field. */
-	return get_ops(pd->context)->create_qp(pd, qp_init_attr);
+	struct ibv_qp *qp = get_ops(pd->context)->create_qp(pd, qp_init_attr);
+
+	if (!qp)
+		explain_create_qp(pd->context, qp_init_attr->qp_type,
+				  &qp_init_attr->cap, qp_init_attr->srq);
+	return qp;
+}
+
+/*
+ * The library's create_qp_ex, which context.c puts in every context's
+ * slot for the inline ibv_create_qp_ex(): the provider's, explained.
+ */
+struct ibv_qp *verbs_create_qp_ex(struct ibv_context *context,
+				  struct ibv_qp_init_attr_ex *attr)
+{
+	struct ibv_qp *qp = get_ops(context)->create_qp_ex(context, attr);
+
+	if (!qp)
+		explain_create_qp(context, attr->qp_type, &attr->cap,
+				  attr->srq);
+	return qp;
 }
 
 /**
@@ -50,8 +71,10 @@ VERBS_DEFAULT_VERSION(int, ibv_modify_qp, "IBVERBS_1.1", struct ibv_qp *qp,
 {
 	int ret = get_ops(qp->context)->modify_qp(qp, attr, attr_mask);
 
-	if (ret)
+	if (ret) {
+		explain_modify_qp(qp, attr, attr_mask);
 		return ret;
+	}
 	if (attr_mask & IBV_QP_STATE)
 		qp->state = attr->qp_state;
 	return 0;
@@ -150,8 +173,10 @@ VERBS_DEFAULT_VERSION(struct ibv_srq *, ibv_create_srq, "IBVERBS_1.1",
 	struct ibv_srq *srq;
 
 	srq = get_ops(pd->context)->create_srq(pd, srq_init_attr);
-	if (!srq)
+	if (!srq) {
+		explain_create_srq(pd->context, &srq_init_attr->attr);
 		return NULL;
+	}
 	/* Providers predating the command layer's init rely on these. */
 	srq->context = pd->context;
 	srq->srq_context = srq_init_attr->srq_context;
@@ -159,6 +184,17 @@ VERBS_DEFAULT_VERSION(struct ibv_srq *, ibv_create_srq, "IBVERBS_1.1",
 	srq->events_completed = 0;
 	pthread_mutex_init(&srq->mutex, NULL);
 	pthread_cond_init(&srq->cond, NULL);
+	return srq;
+}
+
+/* The inline ibv_create_srq_ex()'s slot, as verbs_create_qp_ex(). */
+struct ibv_srq *verbs_create_srq_ex(struct ibv_context *context,
+				    struct ibv_srq_init_attr_ex *attr)
+{
+	struct ibv_srq *srq = get_ops(context)->create_srq_ex(context, attr);
+
+	if (!srq)
+		explain_create_srq(context, &attr->attr);
 	return srq;
 }
 

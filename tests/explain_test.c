@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Failures that explain themselves (libibverbs/explain.c): for each case
+ * the exact line the log gains at VERBS_LOG_LEVEL 3, that the verb's
+ * result and errno are what the provider gave, and that below level 3
+ * nothing is written. The verbs run on a hand-made context with fake
+ * provider ops (device limits, port state) and a fake sysfs GID table;
+ * the kernel is a fake behind the transport seam. The library reads
+ * VERBS_LOG_LEVEL once per process, so each scenario runs in a child.
+ * Links the static archive, where the hidden hooks are reachable.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <infiniband/driver.h>
+
+#include "libibverbs/test_hooks.h"
+#include "t_scenario.h"
+#include "t_util.h"
+
+/* Hidden in the library, reachable from this statically linked test. */
+void verbs_log_init(void);
+struct ibv_qp *verbs_create_qp_ex(struct ibv_context *context,
+				  struct ibv_qp_init_attr_ex *attr);
+struct ibv_srq *verbs_create_srq_ex(struct ibv_context *context,
+				    struct ibv_srq_init_attr_ex *attr);
+
+/* What a provider leaves in errno; the explanation must keep it. */
+#define T_ERRNO EINVAL
+#define T_QPN 0x11
+
+static struct verbs_sysfs_dev t_sysfs;
+static struct verbs_device t_vdev = { .refcount = 1, .sysfs = &t_sysfs };
+static enum ibv_port_state t_port_state = IBV_PORT_ACTIVE;
+static char t_log[4096];
+static char t_dir[64];
+static int t_ioctl_errno;
+
+/* The device's limits; a query also clobbers errno, as real ones may. */
+static int t_query_device_ex(struct ibv_context *ctx,
+			     const struct ibv_query_device_ex_input *input,
+			     struct ibv_device_attr_ex *attr, size_t size)
+{
+	(void)ctx;
+	(void)input;
+	memset(attr, 0, size);
+	attr->orig_attr.max_qp_wr = 16384;
+	attr->orig_attr.max_sge = 32;
+	attr->orig_attr.max_srq_wr = 1024;
+	attr->orig_attr.max_srq_sge = 8;
+	attr->orig_attr.max_cqe = 32767;
+	errno = ENOENT;
+	return 0;
+}
+
+/* One RoCE port with a GID table of 4; other port numbers fail. */
+static int t_query_port(struct ibv_context *ctx, uint8_t port,
+			struct ibv_port_attr *attr)
+{
+	(void)ctx;
+	errno = ENOENT;
+	if (port != 1)
+		return EINVAL;
+	attr->state = t_port_state;
+	attr->gid_tbl_len = 4;
+	attr->link_layer = IBV_LINK_LAYER_ETHERNET;
+	return 0;
+}
+
+static struct ibv_qp *t_create_qp(struct ibv_pd *pd,
+				  struct ibv_qp_init_attr *attr)
+{
+	(void)pd;
+	(void)attr;
+	errno = T_ERRNO;
+	return NULL;
+}
+
+static struct ibv_qp *t_create_qp_ex(struct ibv_context *ctx,
+				     struct ibv_qp_init_attr_ex *attr)
+{
+	(void)ctx;
+	(void)attr;
+	errno = T_ERRNO;
+	return NULL;
+}
+
+static struct ibv_srq *t_create_srq(struct ibv_pd *pd,
+				    struct ibv_srq_init_attr *attr)
+{
+	(void)pd;
+	(void)attr;
+	errno = T_ERRNO;
+	return NULL;
+}
+
+static struct ibv_cq *t_create_cq(struct ibv_context *ctx, int cqe,
+				  struct ibv_comp_channel *ch, int vec)
+{
+	(void)ctx;
+	(void)cqe;
+	(void)ch;
+	(void)vec;
+	errno = T_ERRNO;
+	return NULL;
+}
+
+static struct ibv_cq_ex *t_create_cq_ex(struct ibv_context *ctx,
+					struct ibv_cq_init_attr_ex *attr)
+{
+	(void)ctx;
+	(void)attr;
+	errno = T_ERRNO;
+	return NULL;
+}
+
+static int t_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	(void)qp;
+	(void)attr;
+	(void)mask;
+	errno = T_ERRNO;
+	return T_ERRNO;
+}
+
+static struct ibv_ah *t_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
+{
+	(void)pd;
+	(void)attr;
+	errno = T_ERRNO;
+	return NULL;
+}
+
+/* The kernel's answer to a pin over RLIMIT_MEMLOCK. */
+static struct ibv_mr *t_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			       uint64_t iova, int access)
+{
+	(void)pd;
+	(void)addr;
+	(void)length;
+	(void)iova;
+	(void)access;
+	errno = ENOMEM;
+	return NULL;
+}
+
+static const struct verbs_context_ops t_ops = {
+	.query_device_ex = t_query_device_ex,
+	.query_port = t_query_port,
+	.create_qp = t_create_qp,
+	.create_qp_ex = t_create_qp_ex,
+	.create_srq = t_create_srq,
+	.create_cq = t_create_cq,
+	.create_cq_ex = t_create_cq_ex,
+	.modify_qp = t_modify_qp,
+	.create_ah = t_create_ah,
+	.reg_mr = t_reg_mr,
+};
+
+/* The fake kernel refuses every ioctl with t_ioctl_errno. */
+static int t_ioctl(int fd, unsigned long request, void *arg)
+{
+	(void)fd;
+	(void)request;
+	(void)arg;
+	errno = t_ioctl_errno;
+	return -1;
+}
+
+static ssize_t t_write_cmd(int fd, const void *buf, size_t len)
+{
+	(void)fd;
+	(void)buf;
+	return len;
+}
+
+/* GIDs 0, 1 and 3 of port 1 in use, 2 empty, as sysfs shows them. */
+static void t_gid_table(void)
+{
+	char path[128];
+	int i;
+
+	snprintf(t_dir, sizeof(t_dir), "/tmp/explain_test-XXXXXX");
+	T_CHECK(mkdtemp(t_dir));
+	snprintf(path, sizeof(path), "%s/ports", t_dir);
+	T_CHECK(!mkdir(path, 0755));
+	snprintf(path, sizeof(path), "%s/ports/1", t_dir);
+	T_CHECK(!mkdir(path, 0755));
+	snprintf(path, sizeof(path), "%s/ports/1/gids", t_dir);
+	T_CHECK(!mkdir(path, 0755));
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/ports/1/gids/%d", t_dir, i);
+		t_write(path,
+			i == 2 ? "0000:0000:0000:0000:0000:0000:0000:0000\n" :
+				 "fe80:0000:0000:0000:0000:0000:0000:0001\n");
+	}
+	snprintf(t_sysfs.ibdev_path, sizeof(t_sysfs.ibdev_path), "%s", t_dir);
+}
+
+/*
+ * The scenario's context on device rxe0, logging at @level (NULL: the
+ * default) into a file of the scenario directory.
+ */
+static struct ibv_context *t_open(const char *level)
+{
+	struct verbs_context *vctx;
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	t_gid_table();
+	snprintf(t_log, sizeof(t_log), "%s/log", t_dir);
+	if (level)
+		setenv("VERBS_LOG_LEVEL", level, 1);
+	else
+		unsetenv("VERBS_LOG_LEVEL");
+	setenv("VERBS_LOG_FILE", t_log, 1);
+	verbs_log_init();
+	strcpy(t_vdev.device.name, "rxe0");
+	t_vdev.device.transport_type = IBV_TRANSPORT_IB;
+	t_ioctl_errno = EPROTONOSUPPORT;
+	kcmd_set_transport(t_ioctl, t_write_cmd);
+	vctx = _verbs_init_and_alloc_context(&t_vdev.device, fd, sizeof(*vctx),
+					     NULL, 0);
+	T_CHECK(vctx);
+	verbs_set_ops(vctx, &t_ops);
+	vctx->context.num_comp_vectors = 1;
+	return &vctx->context;
+}
+
+static void t_close(struct ibv_context *ctx)
+{
+	verbs_uninit_context(verbs_get_ctx(ctx));
+	free(verbs_get_ctx(ctx));
+	t_rm_rf(t_dir);
+}
+
+/* What the log holds, emptied for the next case. */
+static const char *t_take_log(void)
+{
+	static char buf[4096];
+	FILE *f = fopen(t_log, "re");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	T_CHECK(!truncate(t_log, 0) || errno == ENOENT);
+	return buf;
+}
+
+/* The log is exactly @line (with the library's prefix), or empty for NULL. */
+static int t_expect(const char *line)
+{
+	const char *got = t_take_log();
+	char want[1024];
+
+	if (!line) {
+		if (*got)
+			fprintf(stderr, "unexpected log: %s", got);
+		return *got != '\0';
+	}
+	snprintf(want, sizeof(want), "libibverbs: %s\n", line);
+	if (strcmp(got, want))
+		fprintf(stderr, "want: %sgot:  %s", want, got);
+	return strcmp(got, want) != 0;
+}
+
+static struct ibv_pd t_pd;
+
+/* ibv_create_qp() on rxe0 with @cap; the provider fails it. */
+static int t_create_qp_case(struct ibv_context *ctx, enum ibv_qp_type type,
+			    struct ibv_qp_cap cap, struct ibv_srq *srq,
+			    const char *line)
+{
+	struct ibv_qp_init_attr attr = { .qp_type = type,
+					 .cap = cap,
+					 .srq = srq };
+
+	t_pd.context = ctx;
+	errno = 0;
+	T_CHECK_RET(!ibv_create_qp(&t_pd, &attr));
+	T_CHECK_RET(errno == T_ERRNO);
+	return t_expect(line);
+}
+
+static int scenario_create_qp(void *unused)
+{
+	struct ibv_context *ctx = t_open("3");
+	struct ibv_srq srq;
+	struct ibv_qp_init_attr_ex ex = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 1, .max_recv_sge = 33 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = &t_pd,
+	};
+
+	(void)unused;
+	T_CHECK(!t_create_qp_case(
+		ctx, IBV_QPT_RC, (struct ibv_qp_cap){ .max_send_wr = 70000 },
+		NULL,
+		"create_qp on rxe0: max_send_wr 70000 > max_qp_wr 16384"));
+	T_CHECK(!t_create_qp_case(
+		ctx, IBV_QPT_UD,
+		(struct ibv_qp_cap){ .max_send_wr = 16384,
+				     .max_recv_wr = 16385,
+				     .max_send_sge = 40,
+				     .max_recv_sge = 32 },
+		NULL,
+		"create_qp on rxe0: max_send_sge 40 > max_sge 32; max_recv_wr 16385 > max_qp_wr 16384"));
+	/* With an SRQ the receive side is the SRQ's. */
+	T_CHECK(!t_create_qp_case(ctx, IBV_QPT_RC,
+				  (struct ibv_qp_cap){ .max_recv_wr = 99999 },
+				  &srq, NULL));
+	/* Within every limit: nothing to say. */
+	T_CHECK(!t_create_qp_case(ctx, IBV_QPT_RC,
+				  (struct ibv_qp_cap){ .max_send_wr = 16 },
+				  NULL, NULL));
+	T_CHECK(!t_create_qp_case(
+		ctx, IBV_QPT_XRC_SEND, (struct ibv_qp_cap){ 0 }, NULL,
+		"create_qp on rxe0: qp_type XRC_SEND needs IBV_DEVICE_XRC, which the device lacks"));
+	t_vdev.device.transport_type = IBV_TRANSPORT_IWARP;
+	T_CHECK(!t_create_qp_case(
+		ctx, IBV_QPT_UD, (struct ibv_qp_cap){ 0 }, NULL,
+		"create_qp on rxe0: qp_type UD is not supported by an iWARP device"));
+	t_vdev.device.transport_type = IBV_TRANSPORT_IB;
+	/* The slot the inline ibv_create_qp_ex() calls. */
+	errno = 0;
+	T_CHECK(!verbs_create_qp_ex(ctx, &ex));
+	T_CHECK(errno == T_ERRNO);
+	T_CHECK(!t_expect("create_qp on rxe0: max_recv_sge 33 > max_sge 32"));
+	t_close(ctx);
+	return 0;
+}
+
+static int scenario_create_srq_cq(void *unused)
+{
+	struct ibv_context *ctx = t_open("3");
+	struct ibv_srq_init_attr attr = { .attr = { .max_wr = 5000,
+						    .max_sge = 9 } };
+	struct ibv_cq_init_attr_ex cq_attr = { .cqe = 40000 };
+
+	(void)unused;
+	t_pd.context = ctx;
+	errno = 0;
+	T_CHECK(!ibv_create_srq(&t_pd, &attr));
+	T_CHECK(errno == T_ERRNO);
+	T_CHECK(!t_expect(
+		"create_srq on rxe0: max_wr 5000 > max_srq_wr 1024; max_sge 9 > max_srq_sge 8"));
+	errno = 0;
+	T_CHECK(!ibv_create_cq(ctx, 70000, NULL, NULL, 3));
+	T_CHECK(errno == T_ERRNO);
+	T_CHECK(!t_expect(
+		"create_cq on rxe0: cqe 70000 > max_cqe 32767; comp_vector 3 >= num_comp_vectors 1"));
+	errno = 0;
+	T_CHECK(!verbs_create_cq_ex(ctx, &cq_attr));
+	T_CHECK(errno == T_ERRNO);
+	T_CHECK(!t_expect("create_cq on rxe0: cqe 40000 > max_cqe 32767"));
+	t_close(ctx);
+	return 0;
+}
+
+/* ibv_modify_qp() on QP 0x11 of @type in @state; the provider fails it. */
+static int t_modify_case(struct ibv_context *ctx, enum ibv_qp_type type,
+			 enum ibv_qp_state state, struct ibv_qp_attr *attr,
+			 int mask, const char *line)
+{
+	struct ibv_qp qp = {
+		.context = ctx, .qp_type = type, .state = state, .qp_num = T_QPN
+	};
+
+	errno = 0;
+	T_CHECK_RET(ibv_modify_qp(&qp, attr, mask) == T_ERRNO);
+	T_CHECK_RET(errno == T_ERRNO);
+	/* A failed modify leaves the state the core knew. */
+	T_CHECK_RET(qp.state == state);
+	return t_expect(line);
+}
+
+#define RC_RTR_MASK                                                     \
+	(IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | \
+	 IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)
+
+static int scenario_modify_mask(void *unused)
+{
+	struct ibv_context *ctx = t_open("3");
+	struct ibv_qp_attr rtr = { .qp_state = IBV_QPS_RTR,
+				   .ah_attr = { .port_num = 1,
+						.is_global = 1 } };
+	struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS };
+	struct ibv_qp_attr init = { .qp_state = IBV_QPS_INIT };
+
+	(void)unused;
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_RC, IBV_QPS_INIT, &rtr,
+		RC_RTR_MASK & ~(IBV_QP_AV | IBV_QP_DEST_QPN),
+		"modify_qp on rxe0 qp 0x11: INIT->RTR for RC lacks IBV_QP_AV, IBV_QP_DEST_QPN"));
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_RC, IBV_QPS_RESET, &rts, IBV_QP_STATE,
+		"modify_qp on rxe0 qp 0x11: RESET->RTS is not a transition"));
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_UD, IBV_QPS_RESET, &init,
+		IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			IBV_QP_ACCESS_FLAGS,
+		"modify_qp on rxe0 qp 0x11: RESET->INIT for UD lacks IBV_QP_QKEY; does not allow IBV_QP_ACCESS_FLAGS"));
+	/* Without IBV_QP_STATE the QP stays where it is: RTS->RTS. */
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_RC, IBV_QPS_RTS, &rts, IBV_QP_PATH_MTU,
+		"modify_qp on rxe0 qp 0x11: RTS->RTS for RC does not allow IBV_QP_PATH_MTU"));
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_RAW_PACKET, IBV_QPS_RESET, &init, IBV_QP_STATE,
+		"modify_qp on rxe0 qp 0x11: RESET->INIT for RAW_PACKET lacks IBV_QP_PORT"));
+	/* IBV_QP_CUR_STATE names the state the transition starts from. */
+	rts.cur_qp_state = IBV_QPS_SQD;
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_UC, IBV_QPS_RTS, &rts,
+		IBV_QP_STATE | IBV_QP_CUR_STATE | IBV_QP_RATE_LIMIT,
+		"modify_qp on rxe0 qp 0x11: SQD->RTS for UC does not allow IBV_QP_RATE_LIMIT"));
+	/* A mask the table accepts, an active port and a used GID. */
+	T_CHECK(!t_modify_case(ctx, IBV_QPT_RC, IBV_QPS_INIT, &rtr, RC_RTR_MASK,
+			       NULL));
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_RC, IBV_QPS_ERR, &init, IBV_QP_STATE,
+		"modify_qp on rxe0 qp 0x11: ERR->INIT is not a transition"));
+	rts.qp_state = IBV_QPS_SQD;
+	T_CHECK(!t_modify_case(ctx, IBV_QPT_RC, IBV_QPS_RTS, &rts,
+			       IBV_QP_STATE | IBV_QP_EN_SQD_ASYNC_NOTIFY,
+			       NULL));
+	t_close(ctx);
+	return 0;
+}
+
+static int scenario_modify_av(void *unused)
+{
+	struct ibv_context *ctx = t_open("3");
+	struct ibv_qp_attr rtr = {
+		.qp_state = IBV_QPS_RTR,
+		.ah_attr = { .port_num = 1,
+			     .is_global = 1,
+			     .grh = { .sgid_index = 2 } },
+	};
+
+	(void)unused;
+	t_port_state = IBV_PORT_DOWN;
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_RC, IBV_QPS_INIT, &rtr, RC_RTR_MASK,
+		"modify_qp on rxe0 qp 0x11: port 1 is down; sgid_index 2 of port 1 is an empty GID entry"));
+	t_port_state = IBV_PORT_ACTIVE;
+	rtr.ah_attr.grh.sgid_index = 7;
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_UC, IBV_QPS_INIT, &rtr,
+		IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			IBV_QP_RQ_PSN,
+		"modify_qp on rxe0 qp 0x11: sgid_index 7 is beyond port 1's GID table of 4"));
+	rtr.ah_attr.port_num = 3;
+	T_CHECK(!t_modify_case(
+		ctx, IBV_QPT_RC, IBV_QPS_INIT, &rtr, RC_RTR_MASK,
+		"modify_qp on rxe0 qp 0x11: port_num 3 is not a port of the device"));
+	t_close(ctx);
+	return 0;
+}
+
+static int scenario_ah(void *unused)
+{
+	struct ibv_context *ctx = t_open("3");
+	struct ibv_ah_attr attr = { .port_num = 1 };
+	struct ibv_wc wc = { .wc_flags = IBV_WC_GRH };
+	struct ibv_grh grh = { 0 }; /* IP version 0: not a header */
+	struct ibv_ah_attr out;
+
+	(void)unused;
+	t_pd.context = ctx;
+	t_port_state = IBV_PORT_DOWN;
+	errno = 0;
+	T_CHECK(!ibv_create_ah(&t_pd, &attr));
+	T_CHECK(errno == T_ERRNO);
+	T_CHECK(!t_expect(
+		"create_ah on rxe0: port 1 is down; port 1 is Ethernet (RoCE): is_global must be set"));
+	attr.is_global = 1;
+	attr.grh.sgid_index = 2;
+	t_port_state = IBV_PORT_ACTIVE;
+	T_CHECK(!ibv_create_ah(&t_pd, &attr));
+	T_CHECK(!t_expect(
+		"create_ah on rxe0: sgid_index 2 of port 1 is an empty GID entry"));
+	t_port_state = IBV_PORT_DOWN;
+	errno = 0;
+	T_CHECK(ibv_init_ah_from_wc(ctx, 1, &wc, &grh, &out) == -1);
+	T_CHECK(!t_expect("init_ah_from_wc on rxe0: port 1 is down"));
+	t_close(ctx);
+	return 0;
+}
+
+/* A "Key: N kB" line of our /proc/self/status, in bytes. */
+static unsigned long long t_status_bytes(const char *key)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long kb = 0;
+	char buf[128];
+
+	T_CHECK(f);
+	while (fgets(buf, sizeof(buf), f))
+		if (!strncmp(buf, key, strlen(key)))
+			sscanf(buf + strlen(key) + 1, "%llu", &kb);
+	fclose(f);
+	return kb * 1024;
+}
+
+static int scenario_reg_mr(void *unused)
+{
+	struct ibv_context *ctx = t_open("3");
+	struct rlimit rl = { 65536, 65536 };
+	size_t len = 1 << 20;
+	void *buf = aligned_alloc(4096, len);
+	char line[256];
+
+	(void)unused;
+	T_CHECK(buf && !setrlimit(RLIMIT_MEMLOCK, &rl));
+	t_pd.context = ctx;
+	errno = 0;
+	T_CHECK(!ibv_reg_mr(&t_pd, buf, len, IBV_ACCESS_LOCAL_WRITE));
+	T_CHECK(errno == ENOMEM);
+	snprintf(
+		line, sizeof(line),
+		"reg_mr on rxe0: 1048576 bytes more to pin, %llu of RLIMIT_MEMLOCK 65536 already pinned",
+		t_status_bytes("VmPin"));
+	/* Root may pin without limit: then the limit explains nothing. */
+	T_CHECK(!t_expect(geteuid() ? line : NULL));
+	/* On-demand paging pins nothing. */
+	T_CHECK(!ibv_reg_mr(&t_pd, buf, len, IBV_ACCESS_ON_DEMAND));
+	T_CHECK(!t_expect(NULL));
+	free(buf);
+	t_close(ctx);
+	return 0;
+}
+
+static int scenario_no_method(void *unused)
+{
+	struct ibv_context *ctx = t_open("3");
+	struct ibv_counters_init_attr attr = { 0 };
+	struct verbs_counters vc;
+	struct ibv_port_attr pa;
+	struct ibv_query_port cmd;
+
+	(void)unused;
+	T_CHECK(ibv_cmd_create_counters(ctx, &attr, &vc, NULL) ==
+		EPROTONOSUPPORT);
+	T_CHECK(errno == EPROTONOSUPPORT);
+	T_CHECK(!t_expect(
+		"create_counters on rxe0: the kernel has no ioctl method COUNTERS/CREATE"));
+	/* A method with a write() form falls back: nothing to explain. */
+	memset(&pa, 0, sizeof(pa));
+	ibv_cmd_query_port(ctx, 1, &pa, &cmd, sizeof(cmd));
+	T_CHECK(!t_expect(NULL));
+	t_ioctl_errno = ENOTTY;
+	T_CHECK(ibv_cmd_create_counters(ctx, &attr, &vc, NULL) == ENOTTY);
+	T_CHECK(!t_expect(
+		"create_counters on rxe0: the kernel has no ioctl interface, needed for COUNTERS/CREATE"));
+	t_close(ctx);
+	return 0;
+}
+
+/* Every failure of the other scenarios, at @level: none says a word. */
+static int t_all_quiet(const char *level)
+{
+	struct ibv_context *ctx = t_open(level);
+	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_RC,
+				       .cap = { .max_send_wr = 70000 } };
+	struct ibv_qp qp = { .context = ctx, .qp_type = IBV_QPT_RC };
+	struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS };
+	struct ibv_counters_init_attr ca = { 0 };
+	struct ibv_ah_attr ah = { .port_num = 9 };
+	struct verbs_counters vc;
+
+	t_pd.context = ctx;
+	T_CHECK(!ibv_create_qp(&t_pd, &qa) && errno == T_ERRNO);
+	T_CHECK(!ibv_create_cq(ctx, 70000, NULL, NULL, 0) && errno == T_ERRNO);
+	T_CHECK(ibv_modify_qp(&qp, &rts, IBV_QP_STATE) == T_ERRNO);
+	T_CHECK(!ibv_create_ah(&t_pd, &ah) && errno == T_ERRNO);
+	T_CHECK(ibv_cmd_create_counters(ctx, &ca, &vc, NULL) ==
+		EPROTONOSUPPORT);
+	T_CHECK(!t_expect(NULL));
+	t_close(ctx);
+	return 0;
+}
+
+/* At the default level not even stderr hears of it. */
+static int scenario_quiet_default(void *unused)
+{
+	char path[96];
+	int fd;
+
+	(void)unused;
+	snprintf(path, sizeof(path), "/tmp/explain_stderr-%d", (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	T_CHECK(fd >= 0 && dup2(fd, STDERR_FILENO) == STDERR_FILENO);
+	close(fd);
+	T_CHECK(!t_all_quiet(NULL));
+	snprintf(t_log, sizeof(t_log), "%s", path);
+	fd = t_expect(NULL);
+	unlink(path);
+	return fd;
+}
+
+static int scenario_quiet_warn(void *unused)
+{
+	(void)unused;
+	return t_all_quiet("2");
+}
+
+static void test_create_qp(void **state)
+{
+	(void)state;
+	t_scenario(scenario_create_qp, NULL);
+}
+
+static void test_create_srq_cq(void **state)
+{
+	(void)state;
+	t_scenario(scenario_create_srq_cq, NULL);
+}
+
+static void test_modify_mask(void **state)
+{
+	(void)state;
+	t_scenario(scenario_modify_mask, NULL);
+}
+
+static void test_modify_av(void **state)
+{
+	(void)state;
+	t_scenario(scenario_modify_av, NULL);
+}
+
+static void test_ah(void **state)
+{
+	(void)state;
+	t_scenario(scenario_ah, NULL);
+}
+
+static void test_reg_mr(void **state)
+{
+	(void)state;
+	t_scenario(scenario_reg_mr, NULL);
+}
+
+static void test_no_method(void **state)
+{
+	(void)state;
+	t_scenario(scenario_no_method, NULL);
+}
+
+static void test_quiet_default(void **state)
+{
+	(void)state;
+	t_scenario(scenario_quiet_default, NULL);
+}
+
+static void test_quiet_warn(void **state)
+{
+	(void)state;
+	t_scenario(scenario_quiet_warn, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_qp),
+		cmocka_unit_test(test_create_srq_cq),
+		cmocka_unit_test(test_modify_mask),
+		cmocka_unit_test(test_modify_av),
+		cmocka_unit_test(test_ah),
+		cmocka_unit_test(test_reg_mr),
+		cmocka_unit_test(test_no_method),
+		cmocka_unit_test(test_quiet_default),
+		cmocka_unit_test(test_quiet_warn),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
