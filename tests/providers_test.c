@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Debian's provider plugins against our core: every lib*-rdmav34.so of
+ * ibverbs-providers 44.0-2 (unpacked from the reference packages) loads
+ * with RTLD_NOW, so each of its imports of IBVERBS_PRIVATE_34 and the
+ * public nodes resolves, and resolves to this library, not to Debian's.
+ * Loading runs the plugin's constructor, which registers it with us.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <infiniband/verbs.h>
+
+#include "t_util.h"
+
+/* Debian 12's ibverbs-providers ships this many plugins. */
+#define T_DEBIAN_PROVIDERS 17
+
+static const char *provider_dir(void)
+{
+	return getenv("IBV_REFERENCE_PROVIDERS");
+}
+
+static bool is_plugin(const char *name)
+{
+	size_t len = strlen(name), sfx = strlen("-rdmav34.so");
+
+	return !strncmp(name, "lib", 3) && len > sfx &&
+	       !strcmp(name + len - sfx, "-rdmav34.so");
+}
+
+/* Which libibverbs.so.1 the process has mapped: ours, and only ours. */
+static void check_single_core(void)
+{
+	char line[4096], real[4096], *ours = NULL;
+	FILE *maps = fopen("/proc/self/maps", "r");
+	Dl_info info;
+
+	assert_non_null(maps);
+	assert_true(dladdr((void *)ibv_get_device_list, &info));
+	while (fgets(line, sizeof(line), maps)) {
+		char *path = strchr(line, '/');
+
+		if (!path || !strstr(path, "libibverbs.so.1"))
+			continue;
+		path[strcspn(path, "\n")] = '\0';
+		if (!ours)
+			ours = strdup(path);
+		else if (strcmp(ours, path))
+			fail_msg("two cores mapped: %s and %s", ours, path);
+	}
+	fclose(maps);
+	assert_non_null(ours);
+	/* The core that answers is the build tree's, not the reference's. */
+	printf("core: %s\n", ours);
+	if (strncmp(ours, t_build_dir(), strlen(t_build_dir())) ||
+	    strstr(ours, "/reference/"))
+		fail_msg("the core is %s, not this build's", ours);
+	/* dladdr() names the file by its SONAME link, maps by its target. */
+	assert_string_equal(realpath(info.dli_fname, real), ours);
+	free(ours);
+}
+
+static void test_debian_providers_load(void **state)
+{
+	char path[4096];
+	struct dirent *d;
+	int loaded = 0;
+	DIR *dir;
+
+	dir = opendir(provider_dir());
+	assert_non_null(dir);
+	while ((d = readdir(dir))) {
+		void *h;
+
+		if (!is_plugin(d->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", provider_dir(),
+			 d->d_name);
+		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		if (!h)
+			fail_msg("%s does not load: %s", d->d_name, dlerror());
+		printf("loaded %s\n", d->d_name);
+		loaded++;
+	}
+	closedir(dir);
+	printf("%d of %d Debian providers load with RTLD_NOW\n", loaded,
+	       T_DEBIAN_PROVIDERS);
+	assert_int_equal(loaded, T_DEBIAN_PROVIDERS);
+	check_single_core();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_debian_providers_load),
+	};
+
+	struct stat st;
+
+	if (!provider_dir() || stat(provider_dir(), &st) ||
+	    !S_ISDIR(st.st_mode)) {
+		printf("skip: IBV_REFERENCE_PROVIDERS names no directory of "
+		       "Debian's providers\n");
+		return T_SKIP;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
