@@ -5,6 +5,7 @@
  * falls back the same way. It sits just above the transport (kcmd.c).
  */
 #include <errno.h>
+#include <stddef.h>
 
 #include "cmd.h"
 #include "explain.h"
@@ -69,4 +70,86 @@ int cmd_destroy_result(int ret)
 	if (ret == EIO && verbs_allow_disassociate_destroy)
 		return 0;
 	return ret;
+}
+
+/*
+ * The write() forms of the destroys come in three layouts: the handle
+ * alone, the handle behind the response pointer (a basic command with
+ * an answer), the handle behind a comp_mask (extended). One struct of
+ * each stands for all, which the assertions below hold to.
+ */
+union destroy_req {
+	struct ibv_dealloc_pd basic;
+	struct ibv_destroy_qp answered;
+	struct ibv_destroy_wq ex;
+};
+
+#define SAME_LAYOUT(a, fa, b, fb)                              \
+	_Static_assert(sizeof(struct a) == sizeof(struct b) && \
+			       offsetof(struct a, fa) ==       \
+				       offsetof(struct b, fb), \
+		       #a " is laid out like " #b)
+SAME_LAYOUT(ibv_destroy_ah, ah_handle, ibv_dealloc_pd, pd_handle);
+SAME_LAYOUT(ibv_close_xrcd, xrcd_handle, ibv_dealloc_pd, pd_handle);
+SAME_LAYOUT(ibv_dereg_mr, mr_handle, ibv_dealloc_pd, pd_handle);
+SAME_LAYOUT(ibv_dealloc_mw, mw_handle, ibv_dealloc_pd, pd_handle);
+SAME_LAYOUT(ibv_destroy_cq, cq_handle, ibv_destroy_qp, qp_handle);
+SAME_LAYOUT(ibv_destroy_srq, srq_handle, ibv_destroy_qp, qp_handle);
+SAME_LAYOUT(ibv_destroy_flow, flow_handle, ibv_destroy_wq, wq_handle);
+SAME_LAYOUT(ibv_destroy_rwq_ind_table, ind_tbl_handle, ibv_destroy_wq,
+	    wq_handle);
+
+static int destroy_write(struct ibv_context *ctx, const struct cmd_destroy *d,
+			 uint32_t handle, void *resp, size_t resp_len)
+{
+	union destroy_req req = { 0 };
+	struct kcmd_write_args w = {
+		.command = d->command,
+		.extended = d->extended,
+		.req = &req,
+		.resp = resp,
+		.resp_core = resp_len,
+		.resp_len = resp_len,
+	};
+
+	if (d->extended) {
+		req.ex.wq_handle = handle;
+		w.req_core = sizeof(req.ex);
+	} else if (resp) {
+		/* kcmd_write() names an extended command's response itself. */
+		req.answered.response = ioctl_ptr_to_u64(resp);
+		req.answered.qp_handle = handle;
+		w.req_core = sizeof(req.answered);
+	} else {
+		req.basic.pd_handle = handle;
+		w.req_core = sizeof(req.basic);
+	}
+	w.req_len = w.req_core;
+	return kcmd_write(ctx, &w);
+}
+
+int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
+		uint32_t handle, void *resp, size_t resp_len)
+{
+	DECLARE_COMMAND_BUFFER(cmdb, d->object_id, d->method_id, 2);
+	int ret;
+
+	/* Answer before handle: the order rdma-core 44 sends them in. */
+	if (d->ioctl_resp_len)
+		fill_attr_out(cmdb, d->resp_attr,
+			      (char *)resp + d->ioctl_resp_off,
+			      d->ioctl_resp_len);
+	fill_attr_in_obj(cmdb, d->handle_attr, handle);
+	if (cmd_route(ctx, cmdb, &ret) != CMD_DONE)
+		ret = destroy_write(ctx, d, handle, resp, resp_len);
+	return ret;
+}
+
+void cmd_wait_acked(pthread_mutex_t *mutex, pthread_cond_t *cond,
+		    const uint32_t *acked, uint32_t reported)
+{
+	pthread_mutex_lock(mutex);
+	while (*acked != reported)
+		pthread_cond_wait(cond, mutex);
+	pthread_mutex_unlock(mutex);
 }

@@ -50,4 +50,43 @@ CMD_LOCAL void cmd_add_uhw(struct ibv_command_buffer *cmdb, void *cmd,
  */
 CMD_LOCAL int cmd_destroy_result(int ret);
 
+/*
+ * What a destroy sends, fixed per object: the ioctl method with the
+ * handle (and, for objects that count events, an output for the
+ * kernel's counts), and the write() command kernels without the method
+ * take instead.
+ */
+struct cmd_destroy {
+	uint16_t object_id;
+	uint16_t method_id;
+	uint16_t handle_attr; /* UVERBS_ATTR_DESTROY_<OBJ>_HANDLE */
+	uint16_t resp_attr; /* UVERBS_ATTR_DESTROY_<OBJ>_RESP */
+	/*
+	 * The ioctl answers with these bytes of the write() response (none
+	 * for an object without events), where the two forms differ.
+	 */
+	uint16_t ioctl_resp_off;
+	uint16_t ioctl_resp_len;
+	uint32_t command; /* IB_USER_VERBS_[EX_]CMD_* */
+	bool extended;
+};
+
+/*
+ * Sends the destroy @d of @handle, by ioctl or by write(); @resp
+ * (@resp_len bytes) is the write() form's response, NULL for a destroy
+ * without one. Returns the kernel's answer as is: the caller decides
+ * whether to wait for events before cmd_destroy_result().
+ */
+CMD_LOCAL int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
+			  uint32_t handle, void *resp, size_t resp_len);
+
+/*
+ * Blocks until the application has acknowledged (*@acked, guarded by
+ * @mutex and signalled on @cond) the @reported events the kernel says
+ * it delivered for a destroyed object, so that it is not freed under a
+ * thread still handling one.
+ */
+CMD_LOCAL void cmd_wait_acked(pthread_mutex_t *mutex, pthread_cond_t *cond,
+			      const uint32_t *acked, uint32_t reported);
+
 #endif

@@ -66,6 +66,14 @@ int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 	return 0;
 }
 
+/* AH/DESTROY, with DESTROY_AH for kernels without that method. */
+static const struct cmd_destroy ah_destroy = {
+	.object_id = UVERBS_OBJECT_AH,
+	.method_id = UVERBS_METHOD_AH_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_AH_HANDLE,
+	.command = IB_USER_VERBS_CMD_DESTROY_AH,
+};
+
 /**
  * ibv_cmd_destroy_ah - destroy an address handle (provider helper)
  *
@@ -74,21 +82,6 @@ int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
  */
 int ibv_cmd_destroy_ah(struct ibv_ah *ah)
 {
-	int ret;
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY,
-			       1);
-
-	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_AH_HANDLE, ah->handle);
-	if (cmd_route(ah->context, cmdb, &ret) == CMD_WRITE) {
-		struct ibv_destroy_ah req = { .ah_handle = ah->handle };
-		struct kcmd_write_args w = {
-			.command = IB_USER_VERBS_CMD_DESTROY_AH,
-			.req = &req,
-			.req_core = sizeof(req),
-			.req_len = sizeof(req),
-		};
-
-		ret = kcmd_write(ah->context, &w);
-	}
-	return cmd_destroy_result(ret);
+	return cmd_destroy_result(
+		cmd_destroy(ah->context, &ah_destroy, ah->handle, NULL, 0));
 }

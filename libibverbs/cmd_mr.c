@@ -122,37 +122,13 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
 	return 0;
 }
 
-/*
- * The write() form of a destroy that takes nothing but the object's
- * handle (DEREG_MR, DEALLOC_MW: a u32 behind the header).
- */
-static int destroy_write(struct ibv_context *ctx, uint32_t command,
-			 uint32_t handle)
-{
-	struct ibv_dereg_mr req = { .mr_handle = handle };
-	struct kcmd_write_args w = {
-		.command = command,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
-	};
-
-	return kcmd_write(ctx, &w);
-}
-
-/* One handle attribute by ioctl, the write() command where that is absent. */
-static int destroy_by_handle(struct ibv_context *ctx, uint16_t object,
-			     uint16_t method, uint16_t attr, uint32_t command,
-			     uint32_t handle)
-{
-	DECLARE_COMMAND_BUFFER(cmdb, object, method, 1);
-	int ret;
-
-	fill_attr_in_obj(cmdb, attr, handle);
-	if (cmd_route(ctx, cmdb, &ret) != CMD_DONE)
-		ret = destroy_write(ctx, command, handle);
-	return cmd_destroy_result(ret);
-}
+/* MR/DESTROY, with DEREG_MR for kernels without that method. */
+static const struct cmd_destroy mr_destroy = {
+	.object_id = UVERBS_OBJECT_MR,
+	.method_id = UVERBS_METHOD_MR_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_MR_HANDLE,
+	.command = IB_USER_VERBS_CMD_DEREG_MR,
+};
 
 /**
  * ibv_cmd_dereg_mr - have the kernel release a memory registration
@@ -162,11 +138,8 @@ static int destroy_by_handle(struct ibv_context *ctx, uint16_t object,
  */
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
 {
-	return destroy_by_handle(vmr->ibv_mr.context, UVERBS_OBJECT_MR,
-				 UVERBS_METHOD_MR_DESTROY,
-				 UVERBS_ATTR_DESTROY_MR_HANDLE,
-				 IB_USER_VERBS_CMD_DEREG_MR,
-				 vmr->ibv_mr.handle);
+	return cmd_destroy_result(cmd_destroy(vmr->ibv_mr.context, &mr_destroy,
+					      vmr->ibv_mr.handle, NULL, 0));
 }
 
 /**
@@ -310,6 +283,14 @@ int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 	return 0;
 }
 
+/* MW/DESTROY, with DEALLOC_MW for kernels without that method. */
+static const struct cmd_destroy mw_destroy = {
+	.object_id = UVERBS_OBJECT_MW,
+	.method_id = UVERBS_METHOD_MW_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_MW_HANDLE,
+	.command = IB_USER_VERBS_CMD_DEALLOC_MW,
+};
+
 /**
  * ibv_cmd_dealloc_mw - have the kernel destroy a memory window
  * @mw: the MW; its memory stays the provider's to free
@@ -318,8 +299,6 @@ int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
  */
 int ibv_cmd_dealloc_mw(struct ibv_mw *mw)
 {
-	return destroy_by_handle(mw->context, UVERBS_OBJECT_MW,
-				 UVERBS_METHOD_MW_DESTROY,
-				 UVERBS_ATTR_DESTROY_MW_HANDLE,
-				 IB_USER_VERBS_CMD_DEALLOC_MW, mw->handle);
+	return cmd_destroy_result(
+		cmd_destroy(mw->context, &mw_destroy, mw->handle, NULL, 0));
 }

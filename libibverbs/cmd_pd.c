@@ -49,19 +49,13 @@ int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
 	return 0;
 }
 
-/* DEALLOC_PD, for kernels without the PD/DESTROY method. */
-static int dealloc_pd_write(struct ibv_pd *pd)
-{
-	struct ibv_dealloc_pd req = { .pd_handle = pd->handle };
-	struct kcmd_write_args w = {
-		.command = IB_USER_VERBS_CMD_DEALLOC_PD,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
-	};
-
-	return kcmd_write(pd->context, &w);
-}
+/* PD/DESTROY, with DEALLOC_PD for kernels without that method. */
+static const struct cmd_destroy pd_destroy = {
+	.object_id = UVERBS_OBJECT_PD,
+	.method_id = UVERBS_METHOD_PD_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_PD_HANDLE,
+	.command = IB_USER_VERBS_CMD_DEALLOC_PD,
+};
 
 /**
  * ibv_cmd_dealloc_pd - have the kernel destroy a protection domain
@@ -72,12 +66,6 @@ static int dealloc_pd_write(struct ibv_pd *pd)
  */
 int ibv_cmd_dealloc_pd(struct ibv_pd *pd)
 {
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
-			       1);
-	int ret;
-
-	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_PD_HANDLE, pd->handle);
-	if (cmd_route(pd->context, cmdb, &ret) != CMD_DONE)
-		ret = dealloc_pd_write(pd);
-	return cmd_destroy_result(ret);
+	return cmd_destroy_result(
+		cmd_destroy(pd->context, &pd_destroy, pd->handle, NULL, 0));
 }

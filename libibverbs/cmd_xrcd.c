@@ -73,19 +73,13 @@ int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd,
 	return 0;
 }
 
-/* CLOSE_XRCD, for kernels without the XRCD/DESTROY method. */
-static int close_xrcd_write(struct verbs_xrcd *xrcd)
-{
-	struct ibv_close_xrcd req = { .xrcd_handle = xrcd->handle };
-	struct kcmd_write_args w = {
-		.command = IB_USER_VERBS_CMD_CLOSE_XRCD,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
-	};
-
-	return kcmd_write(xrcd->xrcd.context, &w);
-}
+/* XRCD/DESTROY, with CLOSE_XRCD for kernels without that method. */
+static const struct cmd_destroy xrcd_destroy = {
+	.object_id = UVERBS_OBJECT_XRCD,
+	.method_id = UVERBS_METHOD_XRCD_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_XRCD_HANDLE,
+	.command = IB_USER_VERBS_CMD_CLOSE_XRCD,
+};
 
 /**
  * ibv_cmd_close_xrcd - drop this context's use of an XRC domain
@@ -95,12 +89,6 @@ static int close_xrcd_write(struct verbs_xrcd *xrcd)
  */
 int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)
 {
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_XRCD,
-			       UVERBS_METHOD_XRCD_DESTROY, 1);
-	int ret;
-
-	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_XRCD_HANDLE, xrcd->handle);
-	if (cmd_route(xrcd->xrcd.context, cmdb, &ret) != CMD_DONE)
-		ret = close_xrcd_write(xrcd);
-	return cmd_destroy_result(ret);
+	return cmd_destroy_result(cmd_destroy(xrcd->xrcd.context, &xrcd_destroy,
+					      xrcd->handle, NULL, 0));
 }
