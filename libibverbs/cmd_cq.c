@@ -288,27 +288,14 @@ static void wait_for_acks(struct ibv_cq *cq,
 	pthread_mutex_unlock(&cq->mutex);
 }
 
-static int destroy_cq_write(struct ibv_cq *cq,
-			    struct ib_uverbs_destroy_cq_resp *resp)
-{
-	struct ibv_destroy_cq req = {
-		.core_payload = {
-			.response = ioctl_ptr_to_u64(resp),
-			.cq_handle = cq->handle,
-		},
-	};
-	struct kcmd_write_args w = {
-		.command = IB_USER_VERBS_CMD_DESTROY_CQ,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = sizeof(*resp),
-	};
-
-	return kcmd_write(cq->context, &w);
-}
+static const struct cmd_destroy cq_destroy = {
+	.object_id = UVERBS_OBJECT_CQ,
+	.method_id = UVERBS_METHOD_CQ_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_CQ_HANDLE,
+	.resp_attr = UVERBS_ATTR_DESTROY_CQ_RESP,
+	.ioctl_resp_len = sizeof(struct ib_uverbs_destroy_cq_resp),
+	.command = IB_USER_VERBS_CMD_DESTROY_CQ,
+};
 
 /**
  * ibv_cmd_destroy_cq - destroy a CQ in the kernel
@@ -321,15 +308,11 @@ static int destroy_cq_write(struct ibv_cq *cq,
  */
 int ibv_cmd_destroy_cq(struct ibv_cq *cq)
 {
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY,
-			       2);
 	struct ib_uverbs_destroy_cq_resp resp = { 0 };
 	int ret;
 
-	fill_attr_out_ptr(cmdb, UVERBS_ATTR_DESTROY_CQ_RESP, &resp);
-	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_CQ_HANDLE, cq->handle);
-	if (cmd_route(cq->context, cmdb, &ret) != CMD_DONE)
-		ret = destroy_cq_write(cq, &resp);
+	ret = cmd_destroy(cq->context, &cq_destroy, cq->handle, &resp,
+			  sizeof(resp));
 	if (ret)
 		return cmd_destroy_result(ret);
 	wait_for_acks(cq, &resp);

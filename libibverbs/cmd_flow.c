@@ -315,29 +315,20 @@ int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
 	return 0;
 }
 
+static const struct cmd_destroy flow_destroy = {
+	.object_id = UVERBS_OBJECT_FLOW,
+	.method_id = UVERBS_METHOD_FLOW_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_FLOW_HANDLE,
+	.command = IB_USER_VERBS_EX_CMD_DESTROY_FLOW,
+	.extended = true,
+};
+
 /*
  * Destroys @flow_id: the FLOW/DESTROY method, or the extended write()
  * command DESTROY_FLOW on kernels without it.
  */
 int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)
 {
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_FLOW,
-			       UVERBS_METHOD_FLOW_DESTROY, 1);
-	struct ibv_destroy_flow req = { 0 };
-	struct kcmd_write_args w = {
-		.command = IB_USER_VERBS_EX_CMD_DESTROY_FLOW,
-		.extended = true,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
-	};
-	int ret;
-
-	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_FLOW_HANDLE,
-			 flow_id->handle);
-	if (cmd_route(flow_id->context, cmdb, &ret) != CMD_DONE) {
-		req.flow_handle = flow_id->handle;
-		ret = kcmd_write(flow_id->context, &w);
-	}
-	return cmd_destroy_result(ret);
+	return cmd_destroy_result(cmd_destroy(flow_id->context, &flow_destroy,
+					      flow_id->handle, NULL, 0));
 }

@@ -521,6 +521,15 @@ int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
 	return 0;
 }
 
+static const struct cmd_destroy qp_destroy = {
+	.object_id = UVERBS_OBJECT_QP,
+	.method_id = UVERBS_METHOD_QP_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_QP_HANDLE,
+	.resp_attr = UVERBS_ATTR_DESTROY_QP_RESP,
+	.ioctl_resp_len = sizeof(struct ib_uverbs_destroy_qp_resp),
+	.command = IB_USER_VERBS_CMD_DESTROY_QP,
+};
+
 /**
  * ibv_cmd_destroy_qp - destroy a QP once its reported events are acked
  *
@@ -531,35 +540,14 @@ int ibv_cmd_destroy_qp(struct ibv_qp *qp)
 {
 	struct ib_uverbs_destroy_qp_resp resp = { 0 };
 	int ret;
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY,
-			       2);
 
-	fill_attr_out_ptr(cmdb, UVERBS_ATTR_DESTROY_QP_RESP, &resp);
-	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_QP_HANDLE, qp->handle);
-	if (cmd_route(qp->context, cmdb, &ret) == CMD_WRITE) {
-		struct ibv_destroy_qp req = {
-			.response = (uintptr_t)&resp,
-			.qp_handle = qp->handle,
-		};
-		struct kcmd_write_args w = {
-			.command = IB_USER_VERBS_CMD_DESTROY_QP,
-			.req = &req,
-			.req_core = sizeof(req),
-			.req_len = sizeof(req),
-			.resp = &resp,
-			.resp_core = sizeof(resp),
-			.resp_len = sizeof(resp),
-		};
-
-		ret = kcmd_write(qp->context, &w);
-	}
+	ret = cmd_destroy(qp->context, &qp_destroy, qp->handle, &resp,
+			  sizeof(resp));
 	/* A QP of a vanished device has no events left to wait for. */
 	if (ret)
 		return cmd_destroy_result(ret);
-	pthread_mutex_lock(&qp->mutex);
-	while (qp->events_completed != resp.events_reported)
-		pthread_cond_wait(&qp->cond, &qp->mutex);
-	pthread_mutex_unlock(&qp->mutex);
+	cmd_wait_acked(&qp->mutex, &qp->cond, &qp->events_completed,
+		       resp.events_reported);
 	return 0;
 }
 

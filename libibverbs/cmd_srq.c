@@ -362,6 +362,15 @@ int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 	return 0;
 }
 
+static const struct cmd_destroy srq_destroy = {
+	.object_id = UVERBS_OBJECT_SRQ,
+	.method_id = UVERBS_METHOD_SRQ_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_SRQ_HANDLE,
+	.resp_attr = UVERBS_ATTR_DESTROY_SRQ_RESP,
+	.ioctl_resp_len = sizeof(struct ib_uverbs_destroy_srq_resp),
+	.command = IB_USER_VERBS_CMD_DESTROY_SRQ,
+};
+
 /**
  * ibv_cmd_destroy_srq - destroy an SRQ once its reported events are acked
  *
@@ -371,33 +380,13 @@ int ibv_cmd_destroy_srq(struct ibv_srq *srq)
 {
 	struct ib_uverbs_destroy_srq_resp resp = { 0 };
 	int ret;
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_SRQ,
-			       UVERBS_METHOD_SRQ_DESTROY, 2);
 
-	fill_attr_out_ptr(cmdb, UVERBS_ATTR_DESTROY_SRQ_RESP, &resp);
-	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_SRQ_HANDLE, srq->handle);
-	if (cmd_route(srq->context, cmdb, &ret) == CMD_WRITE) {
-		struct ibv_destroy_srq req = {
-			.response = (uintptr_t)&resp,
-			.srq_handle = srq->handle,
-		};
-		struct kcmd_write_args w = {
-			.command = IB_USER_VERBS_CMD_DESTROY_SRQ,
-			.req = &req,
-			.req_core = sizeof(req),
-			.req_len = sizeof(req),
-			.resp = &resp,
-			.resp_core = sizeof(resp),
-			.resp_len = sizeof(resp),
-		};
-
-		ret = kcmd_write(srq->context, &w);
-	}
+	ret = cmd_destroy(srq->context, &srq_destroy, srq->handle, &resp,
+			  sizeof(resp));
+	/* An SRQ of a vanished device has no events left to wait for. */
 	if (ret)
 		return cmd_destroy_result(ret);
-	pthread_mutex_lock(&srq->mutex);
-	while (srq->events_completed != resp.events_reported)
-		pthread_cond_wait(&srq->cond, &srq->mutex);
-	pthread_mutex_unlock(&srq->mutex);
+	cmd_wait_acked(&srq->mutex, &srq->cond, &srq->events_completed,
+		       resp.events_reported);
 	return 0;
 }

@@ -191,16 +191,20 @@ int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr,
 }
 
 /*
- * Blocks until the application has acked (ibv_ack_async_event) as many
- * of @wq's async events as the kernel says it reported.
+ * The ioctl's answer is only the count of async events; the extended
+ * write() form answers with the whole ib_uverbs_ex_destroy_wq_resp.
  */
-static void wait_events_acked(struct ibv_wq *wq, uint32_t reported)
-{
-	pthread_mutex_lock(&wq->mutex);
-	while (wq->events_completed != reported)
-		pthread_cond_wait(&wq->cond, &wq->mutex);
-	pthread_mutex_unlock(&wq->mutex);
-}
+static const struct cmd_destroy wq_destroy = {
+	.object_id = UVERBS_OBJECT_WQ,
+	.method_id = UVERBS_METHOD_WQ_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_WQ_HANDLE,
+	.resp_attr = UVERBS_ATTR_DESTROY_WQ_RESP,
+	.ioctl_resp_off =
+		offsetof(struct ib_uverbs_ex_destroy_wq_resp, events_reported),
+	.ioctl_resp_len = sizeof(__u32),
+	.command = IB_USER_VERBS_EX_CMD_DESTROY_WQ,
+	.extended = true,
+};
 
 /*
  * Destroys @wq, then waits for its reported async events to be acked.
@@ -209,32 +213,15 @@ static void wait_events_acked(struct ibv_wq *wq, uint32_t reported)
  */
 int ibv_cmd_destroy_wq(struct ibv_wq *wq)
 {
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY,
-			       2);
 	struct ib_uverbs_ex_destroy_wq_resp resp = { 0 };
-	struct ibv_destroy_wq req = { 0 };
-	struct kcmd_write_args w = {
-		.command = IB_USER_VERBS_EX_CMD_DESTROY_WQ,
-		.extended = true,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
-		.resp = &resp,
-		.resp_core = sizeof(resp),
-		.resp_len = sizeof(resp),
-	};
 	int ret;
 
-	fill_attr_out_ptr(cmdb, UVERBS_ATTR_DESTROY_WQ_RESP,
-			  &resp.events_reported);
-	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_WQ_HANDLE, wq->handle);
-	if (cmd_route(wq->context, cmdb, &ret) != CMD_DONE) {
-		req.wq_handle = wq->handle;
-		ret = kcmd_write(wq->context, &w);
-	}
+	ret = cmd_destroy(wq->context, &wq_destroy, wq->handle, &resp,
+			  sizeof(resp));
 	if (ret)
 		return cmd_destroy_result(ret);
-	wait_events_acked(wq, resp.events_reported);
+	cmd_wait_acked(&wq->mutex, &wq->cond, &wq->events_completed,
+		       resp.events_reported);
 	return 0;
 }
 
@@ -289,29 +276,21 @@ int ibv_cmd_create_rwq_ind_table(
 	return 0;
 }
 
+static const struct cmd_destroy rwq_ind_tbl_destroy = {
+	.object_id = UVERBS_OBJECT_RWQ_IND_TBL,
+	.method_id = UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
+	.handle_attr = UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
+	.command = IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL,
+	.extended = true,
+};
+
 /*
  * Destroys the table: RWQ_IND_TBL/DESTROY, or the extended write()
  * command on kernels without it. 0 or a positive errno.
  */
 int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)
 {
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_RWQ_IND_TBL,
-			       UVERBS_METHOD_RWQ_IND_TBL_DESTROY, 1);
-	struct ibv_destroy_rwq_ind_table req = { 0 };
-	struct kcmd_write_args w = {
-		.command = IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL,
-		.extended = true,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
-	};
-	int ret;
-
-	fill_attr_in_obj(cmdb, UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
-			 rwq_ind_table->ind_tbl_handle);
-	if (cmd_route(rwq_ind_table->context, cmdb, &ret) != CMD_DONE) {
-		req.ind_tbl_handle = rwq_ind_table->ind_tbl_handle;
-		ret = kcmd_write(rwq_ind_table->context, &w);
-	}
-	return cmd_destroy_result(ret);
+	return cmd_destroy_result(
+		cmd_destroy(rwq_ind_table->context, &rwq_ind_tbl_destroy,
+			    rwq_ind_table->ind_tbl_handle, NULL, 0));
 }
