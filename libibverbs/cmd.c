@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "explain.h"
@@ -100,7 +101,7 @@ SAME_LAYOUT(ibv_destroy_rwq_ind_table, ind_tbl_handle, ibv_destroy_wq,
 	    wq_handle);
 
 static int destroy_write(struct ibv_context *ctx, const struct cmd_destroy *d,
-			 uint32_t handle, void *resp, size_t resp_len)
+			 uint32_t handle, void *resp)
 {
 	union destroy_req req = { 0 };
 	struct kcmd_write_args w = {
@@ -108,14 +109,14 @@ static int destroy_write(struct ibv_context *ctx, const struct cmd_destroy *d,
 		.extended = d->extended,
 		.req = &req,
 		.resp = resp,
-		.resp_core = resp_len,
-		.resp_len = resp_len,
+		.resp_core = d->resp_len,
+		.resp_len = d->resp_len,
 	};
 
 	if (d->extended) {
 		req.ex.wq_handle = handle;
 		w.req_core = sizeof(req.ex);
-	} else if (resp) {
+	} else if (d->resp_len) {
 		/* kcmd_write() names an extended command's response itself. */
 		req.answered.response = ioctl_ptr_to_u64(resp);
 		req.answered.qp_handle = handle;
@@ -129,7 +130,7 @@ static int destroy_write(struct ibv_context *ctx, const struct cmd_destroy *d,
 }
 
 int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
-		uint32_t handle, void *resp, size_t resp_len)
+		uint32_t handle, void *resp)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, d->object_id, d->method_id, 2);
 	int ret;
@@ -141,15 +142,36 @@ int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
 			      d->ioctl_resp_len);
 	fill_attr_in_obj(cmdb, d->handle_attr, handle);
 	if (cmd_route(ctx, cmdb, &ret) != CMD_DONE)
-		ret = destroy_write(ctx, d, handle, resp, resp_len);
+		ret = destroy_write(ctx, d, handle, resp);
 	return ret;
 }
 
-void cmd_wait_acked(pthread_mutex_t *mutex, pthread_cond_t *cond,
-		    const uint32_t *acked, uint32_t reported)
+/*
+ * The answers of the destroys cmd_destroy_acked() serves; in each the
+ * ioctl form returns just the u32 count of events.
+ */
+union acked_resp {
+	struct ib_uverbs_destroy_qp_resp qp;
+	struct ib_uverbs_destroy_srq_resp srq;
+	struct ib_uverbs_ex_destroy_wq_resp wq;
+};
+
+int cmd_destroy_acked(struct ibv_context *ctx, const struct cmd_destroy *d,
+		      uint32_t handle, pthread_mutex_t *mutex,
+		      pthread_cond_t *cond, const uint32_t *acked)
 {
+	union acked_resp resp = { 0 };
+	uint32_t reported;
+	int ret;
+
+	ret = cmd_destroy(ctx, d, handle, &resp);
+	/* An object of a vanished device has no events left to wait for. */
+	if (ret)
+		return cmd_destroy_result(ret);
+	memcpy(&reported, (char *)&resp + d->ioctl_resp_off, sizeof(reported));
 	pthread_mutex_lock(mutex);
 	while (*acked != reported)
 		pthread_cond_wait(cond, mutex);
 	pthread_mutex_unlock(mutex);
+	return 0;
 }

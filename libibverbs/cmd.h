@@ -12,6 +12,8 @@
 #ifndef IBV_CMD_H
 #define IBV_CMD_H
 
+#include <stddef.h>
+
 #include <rdma/ib_user_ioctl_cmds.h>
 
 #include <infiniband/cmd_ioctl.h>
@@ -54,39 +56,54 @@ CMD_LOCAL int cmd_destroy_result(int ret);
  * What a destroy sends, fixed per object: the ioctl method with the
  * handle (and, for objects that count events, an output for the
  * kernel's counts), and the write() command kernels without the method
- * take instead.
+ * take instead. A static const entry per object, built with the macros
+ * below.
  */
 struct cmd_destroy {
 	uint16_t object_id;
 	uint16_t method_id;
 	uint16_t handle_attr; /* UVERBS_ATTR_DESTROY_<OBJ>_HANDLE */
 	uint16_t resp_attr; /* UVERBS_ATTR_DESTROY_<OBJ>_RESP */
-	/*
-	 * The ioctl answers with these bytes of the write() response (none
-	 * for an object without events), where the two forms differ.
-	 */
+	uint16_t resp_len; /* the write() form's answer; 0: none */
+	/* The bytes of that answer the ioctl form returns. */
 	uint16_t ioctl_resp_off;
 	uint16_t ioctl_resp_len;
 	uint32_t command; /* IB_USER_VERBS_[EX_]CMD_* */
 	bool extended;
 };
 
-/*
- * Sends the destroy @d of @handle, by ioctl or by write(); @resp
- * (@resp_len bytes) is the write() form's response, NULL for a destroy
- * without one. Returns the kernel's answer as is: the caller decides
- * whether to wait for events before cmd_destroy_result().
- */
-CMD_LOCAL int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
-			  uint32_t handle, void *resp, size_t resp_len);
+/* The ioctl names of <OBJ>/DESTROY follow one pattern. */
+#define CMD_DESTROY_IDS(obj)                        \
+	.object_id = UVERBS_OBJECT_##obj,           \
+	.method_id = UVERBS_METHOD_##obj##_DESTROY, \
+	.handle_attr = UVERBS_ATTR_DESTROY_##obj##_HANDLE
+#define CMD_DESTROY_IDS_RESP(obj) \
+	CMD_DESTROY_IDS(obj), .resp_attr = UVERBS_ATTR_DESTROY_##obj##_RESP
+
+/* A write() answer of @type of which the ioctl returns only @field. */
+#define CMD_DESTROY_ANSWER(type, field)                                    \
+	.resp_len = sizeof(type), .ioctl_resp_off = offsetof(type, field), \
+	.ioctl_resp_len = sizeof(((type *)0)->field)
 
 /*
- * Blocks until the application has acknowledged (*@acked, guarded by
- * @mutex and signalled on @cond) the @reported events the kernel says
- * it delivered for a destroyed object, so that it is not freed under a
- * thread still handling one.
+ * Sends the destroy @d of @handle, by ioctl or by write(); the answer
+ * lands in @resp (@d->resp_len bytes, NULL for none). Returns the
+ * kernel's answer as is: a caller that waits for events must not wait
+ * after a failure cmd_destroy_result() would forgive.
  */
-CMD_LOCAL void cmd_wait_acked(pthread_mutex_t *mutex, pthread_cond_t *cond,
-			      const uint32_t *acked, uint32_t reported);
+CMD_LOCAL int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
+			  uint32_t handle, void *resp);
+
+/*
+ * The destroy of a QP, SRQ or WQ (one async event counter): sends @d,
+ * then blocks until the application has acknowledged (*@acked, guarded
+ * by @mutex, signalled on @cond) every event the kernel says it
+ * delivered, so the object is not freed under a thread still handling
+ * one. Returns 0 or a positive errno, through cmd_destroy_result().
+ */
+CMD_LOCAL int cmd_destroy_acked(struct ibv_context *ctx,
+				const struct cmd_destroy *d, uint32_t handle,
+				pthread_mutex_t *mutex, pthread_cond_t *cond,
+				const uint32_t *acked);
 
 #endif

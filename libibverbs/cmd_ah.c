@@ -68,9 +68,7 @@ int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 
 /* AH/DESTROY, with DESTROY_AH for kernels without that method. */
 static const struct cmd_destroy ah_destroy = {
-	.object_id = UVERBS_OBJECT_AH,
-	.method_id = UVERBS_METHOD_AH_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_AH_HANDLE,
+	CMD_DESTROY_IDS(AH),
 	.command = IB_USER_VERBS_CMD_DESTROY_AH,
 };
 
@@ -83,5 +81,5 @@ static const struct cmd_destroy ah_destroy = {
 int ibv_cmd_destroy_ah(struct ibv_ah *ah)
 {
 	return cmd_destroy_result(
-		cmd_destroy(ah->context, &ah_destroy, ah->handle, NULL, 0));
+		cmd_destroy(ah->context, &ah_destroy, ah->handle, NULL));
 }

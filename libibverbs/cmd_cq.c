@@ -289,10 +289,9 @@ static void wait_for_acks(struct ibv_cq *cq,
 }
 
 static const struct cmd_destroy cq_destroy = {
-	.object_id = UVERBS_OBJECT_CQ,
-	.method_id = UVERBS_METHOD_CQ_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_CQ_HANDLE,
-	.resp_attr = UVERBS_ATTR_DESTROY_CQ_RESP,
+	CMD_DESTROY_IDS_RESP(CQ),
+	/* Both counts, in the same bytes in either form. */
+	.resp_len = sizeof(struct ib_uverbs_destroy_cq_resp),
 	.ioctl_resp_len = sizeof(struct ib_uverbs_destroy_cq_resp),
 	.command = IB_USER_VERBS_CMD_DESTROY_CQ,
 };
@@ -311,8 +310,7 @@ int ibv_cmd_destroy_cq(struct ibv_cq *cq)
 	struct ib_uverbs_destroy_cq_resp resp = { 0 };
 	int ret;
 
-	ret = cmd_destroy(cq->context, &cq_destroy, cq->handle, &resp,
-			  sizeof(resp));
+	ret = cmd_destroy(cq->context, &cq_destroy, cq->handle, &resp);
 	if (ret)
 		return cmd_destroy_result(ret);
 	wait_for_acks(cq, &resp);

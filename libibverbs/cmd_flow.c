@@ -316,9 +316,7 @@ int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
 }
 
 static const struct cmd_destroy flow_destroy = {
-	.object_id = UVERBS_OBJECT_FLOW,
-	.method_id = UVERBS_METHOD_FLOW_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_FLOW_HANDLE,
+	CMD_DESTROY_IDS(FLOW),
 	.command = IB_USER_VERBS_EX_CMD_DESTROY_FLOW,
 	.extended = true,
 };
@@ -330,5 +328,5 @@ static const struct cmd_destroy flow_destroy = {
 int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)
 {
 	return cmd_destroy_result(cmd_destroy(flow_id->context, &flow_destroy,
-					      flow_id->handle, NULL, 0));
+					      flow_id->handle, NULL));
 }

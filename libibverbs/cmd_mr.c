@@ -124,9 +124,7 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
 
 /* MR/DESTROY, with DEREG_MR for kernels without that method. */
 static const struct cmd_destroy mr_destroy = {
-	.object_id = UVERBS_OBJECT_MR,
-	.method_id = UVERBS_METHOD_MR_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_MR_HANDLE,
+	CMD_DESTROY_IDS(MR),
 	.command = IB_USER_VERBS_CMD_DEREG_MR,
 };
 
@@ -139,7 +137,7 @@ static const struct cmd_destroy mr_destroy = {
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
 {
 	return cmd_destroy_result(cmd_destroy(vmr->ibv_mr.context, &mr_destroy,
-					      vmr->ibv_mr.handle, NULL, 0));
+					      vmr->ibv_mr.handle, NULL));
 }
 
 /**
@@ -285,9 +283,7 @@ int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 
 /* MW/DESTROY, with DEALLOC_MW for kernels without that method. */
 static const struct cmd_destroy mw_destroy = {
-	.object_id = UVERBS_OBJECT_MW,
-	.method_id = UVERBS_METHOD_MW_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_MW_HANDLE,
+	CMD_DESTROY_IDS(MW),
 	.command = IB_USER_VERBS_CMD_DEALLOC_MW,
 };
 
@@ -300,5 +296,5 @@ static const struct cmd_destroy mw_destroy = {
 int ibv_cmd_dealloc_mw(struct ibv_mw *mw)
 {
 	return cmd_destroy_result(
-		cmd_destroy(mw->context, &mw_destroy, mw->handle, NULL, 0));
+		cmd_destroy(mw->context, &mw_destroy, mw->handle, NULL));
 }

@@ -51,9 +51,7 @@ int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
 
 /* PD/DESTROY, with DEALLOC_PD for kernels without that method. */
 static const struct cmd_destroy pd_destroy = {
-	.object_id = UVERBS_OBJECT_PD,
-	.method_id = UVERBS_METHOD_PD_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_PD_HANDLE,
+	CMD_DESTROY_IDS(PD),
 	.command = IB_USER_VERBS_CMD_DEALLOC_PD,
 };
 
@@ -67,5 +65,5 @@ static const struct cmd_destroy pd_destroy = {
 int ibv_cmd_dealloc_pd(struct ibv_pd *pd)
 {
 	return cmd_destroy_result(
-		cmd_destroy(pd->context, &pd_destroy, pd->handle, NULL, 0));
+		cmd_destroy(pd->context, &pd_destroy, pd->handle, NULL));
 }

@@ -522,11 +522,8 @@ int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
 }
 
 static const struct cmd_destroy qp_destroy = {
-	.object_id = UVERBS_OBJECT_QP,
-	.method_id = UVERBS_METHOD_QP_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_QP_HANDLE,
-	.resp_attr = UVERBS_ATTR_DESTROY_QP_RESP,
-	.ioctl_resp_len = sizeof(struct ib_uverbs_destroy_qp_resp),
+	CMD_DESTROY_IDS_RESP(QP),
+	CMD_DESTROY_ANSWER(struct ib_uverbs_destroy_qp_resp, events_reported),
 	.command = IB_USER_VERBS_CMD_DESTROY_QP,
 };
 
@@ -538,17 +535,8 @@ static const struct cmd_destroy qp_destroy = {
  */
 int ibv_cmd_destroy_qp(struct ibv_qp *qp)
 {
-	struct ib_uverbs_destroy_qp_resp resp = { 0 };
-	int ret;
-
-	ret = cmd_destroy(qp->context, &qp_destroy, qp->handle, &resp,
-			  sizeof(resp));
-	/* A QP of a vanished device has no events left to wait for. */
-	if (ret)
-		return cmd_destroy_result(ret);
-	cmd_wait_acked(&qp->mutex, &qp->cond, &qp->events_completed,
-		       resp.events_reported);
-	return 0;
+	return cmd_destroy_acked(qp->context, &qp_destroy, qp->handle,
+				 &qp->mutex, &qp->cond, &qp->events_completed);
 }
 
 /* ATTACH_MCAST and DETACH_MCAST share one request layout. */

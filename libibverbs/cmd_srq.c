@@ -363,11 +363,8 @@ int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 }
 
 static const struct cmd_destroy srq_destroy = {
-	.object_id = UVERBS_OBJECT_SRQ,
-	.method_id = UVERBS_METHOD_SRQ_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_SRQ_HANDLE,
-	.resp_attr = UVERBS_ATTR_DESTROY_SRQ_RESP,
-	.ioctl_resp_len = sizeof(struct ib_uverbs_destroy_srq_resp),
+	CMD_DESTROY_IDS_RESP(SRQ),
+	CMD_DESTROY_ANSWER(struct ib_uverbs_destroy_srq_resp, events_reported),
 	.command = IB_USER_VERBS_CMD_DESTROY_SRQ,
 };
 
@@ -378,15 +375,7 @@ static const struct cmd_destroy srq_destroy = {
  */
 int ibv_cmd_destroy_srq(struct ibv_srq *srq)
 {
-	struct ib_uverbs_destroy_srq_resp resp = { 0 };
-	int ret;
-
-	ret = cmd_destroy(srq->context, &srq_destroy, srq->handle, &resp,
-			  sizeof(resp));
-	/* An SRQ of a vanished device has no events left to wait for. */
-	if (ret)
-		return cmd_destroy_result(ret);
-	cmd_wait_acked(&srq->mutex, &srq->cond, &srq->events_completed,
-		       resp.events_reported);
-	return 0;
+	return cmd_destroy_acked(srq->context, &srq_destroy, srq->handle,
+				 &srq->mutex, &srq->cond,
+				 &srq->events_completed);
 }

@@ -195,13 +195,9 @@ int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr,
  * write() form answers with the whole ib_uverbs_ex_destroy_wq_resp.
  */
 static const struct cmd_destroy wq_destroy = {
-	.object_id = UVERBS_OBJECT_WQ,
-	.method_id = UVERBS_METHOD_WQ_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_WQ_HANDLE,
-	.resp_attr = UVERBS_ATTR_DESTROY_WQ_RESP,
-	.ioctl_resp_off =
-		offsetof(struct ib_uverbs_ex_destroy_wq_resp, events_reported),
-	.ioctl_resp_len = sizeof(__u32),
+	CMD_DESTROY_IDS_RESP(WQ),
+	CMD_DESTROY_ANSWER(struct ib_uverbs_ex_destroy_wq_resp,
+			   events_reported),
 	.command = IB_USER_VERBS_EX_CMD_DESTROY_WQ,
 	.extended = true,
 };
@@ -213,16 +209,8 @@ static const struct cmd_destroy wq_destroy = {
  */
 int ibv_cmd_destroy_wq(struct ibv_wq *wq)
 {
-	struct ib_uverbs_ex_destroy_wq_resp resp = { 0 };
-	int ret;
-
-	ret = cmd_destroy(wq->context, &wq_destroy, wq->handle, &resp,
-			  sizeof(resp));
-	if (ret)
-		return cmd_destroy_result(ret);
-	cmd_wait_acked(&wq->mutex, &wq->cond, &wq->events_completed,
-		       resp.events_reported);
-	return 0;
+	return cmd_destroy_acked(wq->context, &wq_destroy, wq->handle,
+				 &wq->mutex, &wq->cond, &wq->events_completed);
 }
 
 /*
@@ -277,9 +265,7 @@ int ibv_cmd_create_rwq_ind_table(
 }
 
 static const struct cmd_destroy rwq_ind_tbl_destroy = {
-	.object_id = UVERBS_OBJECT_RWQ_IND_TBL,
-	.method_id = UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE,
+	CMD_DESTROY_IDS(RWQ_IND_TBL),
 	.command = IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL,
 	.extended = true,
 };
@@ -292,5 +278,5 @@ int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)
 {
 	return cmd_destroy_result(
 		cmd_destroy(rwq_ind_table->context, &rwq_ind_tbl_destroy,
-			    rwq_ind_table->ind_tbl_handle, NULL, 0));
+			    rwq_ind_table->ind_tbl_handle, NULL));
 }

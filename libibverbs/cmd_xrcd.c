@@ -75,9 +75,7 @@ int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd,
 
 /* XRCD/DESTROY, with CLOSE_XRCD for kernels without that method. */
 static const struct cmd_destroy xrcd_destroy = {
-	.object_id = UVERBS_OBJECT_XRCD,
-	.method_id = UVERBS_METHOD_XRCD_DESTROY,
-	.handle_attr = UVERBS_ATTR_DESTROY_XRCD_HANDLE,
+	CMD_DESTROY_IDS(XRCD),
 	.command = IB_USER_VERBS_CMD_CLOSE_XRCD,
 };
 
@@ -90,5 +88,5 @@ static const struct cmd_destroy xrcd_destroy = {
 int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)
 {
 	return cmd_destroy_result(cmd_destroy(xrcd->xrcd.context, &xrcd_destroy,
-					      xrcd->handle, NULL, 0));
+					      xrcd->handle, NULL));
 }
