@@ -94,6 +94,14 @@ struct cmd_destroy {
 CMD_LOCAL int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
 			  uint32_t handle, void *resp);
 
+/* A destroy without an answer, through cmd_destroy_result(). */
+static inline int cmd_destroy_handle(struct ibv_context *ctx,
+				     const struct cmd_destroy *d,
+				     uint32_t handle)
+{
+	return cmd_destroy_result(cmd_destroy(ctx, d, handle, NULL));
+}
+
 /*
  * The destroy of a QP, SRQ or WQ (one async event counter): sends @d,
  * then blocks until the application has acknowledged (*@acked, guarded

@@ -80,6 +80,5 @@ static const struct cmd_destroy ah_destroy = {
  */
 int ibv_cmd_destroy_ah(struct ibv_ah *ah)
 {
-	return cmd_destroy_result(
-		cmd_destroy(ah->context, &ah_destroy, ah->handle, NULL));
+	return cmd_destroy_handle(ah->context, &ah_destroy, ah->handle);
 }

@@ -327,6 +327,6 @@ static const struct cmd_destroy flow_destroy = {
  */
 int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)
 {
-	return cmd_destroy_result(cmd_destroy(flow_id->context, &flow_destroy,
-					      flow_id->handle, NULL));
+	return cmd_destroy_handle(flow_id->context, &flow_destroy,
+				  flow_id->handle);
 }

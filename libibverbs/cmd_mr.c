@@ -136,8 +136,8 @@ static const struct cmd_destroy mr_destroy = {
  */
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
 {
-	return cmd_destroy_result(cmd_destroy(vmr->ibv_mr.context, &mr_destroy,
-					      vmr->ibv_mr.handle, NULL));
+	return cmd_destroy_handle(vmr->ibv_mr.context, &mr_destroy,
+				  vmr->ibv_mr.handle);
 }
 
 /**
@@ -295,6 +295,5 @@ static const struct cmd_destroy mw_destroy = {
  */
 int ibv_cmd_dealloc_mw(struct ibv_mw *mw)
 {
-	return cmd_destroy_result(
-		cmd_destroy(mw->context, &mw_destroy, mw->handle, NULL));
+	return cmd_destroy_handle(mw->context, &mw_destroy, mw->handle);
 }

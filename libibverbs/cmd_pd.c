@@ -64,6 +64,5 @@ static const struct cmd_destroy pd_destroy = {
  */
 int ibv_cmd_dealloc_pd(struct ibv_pd *pd)
 {
-	return cmd_destroy_result(
-		cmd_destroy(pd->context, &pd_destroy, pd->handle, NULL));
+	return cmd_destroy_handle(pd->context, &pd_destroy, pd->handle);
 }

@@ -276,7 +276,6 @@ static const struct cmd_destroy rwq_ind_tbl_destroy = {
  */
 int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)
 {
-	return cmd_destroy_result(
-		cmd_destroy(rwq_ind_table->context, &rwq_ind_tbl_destroy,
-			    rwq_ind_table->ind_tbl_handle, NULL));
+	return cmd_destroy_handle(rwq_ind_table->context, &rwq_ind_tbl_destroy,
+				  rwq_ind_table->ind_tbl_handle);
 }

@@ -87,6 +87,6 @@ static const struct cmd_destroy xrcd_destroy = {
  */
 int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)
 {
-	return cmd_destroy_result(cmd_destroy(xrcd->xrcd.context, &xrcd_destroy,
-					      xrcd->handle, NULL));
+	return cmd_destroy_handle(xrcd->xrcd.context, &xrcd_destroy,
+				  xrcd->handle);
 }
