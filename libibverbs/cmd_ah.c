@@ -48,12 +48,8 @@ int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 	};
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_CREATE_AH,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_REQ(&req, sizeof(req)),
+		KCMD_RESP(resp, resp_size),
 	};
 	int ret;
 

@@ -63,12 +63,8 @@ static int create_cq_write(struct ibv_cq *cq, const struct cq_req *r,
 		(void *)((char *)b->resp + out_skip);
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_CREATE_CQ,
-		.req = req,
-		.req_core = sizeof(*req),
-		.req_len = b->cmd_size - in_skip,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = b->resp_size - out_skip,
+		KCMD_REQ(req, b->cmd_size - in_skip),
+		KCMD_RESP(resp, b->resp_size - out_skip),
 	};
 	int ret;
 
@@ -96,12 +92,8 @@ static int create_cq_write_ex(struct ibv_cq *cq, const struct cq_req *r,
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_CREATE_CQ,
 		.extended = true,
-		.req = req,
-		.req_core = sizeof(*req),
-		.req_len = b->cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = b->resp_size,
+		KCMD_REQ(req, b->cmd_size),
+		KCMD_RESP(resp, b->resp_size),
 	};
 	int ret;
 
@@ -357,9 +349,7 @@ static int poll_chunk(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
 	};
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_POLL_CQ,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
+		KCMD_REQ(&req, sizeof(req)),
 		.resp = resp,
 		.resp_core = resp_len,
 		.resp_len = resp_len,
@@ -420,9 +410,7 @@ int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	};
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_REQ_NOTIFY_CQ,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
+		KCMD_REQ(&req, sizeof(req)),
 	};
 
 	return kcmd_write(cq->context, &w);
@@ -443,12 +431,8 @@ int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_RESIZE_CQ,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(resp, resp_size),
 	};
 	int ret;
 
@@ -479,9 +463,7 @@ int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr,
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_MODIFY_CQ,
 		.extended = true,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
+		KCMD_REQ(cmd, cmd_size),
 	};
 
 	if (attr->attr_mask >= IBV_CQ_ATTR_RESERVED)

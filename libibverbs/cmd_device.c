@@ -57,12 +57,8 @@ static int query_port_write(struct ibv_context *ctx, uint8_t port_num,
 	struct ib_uverbs_query_port_resp resp = {};
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_QUERY_PORT,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = &resp,
-		.resp_core = sizeof(resp),
-		.resp_len = sizeof(resp),
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(&resp, sizeof(resp)),
 	};
 	int ret;
 
@@ -132,12 +128,8 @@ static int get_context_write(struct ibv_context *ctx,
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_GET_CONTEXT,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(resp, resp_size),
 	};
 	int ret;
 
@@ -262,9 +254,7 @@ static int query_device_ex_write(struct ibv_context *ctx,
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
 		.extended = true,
-		.req = &cmd,
-		.req_core = sizeof(cmd),
-		.req_len = sizeof(cmd),
+		KCMD_REQ(&cmd, sizeof(cmd)),
 		.resp = resp,
 		.resp_core = resp_size,
 		.resp_len = resp_size,
@@ -284,9 +274,7 @@ static int query_device_write(struct ibv_context *ctx,
 	struct ibv_query_device cmd = {};
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_QUERY_DEVICE,
-		.req = &cmd,
-		.req_core = sizeof(cmd),
-		.req_len = sizeof(cmd),
+		KCMD_REQ(&cmd, sizeof(cmd)),
 		.resp = &resp->base,
 		.resp_core = sizeof(resp->base),
 		.resp_len = sizeof(resp->base),

@@ -257,9 +257,7 @@ static int send_create_flow(struct ibv_qp *qp, struct ibv_create_flow *cmd,
 		.req = cmd,
 		.req_core = core,
 		.req_len = core + ucmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = sizeof(*resp),
+		KCMD_RESP(resp, sizeof(*resp)),
 	};
 
 	/* The provider's data goes right behind the specs actually used. */

@@ -40,12 +40,8 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_REG_MR,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(resp, resp_size),
 	};
 	int ret;
 
@@ -94,12 +90,8 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_REREG_MR,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_sz,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_sz,
+		KCMD_REQ(cmd, cmd_sz),
+		KCMD_RESP(resp, resp_sz),
 	};
 	int ret;
 
@@ -257,12 +249,8 @@ int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_ALLOC_MW,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(resp, resp_size),
 	};
 	int ret;
 

@@ -134,9 +134,7 @@ static int post(struct ibv_context *ctx, uint32_t command, void *req,
 		.req = req,
 		.req_core = len,
 		.req_len = len,
-		.resp = &resp,
-		.resp_core = sizeof(resp),
-		.resp_len = sizeof(resp),
+		KCMD_RESP(&resp, sizeof(resp)),
 	};
 	/* The three requests begin alike: header, then response pointer. */
 	struct ibv_post_send *hdr = req;

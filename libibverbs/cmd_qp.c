@@ -165,12 +165,8 @@ static int create_qp_write_ex(struct qp_create *c)
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_CREATE_QP,
 		.extended = true,
-		.req = req,
-		.req_core = sizeof(*req),
-		.req_len = c->b.cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = c->b.resp_size,
+		KCMD_REQ(req, c->b.cmd_size),
+		KCMD_RESP(resp, c->b.resp_size),
 	};
 	int ret;
 
@@ -492,12 +488,8 @@ int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
 			      IBV_QP_OPEN_ATTR_TYPE;
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_OPEN_QP,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(resp, resp_size),
 	};
 	struct verbs_xrcd *xrcd;
 	int ret;
@@ -549,9 +541,7 @@ static int mcast(struct ibv_qp *qp, uint32_t command, const union ibv_gid *gid,
 	};
 	struct kcmd_write_args w = {
 		.command = command,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
+		KCMD_REQ(&req, sizeof(req)),
 	};
 
 	_Static_assert(sizeof(struct ibv_attach_mcast) ==

@@ -106,12 +106,8 @@ int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 	struct ib_uverbs_query_qp_resp resp;
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_QUERY_QP,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = &resp,
-		.resp_core = sizeof(resp),
-		.resp_len = sizeof(resp),
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(&resp, sizeof(resp)),
 	};
 	int ret;
 
@@ -209,9 +205,7 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_MODIFY_QP,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
+		KCMD_REQ(cmd, cmd_size),
 	};
 
 	if (attr_mask & ~QP_BASIC_ATTR_MASK)
@@ -235,12 +229,8 @@ int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_MODIFY_QP,
 		.extended = true,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(resp, resp_size),
 	};
 
 	modify_to_kern(&cmd->base, qp, attr, attr_mask);

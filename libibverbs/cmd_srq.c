@@ -286,9 +286,7 @@ static int modify_srq_v3(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 	struct ibv_modify_srq_v3 *req = (struct ibv_modify_srq_v3 *)buf;
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_MODIFY_SRQ_V3,
-		.req = req,
-		.req_core = sizeof(*req),
-		.req_len = sizeof(*req) + drv,
+		KCMD_REQ(req, sizeof(*req) + drv),
 	};
 
 	memcpy(req + 1, cmd + 1, drv);
@@ -313,9 +311,7 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_MODIFY_SRQ,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
+		KCMD_REQ(cmd, cmd_size),
 	};
 
 	if (cmd_size < sizeof(*cmd))
@@ -341,12 +337,8 @@ int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 	struct ib_uverbs_query_srq_resp resp;
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_QUERY_SRQ,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = &resp,
-		.resp_core = sizeof(resp),
-		.resp_len = sizeof(resp),
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(&resp, sizeof(resp)),
 	};
 	int ret;
 

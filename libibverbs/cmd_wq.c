@@ -36,12 +36,8 @@ static int create_wq_write(struct ibv_context *context,
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_CREATE_WQ,
 		.extended = true,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(resp, resp_size),
 	};
 	int ret;
 
@@ -163,9 +159,7 @@ int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr,
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_MODIFY_WQ,
 		.extended = true,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
+		KCMD_REQ(cmd, cmd_size),
 	};
 	int ret;
 
@@ -241,9 +235,7 @@ int ibv_cmd_create_rwq_ind_table(
 		.req = cmd,
 		.req_core = len,
 		.req_len = len,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_RESP(resp, resp_size),
 	};
 	int ret;
 

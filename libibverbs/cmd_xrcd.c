@@ -46,12 +46,8 @@ int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd,
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_OPEN_XRCD,
-		.req = cmd,
-		.req_core = sizeof(*cmd),
-		.req_len = cmd_size,
-		.resp = resp,
-		.resp_core = sizeof(*resp),
-		.resp_len = resp_size,
+		KCMD_REQ(cmd, cmd_size),
+		KCMD_RESP(resp, resp_size),
 	};
 	int ret = check_xrcd_attr(attr);
 

@@ -37,12 +37,8 @@ struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
 	};
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
-		.req = &req,
-		.req_core = sizeof(req),
-		.req_len = sizeof(req),
-		.resp = &resp,
-		.resp_core = sizeof(resp),
-		.resp_len = sizeof(resp),
+		KCMD_REQ(&req, sizeof(req)),
+		KCMD_RESP(&resp, sizeof(resp)),
 	};
 	struct ibv_comp_channel *channel;
 

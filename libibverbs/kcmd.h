@@ -46,6 +46,16 @@ struct kcmd_write_args {
 };
 
 /*
+ * The request or response fields of struct kcmd_write_args, for the
+ * usual case where the core part is what the pointer's type spans and
+ * the rest of @ptr, up to @len bytes, is the provider's.
+ */
+#define KCMD_REQ(ptr, len) \
+	.req = (ptr), .req_core = sizeof(*(ptr)), .req_len = (len)
+#define KCMD_RESP(ptr, len) \
+	.resp = (ptr), .resp_core = sizeof(*(ptr)), .resp_len = (len)
+
+/*
  * Sends @args; 0 or a positive errno value (also left in errno). Sizes
  * the headers cannot express (see kcmd.c) give EINVAL, unsent. The
  * response buffer reads as zero wherever the kernel wrote nothing.
