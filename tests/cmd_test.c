@@ -38,12 +38,11 @@
  * core request's second u64) into the core response; an attribute
  * 0x1001 of any other method is an output set to 99.
  */
-static void t_kernel_outputs(struct ib_uverbs_ioctl_hdr *h, struct t_call *c)
+static void t_kernel_outputs(struct ib_uverbs_ioctl_hdr *h)
 {
 	struct ib_uverbs_attr *in = t_attr(h, UVERBS_ATTR_CORE_IN);
 	struct ib_uverbs_attr *out = t_attr(h, UVERBS_ATTR_CORE_OUT);
 
-	(void)c;
 	if (h->object_id == UVERBS_OBJECT_DEVICE &&
 	    h->method_id == UVERBS_METHOD_INVOKE_WRITE) {
 		if (in && out && in->len >= 16 && out->len >= 8)

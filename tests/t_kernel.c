@@ -162,7 +162,7 @@ static int t_ioctl(int fd, unsigned long request, void *arg)
 		return -1;
 	}
 	if (tk.on_ioctl)
-		tk.on_ioctl(h, c);
+		tk.on_ioctl(h);
 	return 0;
 }
 

@@ -47,8 +47,7 @@ struct t_call {
 };
 
 /* What a method writes back when the fake lets an ioctl succeed. */
-typedef void (*t_ioctl_handler)(struct ib_uverbs_ioctl_hdr *h,
-				struct t_call *c);
+typedef void (*t_ioctl_handler)(struct ib_uverbs_ioctl_hdr *h);
 /*
  * What a write() command gets back. @err is the errno the fake picked
  * (0: none); the handler returns the one the call fails with.
