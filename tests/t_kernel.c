@@ -209,6 +209,7 @@ void t_context_free(struct ibv_context *ctx)
 	verbs_uninit_context(vctx);
 	free(vctx);
 	kcmd_set_transport(NULL, NULL);
+	verbs_allow_disassociate_destroy = false;
 }
 
 uint8_t *t_put16(uint8_t *p, uint16_t v)
