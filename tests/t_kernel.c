@@ -184,6 +184,11 @@ static ssize_t t_write(int fd, const void *buf, size_t len)
 	return tk.short_write ? (ssize_t)len - 4 : (ssize_t)len;
 }
 
+void t_kernel_install(void)
+{
+	kcmd_set_transport(t_ioctl, t_write);
+}
+
 /*
  * The cmd_fd is /dev/null: the fake never reads it, and the context
  * closes it. Destroys do not pretend the device is gone.
@@ -195,7 +200,7 @@ struct ibv_context *t_context_new(uint32_t driver_id)
 
 	tk.driver_id = driver_id;
 	verbs_allow_disassociate_destroy = false;
-	kcmd_set_transport(t_ioctl, t_write);
+	t_kernel_install();
 	vctx = _verbs_init_and_alloc_context(&t_vdev.device, fd, sizeof(*vctx),
 					     NULL, driver_id);
 	assert_non_null(vctx);

@@ -82,6 +82,8 @@ void t_kernel_reset(void);
 void t_fail_next(int err);
 unsigned int t_syscalls(void);
 
+/* Puts the fake behind the seam, for contexts the library opens itself. */
+void t_kernel_install(void);
 /* A context on t_vdev whose commands reach the fake; and its end. */
 struct ibv_context *t_context_new(uint32_t driver_id);
 void t_context_free(struct ibv_context *ctx);
