@@ -175,12 +175,6 @@ static int t_setup(void **state)
 	return 0;
 }
 
-static int t_teardown(void **state)
-{
-	t_context_free(*state);
-	return 0;
-}
-
 /* The last call the fake kernel logged. */
 static struct t_call *t_last(void)
 {
@@ -1025,8 +1019,10 @@ static void test_async_events(void **state)
 	assert_int_equal(prov.async_events, 5);
 }
 
-#define T_CASE(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
-#define T_VERB(fn) cmocka_unit_test_setup_teardown(fn, t_setup_ops, t_teardown)
+#define T_CASE(fn) \
+	cmocka_unit_test_setup_teardown(fn, t_setup, t_context_teardown)
+#define T_VERB(fn) \
+	cmocka_unit_test_setup_teardown(fn, t_setup_ops, t_context_teardown)
 
 int main(void)
 {

@@ -96,12 +96,6 @@ static int t_setup(void **state)
 	return 0;
 }
 
-static int t_teardown(void **state)
-{
-	t_context_free(*state);
-	return 0;
-}
-
 /* A one-handle destroy: the ioctl image. */
 static void t_expect_destroy_ioctl(unsigned int i, uint16_t obj,
 				   uint16_t method, uint32_t handle)
@@ -1259,9 +1253,10 @@ static void test_fork_init_after_reg(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-#define T_CMD(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
+#define T_CMD(fn) \
+	cmocka_unit_test_setup_teardown(fn, t_setup, t_context_teardown)
 #define T_VERB(fn) \
-	cmocka_unit_test_setup_teardown(fn, t_verbs_setup, t_teardown)
+	cmocka_unit_test_setup_teardown(fn, t_verbs_setup, t_context_teardown)
 
 int main(void)
 {

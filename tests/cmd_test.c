@@ -84,12 +84,6 @@ static int t_setup(void **state)
 	return 0;
 }
 
-static int t_teardown(void **state)
-{
-	t_context_free(*state);
-	return 0;
-}
-
 static void t_expect_ioctl(unsigned int i, struct ibv_context *ctx,
 			   const uint8_t *want, size_t len)
 {
@@ -529,7 +523,8 @@ static void test_threads_no_ioctl(void **state)
 	assert_in_range(atomic_load(&tk.ioctls), 1, T_THREADS);
 }
 
-#define T_CASE(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
+#define T_CASE(fn) \
+	cmocka_unit_test_setup_teardown(fn, t_setup, t_context_teardown)
 
 int main(void)
 {

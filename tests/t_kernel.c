@@ -217,6 +217,12 @@ void t_context_free(struct ibv_context *ctx)
 	verbs_allow_disassociate_destroy = false;
 }
 
+int t_context_teardown(void **state)
+{
+	t_context_free(*state);
+	return 0;
+}
+
 uint8_t *t_put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v;
