@@ -32,6 +32,7 @@
 #include <infiniband/driver.h>
 
 #include "libibverbs/test_hooks.h"
+#include "t_kernel.h"
 
 /*
  * The fake providers below embed struct ibv_<cmd> first in a larger
@@ -43,50 +44,15 @@
 #endif
 
 #define T_DRIVER_ID 42
-#define T_MAX_CALLS 16
-#define T_MAX_BYTES 512
 #define T_HANDLE 0x55
 #define T_WRITE_HANDLE 0x77
 
-/* One system call as the fake kernel saw it. */
-struct t_call {
-	bool is_ioctl;
-	size_t len;
-	uint8_t bytes[T_MAX_BYTES];
-};
-
-/* The fake kernel: what it refuses or fails, what it answers, its log. */
+/* What the fake kernel answers beyond the shared knobs of t_kernel. */
 static struct {
-	bool no_ioctl, refuse_cq;
-	int ioctl_err, write_err;
 	uint32_t comp_reported, async_reported;
 	uint32_t poll_avail, wr_seq;
 	int channel_fd;
-	unsigned int ncalls, nwrites, ncq_ioctls;
-	struct t_call log[T_MAX_CALLS];
 } fk;
-
-static struct verbs_device t_vdev = { .refcount = 1 };
-
-static void t_record(bool is_ioctl, const void *buf, size_t len)
-{
-	struct t_call *c;
-
-	if (fk.ncalls >= T_MAX_CALLS)
-		return;
-	c = &fk.log[fk.ncalls++];
-	c->is_ioctl = is_ioctl;
-	c->len = len;
-	memcpy(c->bytes, buf, len < T_MAX_BYTES ? len : T_MAX_BYTES);
-}
-
-static struct ib_uverbs_attr *t_attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
 
 /* A successful CQ method: a handle and a size, or the event counts. */
 static void t_cq_outputs(struct ib_uverbs_ioctl_hdr *h)
@@ -106,33 +72,6 @@ static void t_cq_outputs(struct ib_uverbs_ioctl_hdr *h)
 			.comp_events_reported = fk.comp_reported,
 			.async_events_reported = fk.async_reported,
 		};
-}
-
-static int t_ioctl(int fd, unsigned long request, void *arg)
-{
-	struct ib_uverbs_ioctl_hdr *h = arg;
-	int err = 0;
-
-	(void)fd;
-	(void)request;
-	if (h->object_id == UVERBS_OBJECT_DEVICE)
-		err = EPROTONOSUPPORT; /* INVOKE_WRITE: use write() */
-	else if (fk.no_ioctl)
-		err = ENOTTY;
-	else if (fk.refuse_cq)
-		err = EPROTONOSUPPORT;
-	else
-		err = fk.ioctl_err;
-	if (h->object_id == UVERBS_OBJECT_CQ) {
-		fk.ncq_ioctls++;
-		t_record(true, arg, h->length);
-	}
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	t_cq_outputs(h);
-	return 0;
 }
 
 static void *t_resp_ptr(const void *buf, size_t off)
@@ -211,50 +150,36 @@ static void t_write_outputs(const void *buf)
 	}
 }
 
-static ssize_t t_write(int fd, const void *buf, size_t len)
+static int t_write_answer(const void *buf, size_t len, int err)
 {
-	(void)fd;
-	fk.nwrites++;
-	t_record(false, buf, len);
-	if (fk.write_err) {
-		errno = fk.write_err;
-		return -1;
-	}
-	t_write_outputs(buf);
-	return len;
+	(void)len;
+	if (!err)
+		t_write_outputs(buf);
+	return err;
 }
 
+/*
+ * The kernel refuses INVOKE_WRITE; only CQ ioctls are logged and
+ * counted, so the tunnel's probe stays out of the cases' counts.
+ */
 static int t_setup(void **state)
 {
-	struct verbs_context *vctx;
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-
 	memset(&fk, 0, sizeof(fk));
 	fk.channel_fd = -1;
-	verbs_allow_disassociate_destroy = false;
-	kcmd_set_transport(t_ioctl, t_write);
-	vctx = _verbs_init_and_alloc_context(&t_vdev.device, fd, sizeof(*vctx),
-					     NULL, T_DRIVER_ID);
-	assert_non_null(vctx);
-	*state = &vctx->context;
-	return 0;
-}
-
-static int t_teardown(void **state)
-{
-	struct verbs_context *vctx = verbs_get_ctx(*state);
-
-	verbs_uninit_context(vctx);
-	free(vctx);
-	kcmd_set_transport(NULL, NULL);
+	t_kernel_reset();
+	tk.refuse_method = T_ANY_METHOD;
+	tk.log_object = UVERBS_OBJECT_CQ;
+	tk.on_ioctl = t_cq_outputs;
+	tk.on_write = t_write_answer;
+	*state = t_context_new(T_DRIVER_ID);
 	return 0;
 }
 
 /* The last call the fake kernel logged. */
 static struct t_call *t_last(void)
 {
-	assert_true(fk.ncalls > 0);
-	return &fk.log[fk.ncalls - 1];
+	assert_true(tk.ncalls > 0);
+	return &tk.log[tk.ncalls - 1];
 }
 
 static uint32_t u32_at(const struct t_call *c, size_t off)
@@ -364,7 +289,7 @@ static void test_create_ioctl_bytes(void **state)
 	assert_int_equal(cq.handle, T_HANDLE);
 	assert_int_equal(cq.cqe, 128);
 	assert_ptr_equal(cq.context, ctx);
-	assert_int_equal(fk.nwrites, 0);
+	assert_int_equal(tk.writes, 0);
 }
 
 /* No channel, no event file, no driver data: those attributes vanish. */
@@ -415,14 +340,14 @@ static void test_create_fallback(void **state, bool enotty)
 	struct t_create_cq_resp resp;
 	struct ibv_cq cq = { 0 };
 
-	fk.no_ioctl = enotty;
-	fk.refuse_cq = !enotty;
+	tk.no_ioctl = enotty;
+	tk.refuse_obj = enotty ? T_NO_OBJECT : UVERBS_OBJECT_CQ;
 	assert_int_equal(t_create(ctx, &cq, &ch, &cmd, &resp), 0);
-	assert_int_equal(fk.ncq_ioctls, 1);
+	assert_int_equal(tk.ioctls, 1);
 	t_expect_create_write(&cq, &cmd, &resp, 7);
 	assert_int_equal(t_create(ctx, &cq, NULL, &cmd, &resp), 0);
-	assert_int_equal(fk.ncq_ioctls, 1);
-	assert_int_equal(fk.nwrites, 2);
+	assert_int_equal(tk.ioctls, 1);
+	assert_int_equal(tk.writes, 2);
 	t_expect_create_write(&cq, &cmd, &resp, -1);
 }
 
@@ -446,14 +371,14 @@ static void test_create_errors_pass_through(void **state)
 	struct ibv_cq cq = { 0 };
 
 	for (unsigned int i = 0; i < 4; i++) {
-		fk.ioctl_err = errs[i];
+		tk.ioctl_err = errs[i];
 		assert_int_equal(t_create(ctx, &cq, NULL, &cmd, &resp),
 				 errs[i]);
 	}
-	assert_int_equal(fk.nwrites, 0);
-	fk.ioctl_err = 0;
-	fk.refuse_cq = true;
-	fk.write_err = ENOSPC;
+	assert_int_equal(tk.writes, 0);
+	tk.ioctl_err = 0;
+	tk.refuse_obj = UVERBS_OBJECT_CQ;
+	tk.write_err = ENOSPC;
 	assert_int_equal(t_create(ctx, &cq, NULL, &cmd, &resp), ENOSPC);
 }
 
@@ -496,7 +421,7 @@ static void test_create_ex_flags(void **state)
 	attr.comp_mask |= 1 << 2;
 	assert_int_equal(t_create_ex(ctx, &vcq, &attr, &cmd, &resp, 0),
 			 EOPNOTSUPP);
-	assert_int_equal(fk.ncq_ioctls, 1);
+	assert_int_equal(tk.ioctls, 1);
 }
 
 /* With flags the fallback is the extended write(), flags and all. */
@@ -513,7 +438,7 @@ static void test_create_ex_write_ex(void **state)
 	struct verbs_cq vcq = { 0 };
 	struct t_call *c;
 
-	fk.refuse_cq = true;
+	tk.refuse_obj = UVERBS_OBJECT_CQ;
 	assert_int_equal(t_create_ex(ctx, &vcq, &attr, &cmd, &resp, 0), 0);
 	c = t_last();
 	assert_false(c->is_ioctl);
@@ -551,7 +476,7 @@ static void test_create_ex_ts_ignored(void **state)
 	struct verbs_cq vcq = { 0 };
 	struct t_call *c;
 
-	fk.refuse_cq = true;
+	tk.refuse_obj = UVERBS_OBJECT_CQ;
 	assert_int_equal(t_create_ex(ctx, &vcq, &attr, &cmd, &resp,
 				     CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX),
 			 0);
@@ -624,11 +549,11 @@ static void test_destroy_fallback(void **state)
 	struct t_call *c;
 
 	t_init_cq(ctx, &cq);
-	fk.refuse_cq = true;
+	tk.refuse_obj = UVERBS_OBJECT_CQ;
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), 0);
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), 0);
-	assert_int_equal(fk.ncq_ioctls, 1);
-	assert_int_equal(fk.nwrites, 2);
+	assert_int_equal(tk.ioctls, 1);
+	assert_int_equal(tk.writes, 2);
 	c = t_last();
 	assert_int_equal(c->len, 24);
 	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_DESTROY_CQ);
@@ -644,13 +569,13 @@ static void test_destroy_errors(void **state)
 	struct ibv_cq cq;
 
 	t_init_cq(ctx, &cq);
-	fk.ioctl_err = EINVAL;
+	tk.ioctl_err = EINVAL;
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), EINVAL);
-	fk.ioctl_err = EIO;
+	tk.ioctl_err = EIO;
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), EIO);
 	verbs_allow_disassociate_destroy = true;
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), 0);
-	assert_int_equal(fk.nwrites, 0);
+	assert_int_equal(tk.writes, 0);
 }
 
 static void t_expect_wc(const struct ibv_wc *wc, uint32_t s)
@@ -701,7 +626,7 @@ static void test_poll_many(void **state)
 	assert_int_equal(ibv_cmd_poll_cq(&cq, 80, wc), 40);
 	for (uint32_t i = 0; i < 40; i++)
 		t_expect_wc(&wc[i], i);
-	assert_int_equal(fk.nwrites, 2);
+	assert_int_equal(tk.writes, 2);
 }
 
 static void test_poll_error(void **state)
@@ -710,7 +635,7 @@ static void test_poll_error(void **state)
 	struct ibv_cq cq = { .context = ctx, .handle = 0x31 };
 	struct ibv_wc wc[1];
 
-	fk.write_err = EINVAL;
+	tk.write_err = EINVAL;
 	errno = 0;
 	assert_int_equal(ibv_cmd_poll_cq(&cq, 1, wc), -1);
 	assert_int_equal(errno, EINVAL);
@@ -729,7 +654,7 @@ static void test_req_notify(void **state)
 	assert_int_equal(u32_at(c, 4), 4);
 	assert_int_equal(u32_at(c, 8), 0x31);
 	assert_int_equal(u32_at(c, 12), 1);
-	fk.write_err = EBADF;
+	tk.write_err = EBADF;
 	assert_int_equal(ibv_cmd_req_notify_cq(&cq, 0), EBADF);
 }
 
@@ -756,7 +681,7 @@ static void test_resize(void **state)
 	assert_int_equal(u32_at(c, 20), 300);
 	assert_int_equal(u64_at(c, 24), 0xfeed);
 	assert_int_equal(cq.cqe, 500);
-	fk.write_err = ENOMEM;
+	tk.write_err = ENOMEM;
 	cq.cqe = 10;
 	assert_int_equal(ibv_cmd_resize_cq(&cq, 300, &cmd.ibv_cmd, sizeof(cmd),
 					   &resp, sizeof(resp)),
@@ -791,7 +716,7 @@ static void test_modify(void **state)
 	attr.attr_mask = IBV_CQ_ATTR_RESERVED;
 	assert_int_equal(ibv_cmd_modify_cq(&cq, &attr, &cmd, sizeof(cmd)),
 			 EINVAL);
-	assert_int_equal(fk.nwrites, 1);
+	assert_int_equal(tk.writes, 1);
 }
 
 /* Fake provider ops for the public verbs. */
@@ -982,7 +907,7 @@ static void test_comp_channel(void **state)
 	ch->refcnt = 0;
 	assert_int_equal(ibv_destroy_comp_channel(ch), 0);
 	assert_int_equal(fcntl(fds[0], F_GETFD), -1);
-	fk.write_err = EMFILE;
+	tk.write_err = EMFILE;
 	errno = 0;
 	assert_null(ibv_create_comp_channel(ctx));
 	assert_int_equal(errno, EMFILE);
@@ -1094,8 +1019,10 @@ static void test_async_events(void **state)
 	assert_int_equal(prov.async_events, 5);
 }
 
-#define T_CASE(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
-#define T_VERB(fn) cmocka_unit_test_setup_teardown(fn, t_setup_ops, t_teardown)
+#define T_CASE(fn) \
+	cmocka_unit_test_setup_teardown(fn, t_setup, t_context_teardown)
+#define T_VERB(fn) \
+	cmocka_unit_test_setup_teardown(fn, t_setup_ops, t_context_teardown)
 
 int main(void)
 {

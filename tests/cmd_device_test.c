@@ -34,6 +34,7 @@
 #include <infiniband/driver.h>
 
 #include "libibverbs/test_hooks.h"
+#include "t_kernel.h"
 #include "t_scenario.h"
 #include "t_util.h"
 
@@ -43,54 +44,19 @@ int verbs_query_port(struct ibv_context *ctx, uint8_t port,
 		     struct ibv_port_attr *attr, size_t attr_len);
 
 #define T_DRIVER_ID 42
-#define T_MAX_CALLS 8
-#define T_MAX_BYTES 256
-
-struct t_call {
-	bool is_ioctl;
-	size_t len;
-	uint8_t bytes[T_MAX_BYTES];
-};
 
 /*
- * The fake kernel. By default it has ioctl() but no INVOKE_WRITE tunnel
- * (a 4.x kernel), so write-format commands show up as write() calls.
+ * The fake kernel beyond the shared knobs of t_kernel. By default it has
+ * ioctl() but no INVOKE_WRITE tunnel (a 4.x kernel), so write-format
+ * commands show up as write() calls.
  */
 static struct {
-	bool no_ioctl; /* ENOTTY for every ioctl */
-	uint16_t refuse_obj, refuse_method; /* EPROTONOSUPPORT for this one */
-	int ioctl_err; /* the next ioctl fails with it */
 	int ex_err; /* extended write()s fail with it */
-	int write_err; /* basic write()s fail with it */
-	struct t_call log[T_MAX_CALLS];
-	unsigned int ncalls, ioctls, writes;
 	int fds[4]; /* async event files the fake handed out */
 	unsigned int nfds;
 } fk;
 
 static struct verbs_sysfs_dev t_sysfs;
-static struct verbs_device t_vdev = { .refcount = 1 };
-
-static void t_record(bool is_ioctl, const void *buf, size_t len)
-{
-	struct t_call *c;
-
-	if (fk.ncalls >= T_MAX_CALLS)
-		return;
-	c = &fk.log[fk.ncalls++];
-	c->is_ioctl = is_ioctl;
-	c->len = len;
-	memcpy(c->bytes, buf, len < T_MAX_BYTES ? len : T_MAX_BYTES);
-}
-
-static struct ib_uverbs_attr *t_attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	/* The driver namespace (UHW) ids are 16 bits; the rest small. */
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
 
 static void *t_out(struct ib_uverbs_ioctl_hdr *h, uint16_t id)
 {
@@ -175,35 +141,12 @@ static void t_device_methods(struct ib_uverbs_ioctl_hdr *h)
 	}
 }
 
-static int t_ioctl(int fd, unsigned long request, void *arg)
+static void t_ioctl_answer(struct ib_uverbs_ioctl_hdr *h)
 {
-	struct ib_uverbs_ioctl_hdr *h = arg;
-	int err = 0;
-
-	(void)fd;
-	(void)request;
-	fk.ioctls++;
-	t_record(true, arg, h->length);
-	if (fk.no_ioctl)
-		err = ENOTTY;
-	else if (h->object_id == fk.refuse_obj &&
-		 h->method_id == fk.refuse_method)
-		err = EPROTONOSUPPORT;
-	else if (h->object_id == UVERBS_OBJECT_DEVICE &&
-		 h->method_id == UVERBS_METHOD_INVOKE_WRITE)
-		err = EPROTONOSUPPORT;
-	else if (fk.ioctl_err)
-		err = fk.ioctl_err;
-	if (err) {
-		fk.ioctl_err = 0;
-		errno = err;
-		return -1;
-	}
 	if (h->object_id == UVERBS_OBJECT_DEVICE)
 		t_device_methods(h);
 	else if (h->object_id == UVERBS_OBJECT_ASYNC_EVENT)
 		h->attrs[0].data = t_new_fd();
-	return 0;
 }
 
 static void t_basic_write(const uint8_t *buf)
@@ -247,23 +190,21 @@ static void t_ex_write(const uint8_t *buf)
 	r->response_length = h->out_words * 8;
 }
 
-static ssize_t t_kwrite(int fd, const void *buf, size_t len)
+static int t_write_answer(const void *buf, size_t len, int err)
 {
 	const struct ib_uverbs_cmd_hdr *h = buf;
 	bool ex = h->command & IB_USER_VERBS_CMD_FLAG_EXTENDED;
 
-	(void)fd;
-	fk.writes++;
-	t_record(false, buf, len);
-	if ((ex && fk.ex_err) || (!ex && fk.write_err)) {
-		errno = ex ? fk.ex_err : fk.write_err;
-		return -1;
-	}
+	(void)len;
+	if (!err && ex)
+		err = fk.ex_err;
+	if (err)
+		return err;
 	if (ex)
 		t_ex_write(buf);
 	else
 		t_basic_write(buf);
-	return len;
+	return 0;
 }
 
 /* The ops a provider would give; what they saw is kept for the tests. */
@@ -306,35 +247,31 @@ static const struct verbs_context_ops t_ops = {
 
 static int t_setup(void **state)
 {
-	struct verbs_context *vctx;
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	struct ibv_context *ctx;
 
 	memset(&fk, 0, sizeof(fk));
-	fk.refuse_obj = 0xffff;
+	t_kernel_reset();
+	tk.on_ioctl = t_ioctl_answer;
+	tk.on_write = t_write_answer;
 	memset(&ops_seen, 0, sizeof(ops_seen));
 	ops_seen.gid_tbl_len = 4;
 	ops_seen.link_layer = IBV_LINK_LAYER_ETHERNET;
-	kcmd_set_transport(t_ioctl, t_kwrite);
 	t_vdev.sysfs = &t_sysfs;
-	vctx = _verbs_init_and_alloc_context(&t_vdev.device, fd, sizeof(*vctx),
-					     NULL, T_DRIVER_ID);
-	assert_non_null(vctx);
-	verbs_set_ops(vctx, &t_ops);
-	*state = &vctx->context;
+	ctx = t_context_new(T_DRIVER_ID);
+	verbs_set_ops(verbs_get_ctx(ctx), &t_ops);
+	*state = ctx;
 	return 0;
 }
 
 static int t_teardown(void **state)
 {
-	struct verbs_context *vctx = verbs_get_ctx(*state);
+	struct ibv_context *ctx = *state;
 
 	/* The fake's files: the context closes the one it holds. */
 	for (unsigned int i = 0; i < fk.nfds; i++)
-		if (fk.fds[i] != vctx->context.async_fd)
+		if (fk.fds[i] != ctx->async_fd)
 			close(fk.fds[i]);
-	verbs_uninit_context(vctx);
-	free(vctx);
-	kcmd_set_transport(NULL, NULL);
+	t_context_free(ctx);
 	return 0;
 }
 
@@ -354,21 +291,13 @@ static uint32_t u32_at(const uint8_t *p)
 	return v;
 }
 
-static uint64_t u64_at(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 /* The ioctl header of call @i: its method and attribute count. */
 static void t_expect_method(unsigned int i, uint16_t obj, uint16_t method,
 			    uint16_t nattrs)
 {
-	const uint8_t *b = fk.log[i].bytes;
+	const uint8_t *b = tk.log[i].bytes;
 
-	assert_true(fk.log[i].is_ioctl);
+	assert_true(tk.log[i].is_ioctl);
 	assert_int_equal(u16_at(b), 24 + 16 * nattrs);
 	assert_int_equal(u16_at(b + 2), obj);
 	assert_int_equal(u16_at(b + 4), method);
@@ -380,22 +309,22 @@ static void t_expect_method(unsigned int i, uint16_t obj, uint16_t method,
 static uint64_t t_expect_attr(unsigned int i, unsigned int n, uint16_t id,
 			      uint16_t len, uint16_t flags)
 {
-	const uint8_t *a = fk.log[i].bytes + 24 + 16 * n;
+	const uint8_t *a = tk.log[i].bytes + 24 + 16 * n;
 
 	assert_int_equal(u16_at(a), id);
 	assert_int_equal(u16_at(a + 2), len);
 	assert_int_equal(u16_at(a + 4), flags);
-	return u64_at(a + 8);
+	return t_get64(a + 8);
 }
 
 /* The basic write() header of call @i. */
 static void t_expect_write(unsigned int i, uint32_t cmd, size_t len,
 			   size_t out_len)
 {
-	const uint8_t *b = fk.log[i].bytes;
+	const uint8_t *b = tk.log[i].bytes;
 
-	assert_false(fk.log[i].is_ioctl);
-	assert_int_equal(fk.log[i].len, len);
+	assert_false(tk.log[i].is_ioctl);
+	assert_int_equal(tk.log[i].len, len);
 	assert_int_equal(u32_at(b), cmd);
 	assert_int_equal(u16_at(b + 4), len / 4);
 	assert_int_equal(u16_at(b + 6), out_len / 4);
@@ -425,7 +354,7 @@ static void test_query_port_ioctl(void **state)
 	assert_int_equal(ibv_cmd_query_port(ctx, 3, &attr, t_qp_core(&req),
 					    sizeof(req)),
 			 0);
-	assert_int_equal(fk.ncalls, 1);
+	assert_int_equal(tk.ncalls, 1);
 	t_expect_method(0, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT, 2);
 	assert_int_equal(t_expect_attr(0, 0, UVERBS_ATTR_QUERY_PORT_PORT_NUM, 8,
 				       UVERBS_ATTR_F_MANDATORY),
@@ -452,26 +381,26 @@ static void test_query_port_enotty(void **state)
 
 	memset(&req, 0xee, sizeof(req));
 	req.drv = 0x77;
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_query_port(ctx, 2, &attr, t_qp_core(&req),
 					    sizeof(req)),
 			 0);
-	assert_int_equal(fk.ioctls, 1);
+	assert_int_equal(tk.ioctls, 1);
 	t_expect_write(1, IB_USER_VERBS_CMD_QUERY_PORT, sizeof(req),
 		       sizeof(struct ib_uverbs_query_port_resp));
-	b = fk.log[1].bytes;
+	b = tk.log[1].bytes;
 	assert_int_equal(b[16], 2); /* port_num */
 	for (int i = 17; i < 24; i++)
 		assert_int_equal(b[i], 0); /* reserved */
-	assert_int_equal(u64_at(b + 24), 0x77);
+	assert_int_equal(t_get64(b + 24), 0x77);
 	assert_int_equal(attr.lid, 0x1234);
 	assert_int_equal(attr.port_cap_flags2, 0);
 	/* Learned: the next one goes straight to write(). */
 	assert_int_equal(ibv_cmd_query_port(ctx, 2, &attr, t_qp_core(&req),
 					    sizeof(req)),
 			 0);
-	assert_int_equal(fk.ioctls, 1);
-	assert_int_equal(fk.writes, 2);
+	assert_int_equal(tk.ioctls, 1);
+	assert_int_equal(tk.writes, 2);
 }
 
 /* A kernel without the method: write(), and the refusal is remembered. */
@@ -481,18 +410,18 @@ static void test_query_port_no_method(void **state)
 	struct ibv_query_port req;
 	struct ibv_port_attr attr = {};
 
-	fk.refuse_obj = UVERBS_OBJECT_DEVICE;
-	fk.refuse_method = UVERBS_METHOD_QUERY_PORT;
+	tk.refuse_obj = UVERBS_OBJECT_DEVICE;
+	tk.refuse_method = UVERBS_METHOD_QUERY_PORT;
 	assert_int_equal(ibv_cmd_query_port(ctx, 1, &attr, &req, sizeof(req)),
 			 0);
 	assert_int_equal(attr.max_msg_sz, 0x40000000);
 	/* The method, then the INVOKE_WRITE tunnel, both refused. */
-	assert_int_equal(fk.ioctls, 2);
-	assert_int_equal(fk.writes, 1);
+	assert_int_equal(tk.ioctls, 2);
+	assert_int_equal(tk.writes, 1);
 	assert_int_equal(ibv_cmd_query_port(ctx, 1, &attr, &req, sizeof(req)),
 			 0);
-	assert_int_equal(fk.ioctls, 2);
-	assert_int_equal(fk.writes, 2);
+	assert_int_equal(tk.ioctls, 2);
+	assert_int_equal(tk.writes, 2);
 }
 
 /* Any other error is the answer: no fallback, errno unchanged. */
@@ -502,12 +431,12 @@ static void test_query_port_error(void **state)
 	struct ibv_query_port req;
 	struct ibv_port_attr attr = {};
 
-	fk.ioctl_err = EINVAL;
+	t_fail_next(EINVAL);
 	assert_int_equal(ibv_cmd_query_port(ctx, 9, &attr, &req, sizeof(req)),
 			 EINVAL);
-	assert_int_equal(fk.writes, 0);
-	fk.no_ioctl = true;
-	fk.write_err = EFAULT;
+	assert_int_equal(tk.writes, 0);
+	tk.no_ioctl = true;
+	tk.write_err = EFAULT;
 	assert_int_equal(ibv_cmd_query_port(ctx, 9, &attr, &req, sizeof(req)),
 			 EFAULT);
 }
@@ -567,12 +496,12 @@ static void test_get_context_write(void **state)
 	struct t_get_context_req req = { .drv = 5 };
 	struct t_get_context_resp resp = {};
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(t_get_context(ctx, &req, &resp), 0);
 	t_expect_write(1, IB_USER_VERBS_CMD_GET_CONTEXT, sizeof(req),
 		       sizeof(resp));
-	assert_int_equal(u64_at(fk.log[1].bytes + 8), (uintptr_t)&resp);
-	assert_int_equal(u64_at(fk.log[1].bytes + 16), 5);
+	assert_int_equal(t_get64(tk.log[1].bytes + 8), (uintptr_t)&resp);
+	assert_int_equal(t_get64(tk.log[1].bytes + 16), 5);
 	assert_int_equal(ctx->num_comp_vectors, 5);
 	assert_int_equal(ctx->async_fd, fk.fds[0]);
 }
@@ -592,9 +521,9 @@ static void test_query_context(void **state)
 		(uintptr_t)&ctx->num_comp_vectors);
 	assert_int_equal(ctx->num_comp_vectors, 7);
 	assert_int_equal(t_vdev.core_support, 1);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_query_context(ctx, NULL), ENOTTY);
-	assert_int_equal(fk.writes, 0);
+	assert_int_equal(tk.writes, 0);
 }
 
 /* ASYNC_EVENT/ALLOC: one fd output; its value becomes async_fd. */
@@ -612,7 +541,7 @@ static void test_alloc_async_fd(void **state)
 	assert_int_equal(ctx->async_fd, fk.fds[0]);
 	close(ctx->async_fd);
 	ctx->async_fd = -1;
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(cmd_alloc_async_fd(ctx), ENOTTY);
 	assert_int_equal(ctx->async_fd, -1);
 }
@@ -632,16 +561,16 @@ static void test_query_device_ex(void **state)
 						  &resp_size),
 			 0);
 	/* The tunnel, refused; then write() with the extended header. */
-	assert_int_equal(fk.writes, 1);
-	b = fk.log[1].bytes;
-	assert_int_equal(fk.log[1].len, 32);
+	assert_int_equal(tk.writes, 1);
+	b = tk.log[1].bytes;
+	assert_int_equal(tk.log[1].len, 32);
 	assert_int_equal(u32_at(b), IB_USER_VERBS_CMD_FLAG_EXTENDED |
 					    IB_USER_VERBS_EX_CMD_QUERY_DEVICE);
 	assert_int_equal(u16_at(b + 4), 1);
 	assert_int_equal(u16_at(b + 6), sizeof(resp) / 8);
-	assert_int_equal(u64_at(b + 8), (uintptr_t)&resp);
-	assert_int_equal(u64_at(b + 16), 0); /* no provider words */
-	assert_int_equal(u64_at(b + 24), 0); /* comp_mask, reserved */
+	assert_int_equal(t_get64(b + 8), (uintptr_t)&resp);
+	assert_int_equal(t_get64(b + 16), 0); /* no provider words */
+	assert_int_equal(t_get64(b + 24), 0); /* comp_mask, reserved */
 	assert_int_equal(resp_size, sizeof(resp));
 	assert_int_equal(attr.orig_attr.max_qp, 2000);
 	assert_int_equal(attr.hca_core_clock, 156250);
@@ -664,10 +593,10 @@ static void test_query_device_ex_fallback(void **state)
 						  sizeof(attr), &resp,
 						  &resp_size),
 			 0);
-	assert_int_equal(fk.writes, 2);
-	t_expect_write(fk.ncalls - 1, IB_USER_VERBS_CMD_QUERY_DEVICE, 16,
+	assert_int_equal(tk.writes, 2);
+	t_expect_write(tk.ncalls - 1, IB_USER_VERBS_CMD_QUERY_DEVICE, 16,
 		       sizeof(resp.base));
-	assert_int_equal(u64_at(fk.log[fk.ncalls - 1].bytes + 8),
+	assert_int_equal(t_get64(tk.log[tk.ncalls - 1].bytes + 8),
 			 (uintptr_t)&resp.base);
 	assert_int_equal(resp_size, sizeof(resp.base));
 	assert_int_equal(attr.orig_attr.max_qp, 1000);
@@ -693,7 +622,7 @@ static void test_query_device_base(void **state)
 						  sizeof(attr.orig_attr), NULL,
 						  NULL),
 			 0);
-	assert_int_equal(fk.writes, 1);
+	assert_int_equal(tk.writes, 1);
 	assert_int_equal(attr.orig_attr.phys_port_cnt, 2);
 	assert_int_equal(ibv_cmd_query_device_any(ctx, &in, &attr, sizeof(attr),
 						  NULL, NULL),
@@ -701,7 +630,7 @@ static void test_query_device_base(void **state)
 	assert_int_equal(ibv_cmd_query_device_any(ctx, NULL, &attr, 100, NULL,
 						  NULL),
 			 EINVAL);
-	assert_int_equal(fk.writes, 1);
+	assert_int_equal(tk.writes, 1);
 }
 
 /* The public verbs: dispatch to the provider's ops. */
@@ -781,18 +710,18 @@ static void test_gid_ioctl(void **state)
 	assert_int_equal(ibv_query_gid(ctx, 1, 9, &gid), 0);
 	assert_int_equal(gid.raw[15], 9);
 	/* Kernel errors: positive, negative for the table, -1 for the old. */
-	fk.ioctl_err = ENODATA;
+	t_fail_next(ENODATA);
 	memset(&gid, 0xff, sizeof(gid));
 	assert_int_equal(ibv_query_gid(ctx, 1, 2, &gid), 0);
 	assert_int_equal(gid.raw[0] | gid.raw[15], 0);
-	fk.ioctl_err = EIO;
+	t_fail_next(EIO);
 	assert_int_equal(ibv_query_gid(ctx, 1, 2, &gid), -1);
 	assert_int_equal(errno, EIO);
-	fk.ioctl_err = EINVAL;
+	t_fail_next(EINVAL);
 	assert_int_equal(ibv_query_gid_ex(ctx, 1, 2, &e[0], 0), EINVAL);
-	fk.ioctl_err = EINVAL;
+	t_fail_next(EINVAL);
 	assert_int_equal(ibv_query_gid_table(ctx, e, 2, 0), -EINVAL);
-	assert_int_equal(fk.writes, 0);
+	assert_int_equal(tk.writes, 0);
 }
 
 static char *t_root; /* the fake ibdev directory */
@@ -866,7 +795,7 @@ static void test_gid_sysfs_entry(void **state)
 	struct ibv_context *ctx = *state;
 	struct ibv_gid_entry e;
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_query_gid_ex(ctx, 1, 0, &e, 0), 0);
 	assert_int_equal(e.gid.raw[0], 0xfe);
 	assert_int_equal(e.gid.raw[15], 0x55);
@@ -887,7 +816,7 @@ static void test_gid_sysfs_entry(void **state)
 	assert_int_equal(e.gid_type, IBV_GID_TYPE_IB);
 	assert_int_equal(ibv_query_gid_ex(ctx, 1, 0, &e, 1), EOPNOTSUPP);
 	assert_int_equal(ibv_query_gid_ex(ctx, 1, 7, &e, 0), EINVAL);
-	assert_int_equal(fk.writes, 0);
+	assert_int_equal(tk.writes, 0);
 }
 
 /* ibv_query_gid_type and ibv_query_gid read one part each. */
@@ -897,7 +826,7 @@ static void test_gid_sysfs_type(void **state)
 	enum ibv_gid_type_sysfs type;
 	union ibv_gid gid;
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_query_gid_type(ctx, 1, 2, &type), 0);
 	assert_int_equal(type, IBV_GID_TYPE_SYSFS_ROCE_V2);
 	assert_int_equal(ibv_query_gid_type(ctx, 1, 0, &type), 0);
@@ -926,7 +855,7 @@ static void test_gid_sysfs_table(void **state)
 	struct ibv_context *ctx = *state;
 	struct ibv_gid_entry e[4];
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	memset(e, 0, sizeof(e));
 	/* One port (phys_port_cnt 1 from the op), four slots, one empty. */
 	assert_int_equal(ibv_query_gid_table(ctx, e, 4, 0), 3);
@@ -955,7 +884,7 @@ static void test_pkey(void **state)
 	assert_int_equal(ibv_get_pkey_index(ctx, 1, htobe16(0xffff)), 0);
 	assert_int_equal(ibv_get_pkey_index(ctx, 1, htobe16(0x8001)), 1);
 	assert_int_equal(ibv_get_pkey_index(ctx, 1, htobe16(0x7fff)), -1);
-	assert_int_equal(fk.ncalls, 0);
+	assert_int_equal(tk.ncalls, 0);
 }
 
 static void test_import_bad_fd(void **state)
@@ -1017,7 +946,7 @@ static void test_ah_from_wc_v1(void **state)
 	};
 	struct ibv_ah_attr ah;
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	t_gid_parse(T_LINK_GID, &grh.dgid);
 	grh.sgid.raw[0] = 0xfe;
 	grh.sgid.raw[15] = 0x99;
@@ -1070,7 +999,7 @@ static void test_ah_from_wc_v2_ipv4(void **state)
 	};
 	struct ibv_ah_attr ah;
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	ip.check = t_csum(&ip);
 	/* The first half may look like IPv6: the checksum decides. */
 	memset(&grh, 0, sizeof(grh));
@@ -1179,8 +1108,10 @@ static struct ibv_device *td_device(struct ibv_device ***list)
 					    .node_type = 1 }));
 	free(root); /* SYSFS_PATH holds its own copy */
 	memset(&fk, 0, sizeof(fk));
-	fk.refuse_obj = 0xffff;
-	kcmd_set_transport(t_ioctl, t_kwrite);
+	t_kernel_reset();
+	tk.on_ioctl = t_ioctl_answer;
+	tk.on_write = t_write_answer;
+	t_kernel_install();
 	*list = ibv_get_device_list(NULL);
 	return t_find(*list, "tdev0");
 }
@@ -1197,14 +1128,14 @@ static int sc_open_async_fd(void *arg)
 		return T_SKIP;
 	ctx = ibv_open_device(dev);
 	T_CHECK(ctx);
-	T_CHECK(fk.ioctls == 1 && fk.log[0].is_ioctl);
-	T_CHECK(u16_at(fk.log[0].bytes + 2) == UVERBS_OBJECT_ASYNC_EVENT);
+	T_CHECK(tk.ioctls == 1 && tk.log[0].is_ioctl);
+	T_CHECK(u16_at(tk.log[0].bytes + 2) == UVERBS_OBJECT_ASYNC_EVENT);
 	T_CHECK(ctx->async_fd == fk.fds[0]);
 	/* The compat slots old binaries call. */
 	T_CHECK(ctx->ops._compat_query_device == ibv_query_device);
 	T_CHECK(verbs_get_ctx(ctx)->query_port != NULL);
 	T_CHECK(ibv_close_device(ctx) == 0);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	errno = 0;
 	T_CHECK(!ibv_open_device(dev));
 	T_CHECK(errno == ENOTTY);

@@ -30,61 +30,21 @@
 #include <infiniband/driver.h>
 
 #include "libibverbs/test_hooks.h"
+#include "t_kernel.h"
 
 #define T_DRIVER_ID 7
-#define T_MAX_CALLS 8
-#define T_MAX_BYTES 1024
 #define T_HANDLE 0x5a5a
 #define T_EX 0x80000000u
 
-/* One system call as the fake kernel saw it. */
-struct t_call {
-	bool is_ioctl;
-	uint16_t object, method;
-	size_t len;
-	uint8_t bytes[T_MAX_BYTES];
-	/* INVOKE_WRITE: the command and its core request, copied. */
-	uint64_t write_cmd;
-	size_t core_len;
-	uint8_t core[T_MAX_BYTES];
-};
-
 /*
- * The fake kernel: no ioctl at all (ENOTTY), one refused method
- * (EPROTONOSUPPORT), or one errno for the next command; it answers
- * creates with T_HANDLE and a WQ destroy with @events.
+ * What the fake kernel answers beyond the shared knobs of t_kernel:
+ * creates get T_HANDLE, a WQ destroy @events, an indirection table's
+ * response length can be made up.
  */
 static struct {
-	bool no_ioctl;
-	uint16_t refuse_obj, refuse_method;
-	int next_err;
 	uint32_t events;
 	uint32_t resp_len_override;
-	unsigned int ncalls;
-	struct t_call log[T_MAX_CALLS];
 } fk;
-
-static struct verbs_device t_vdev = { .refcount = 1 };
-
-static struct t_call *t_record(bool is_ioctl, const void *buf, size_t len)
-{
-	struct t_call *c = &fk.log[fk.ncalls < T_MAX_CALLS ? fk.ncalls : 0];
-
-	fk.ncalls++;
-	memset(c, 0, sizeof(*c));
-	c->is_ioctl = is_ioctl;
-	c->len = len;
-	memcpy(c->bytes, buf, len < T_MAX_BYTES ? len : T_MAX_BYTES);
-	return c;
-}
-
-static struct ib_uverbs_attr *t_attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
 
 static void t_put_u32(struct ib_uverbs_ioctl_hdr *h, uint16_t id, uint32_t v)
 {
@@ -124,25 +84,21 @@ static void t_write_resp(uint32_t cmd, void *resp, size_t len)
 	memcpy(resp, r, len < sizeof(r) ? len : sizeof(r));
 }
 
-static void t_invoke_write(struct ib_uverbs_ioctl_hdr *h, struct t_call *c)
+/* The tunnel answers as write() would. */
+static void t_invoke_write(struct ib_uverbs_ioctl_hdr *h)
 {
-	struct ib_uverbs_attr *in = t_attr(h, UVERBS_ATTR_CORE_IN);
 	struct ib_uverbs_attr *out = t_attr(h, UVERBS_ATTR_CORE_OUT);
 
-	c->write_cmd = t_attr(h, UVERBS_ATTR_WRITE_CMD)->data;
-	c->core_len = in->len;
-	memcpy(c->core, in->len > 8 ? (void *)(uintptr_t)in->data : &in->data,
-	       in->len);
 	if (out && out->len)
-		t_write_resp(c->write_cmd, (void *)(uintptr_t)out->data,
-			     out->len);
+		t_write_resp(t_attr(h, UVERBS_ATTR_WRITE_CMD)->data,
+			     (void *)(uintptr_t)out->data, out->len);
 }
 
 /* What a kernel writes back for the methods of this family. */
-static void t_outputs(struct ib_uverbs_ioctl_hdr *h, struct t_call *c)
+static void t_outputs(struct ib_uverbs_ioctl_hdr *h)
 {
 	if (h->object_id == UVERBS_OBJECT_DEVICE) {
-		t_invoke_write(h, c);
+		t_invoke_write(h);
 		return;
 	}
 	if (h->object_id == UVERBS_OBJECT_WQ &&
@@ -160,149 +116,47 @@ static void t_outputs(struct ib_uverbs_ioctl_hdr *h, struct t_call *c)
 		h->attrs[0].data = T_HANDLE;
 }
 
-static int t_ioctl(int fd, unsigned long request, void *arg)
-{
-	struct ib_uverbs_ioctl_hdr *h = arg;
-	struct t_call *c = t_record(true, arg, h->length);
-	int err = 0;
-
-	(void)fd;
-	(void)request;
-	c->object = h->object_id;
-	c->method = h->method_id;
-	if (fk.no_ioctl)
-		err = ENOTTY;
-	else if (h->object_id == fk.refuse_obj &&
-		 h->method_id == fk.refuse_method)
-		err = EPROTONOSUPPORT;
-	else if (fk.next_err)
-		err = fk.next_err;
-	if (err) {
-		fk.next_err = err == fk.next_err ? 0 : fk.next_err;
-		errno = err;
-		return -1;
-	}
-	t_outputs(h, c);
-	return 0;
-}
-
-static ssize_t t_write(int fd, const void *buf, size_t len)
+static int t_write_answer(const void *buf, size_t len, int err)
 {
 	const struct ib_uverbs_cmd_hdr *h = buf;
 	uint64_t resp;
 
-	(void)fd;
-	t_record(false, buf, len);
-	if (fk.next_err) {
-		errno = fk.next_err;
-		fk.next_err = 0;
-		return -1;
-	}
+	(void)len;
+	if (err)
+		return err;
 	memcpy(&resp, (const uint8_t *)buf + 8, 8);
 	if (resp && (h->command & T_EX))
 		t_write_resp(h->command, (void *)(uintptr_t)resp,
 			     8 * (size_t)h->out_words);
-	return len;
+	return 0;
 }
 
+/* The kernel has every method, the tunnel included. */
 static int t_setup(void **state)
 {
-	struct verbs_context *vctx;
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-
 	memset(&fk, 0, sizeof(fk));
-	fk.refuse_obj = 0xffff;
-	kcmd_set_transport(t_ioctl, t_write);
-	vctx = _verbs_init_and_alloc_context(&t_vdev.device, fd, sizeof(*vctx),
-					     NULL, T_DRIVER_ID);
-	assert_non_null(vctx);
-	*state = &vctx->context;
+	t_kernel_reset();
+	tk.tunnel = true;
+	tk.on_ioctl = t_outputs;
+	tk.on_write = t_write_answer;
+	*state = t_context_new(T_DRIVER_ID);
 	return 0;
 }
 
 static int t_teardown(void **state)
 {
-	struct verbs_context *vctx = verbs_get_ctx(*state);
+	struct ibv_context *ctx = *state;
 
-	vctx->context.async_fd = -1;
-	verbs_uninit_context(vctx);
-	free(vctx);
-	kcmd_set_transport(NULL, NULL);
-	verbs_allow_disassociate_destroy = false;
+	ctx->async_fd = -1;
+	t_context_free(ctx);
 	return 0;
-}
-
-/* Little-endian images of what the kernel should see. */
-static uint8_t *put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	return p + 2;
-}
-
-static uint8_t *put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v);
-	return put16(p + 2, v >> 16);
-}
-
-static uint8_t *put64(uint8_t *p, uint64_t v)
-{
-	put32(p, v);
-	return put32(p + 4, v >> 32);
-}
-
-static uint8_t *put_attr(uint8_t *p, uint16_t id, uint16_t len, uint64_t data)
-{
-	memset(p, 0, 16);
-	put16(p, id);
-	put16(p + 2, len);
-	put16(p + 4, UVERBS_ATTR_F_MANDATORY);
-	put64(p + 8, data);
-	return p + 16;
-}
-
-static uint8_t *put_ioctl_hdr(uint8_t *p, uint16_t obj, uint16_t method,
-			      uint16_t n)
-{
-	memset(p, 0, 24);
-	put16(p, 24 + 16 * n);
-	put16(p + 2, obj);
-	put16(p + 4, method);
-	put16(p + 6, n);
-	put32(p + 16, T_DRIVER_ID);
-	return p + 24;
-}
-
-/* The extended write() headers; the response pointer is checked apart. */
-static uint8_t *put_ex_hdr(uint8_t *p, uint32_t cmd, uint16_t in_words,
-			   uint16_t out_words, uint64_t resp, uint16_t drv_in,
-			   uint16_t drv_out)
-{
-	memset(p, 0, 24);
-	put32(p, T_EX | cmd);
-	put16(p + 4, in_words);
-	put16(p + 6, out_words);
-	put64(p + 8, resp);
-	put16(p + 16, drv_in);
-	put16(p + 18, drv_out);
-	return p + 24;
-}
-
-static void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want,
-		     size_t len)
-{
-	assert_true(i < fk.ncalls);
-	assert_int_equal(fk.log[i].is_ioctl, is_ioctl);
-	assert_int_equal(fk.log[i].len, len);
-	assert_memory_equal(fk.log[i].bytes, want, len);
 }
 
 static uint64_t t_resp_ptr(unsigned int i)
 {
 	uint64_t v;
 
-	memcpy(&v, fk.log[i].bytes + 8, 8);
+	memcpy(&v, tk.log[i].bytes + 8, 8);
 	return v;
 }
 
@@ -363,29 +217,29 @@ static uint8_t *put_rule_specs(uint8_t *p)
 {
 	static const uint8_t mac[6] = { 1, 2, 3, 4, 5, 6 };
 
-	p = put32(p, IBV_FLOW_SPEC_ETH);
-	p = put32(p, 40); /* size, reserved */
+	p = t_put32(p, IBV_FLOW_SPEC_ETH);
+	p = t_put32(p, 40); /* size, reserved */
 	memcpy(p, mac, 6);
 	memset(p + 6, 0, 6);
-	p = put16(p + 12, 0x0008);
-	p = put16(p, 0);
+	p = t_put16(p + 12, 0x0008);
+	p = t_put16(p, 0);
 	memset(p, 0xff, 6);
 	memset(p + 6, 0, 6);
-	p = put16(p + 12, 0xffff);
-	p = put16(p, 0);
-	p = put32(p, IBV_FLOW_SPEC_IPV4);
-	p = put32(p, 24);
-	p = put32(p, 0x0100000a);
-	p = put32(p, 0x0200000a);
-	p = put64(p, ~0ull);
-	p = put32(p, IBV_FLOW_SPEC_TCP);
-	p = put32(p, 16);
-	p = put32(p, 0x5000);
-	p = put32(p, 0xffff);
-	p = put32(p, IBV_FLOW_SPEC_ACTION_TAG);
-	p = put32(p, 16);
-	p = put32(p, 0xabcdef);
-	return put32(p, 0);
+	p = t_put16(p + 12, 0xffff);
+	p = t_put16(p, 0);
+	p = t_put32(p, IBV_FLOW_SPEC_IPV4);
+	p = t_put32(p, 24);
+	p = t_put32(p, 0x0100000a);
+	p = t_put32(p, 0x0200000a);
+	p = t_put64(p, ~0ull);
+	p = t_put32(p, IBV_FLOW_SPEC_TCP);
+	p = t_put32(p, 16);
+	p = t_put32(p, 0x5000);
+	p = t_put32(p, 0xffff);
+	p = t_put32(p, IBV_FLOW_SPEC_ACTION_TAG);
+	p = t_put32(p, 16);
+	p = t_put32(p, 0xabcdef);
+	return t_put32(p, 0);
 }
 
 /* eth + ipv4 + tcp + tag, with 8 bytes of provider data, over write(). */
@@ -399,25 +253,25 @@ static void test_create_flow_bytes(void **state)
 	uint8_t want[24 + 24 + 96 + 8], *p;
 
 	t_fill_rule(&rule);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(rule), &ucmd,
 					     sizeof(ucmd)),
 			 0);
-	p = put_ex_hdr(want, IB_USER_VERBS_EX_CMD_CREATE_FLOW, 15, 1,
-		       t_resp_ptr(1), 1, 0);
-	p = put32(p, 0); /* comp_mask */
-	p = put32(p, 0x31);
-	p = put32(p, IBV_FLOW_ATTR_NORMAL);
-	p = put16(p, 96); /* the kernel specs' length */
-	p = put16(p, 3);
+	p = t_put_ex_hdr(want, IB_USER_VERBS_EX_CMD_CREATE_FLOW, 15, 1,
+			 t_resp_ptr(1), 1, 0);
+	p = t_put32(p, 0); /* comp_mask */
+	p = t_put32(p, 0x31);
+	p = t_put32(p, IBV_FLOW_ATTR_NORMAL);
+	p = t_put16(p, 96); /* the kernel specs' length */
+	p = t_put16(p, 3);
 	*p++ = 4;
-	p = put16(p, 0); /* reserved */
+	p = t_put16(p, 0); /* reserved */
 	*p++ = 1; /* port */
-	p = put32(p, 0x40);
+	p = t_put32(p, 0x40);
 	p = put_rule_specs(p);
-	put64(p, ucmd);
+	t_put64(p, ucmd);
 	/* The first call is the refused tunnel probe. */
-	assert_true(fk.log[0].is_ioctl);
+	assert_true(tk.log[0].is_ioctl);
 	t_expect(1, false, want, sizeof(want));
 	assert_ptr_equal(flow.context, ctx);
 	assert_int_equal(flow.handle, T_HANDLE);
@@ -435,22 +289,22 @@ static void test_create_flow_tunnel(void **state)
 	t_fill_rule(&rule);
 	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(rule), NULL, 0),
 			 0);
-	assert_int_equal(fk.ncalls, 1);
-	assert_int_equal(fk.log[0].object, UVERBS_OBJECT_DEVICE);
-	assert_int_equal(fk.log[0].write_cmd,
+	assert_int_equal(tk.ncalls, 1);
+	assert_int_equal(tk.log[0].object, UVERBS_OBJECT_DEVICE);
+	assert_int_equal(tk.log[0].write_cmd,
 			 T_EX | IB_USER_VERBS_EX_CMD_CREATE_FLOW);
-	p = put32(want, 0);
-	p = put32(p, 0x31);
-	p = put32(p, IBV_FLOW_ATTR_NORMAL);
-	p = put16(p, 96);
-	p = put16(p, 3);
+	p = t_put32(want, 0);
+	p = t_put32(p, 0x31);
+	p = t_put32(p, IBV_FLOW_ATTR_NORMAL);
+	p = t_put16(p, 96);
+	p = t_put16(p, 3);
 	*p++ = 4;
-	p = put16(p, 0); /* reserved */
+	p = t_put16(p, 0); /* reserved */
 	*p++ = 1; /* port */
-	p = put32(p, 0x40);
+	p = t_put32(p, 0x40);
 	put_rule_specs(p);
-	assert_int_equal(fk.log[0].core_len, sizeof(want));
-	assert_memory_equal(fk.log[0].core, want, sizeof(want));
+	assert_int_equal(tk.log[0].core_len, sizeof(want));
+	assert_memory_equal(tk.log[0].core, want, sizeof(want));
 	assert_int_equal(flow.handle, T_HANDLE);
 }
 
@@ -489,13 +343,13 @@ static void test_create_flow_sized_filters(void **state)
 	struct ibv_qp qp = { .context = ctx, .handle = 1 };
 	struct ibv_flow flow;
 	struct t_flow_sized r;
-	const uint8_t *k = fk.log[0].core + 24;
+	const uint8_t *k = tk.log[0].core + 24;
 
 	t_fill_sized(&r);
 	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(r), NULL, 0),
 			 0);
-	assert_int_equal(fk.log[0].core_len, 24 + 32 + 88 + 16);
-	assert_int_equal(fk.log[0].core[12], 32 + 88 + 16);
+	assert_int_equal(tk.log[0].core_len, 24 + 32 + 88 + 16);
+	assert_int_equal(tk.log[0].core[12], 32 + 88 + 16);
 	assert_int_equal(k[0], 0x30);
 	assert_int_equal(k[1], 0x01); /* IBV_FLOW_SPEC_INNER */
 	assert_int_equal(k[4], 32);
@@ -540,16 +394,16 @@ static void test_create_flow_actions(void **state)
 
 	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(r), NULL, 0),
 			 0);
-	p = put32(want, IBV_FLOW_SPEC_ACTION_HANDLE);
-	p = put32(p, 16);
-	p = put64(p, 0x61);
-	p = put32(p, IBV_FLOW_SPEC_ACTION_COUNT);
-	p = put32(p, 16);
-	p = put64(p, 0x62);
-	p = put32(p, IBV_FLOW_SPEC_ACTION_DROP);
-	put32(p, 8);
-	assert_int_equal(fk.log[0].core_len, 24 + sizeof(want));
-	assert_memory_equal(fk.log[0].core + 24, want, sizeof(want));
+	p = t_put32(want, IBV_FLOW_SPEC_ACTION_HANDLE);
+	p = t_put32(p, 16);
+	p = t_put64(p, 0x61);
+	p = t_put32(p, IBV_FLOW_SPEC_ACTION_COUNT);
+	p = t_put32(p, 16);
+	p = t_put64(p, 0x62);
+	p = t_put32(p, IBV_FLOW_SPEC_ACTION_DROP);
+	t_put32(p, 8);
+	assert_int_equal(tk.log[0].core_len, 24 + sizeof(want));
+	assert_memory_equal(tk.log[0].core + 24, want, sizeof(want));
 }
 
 static int t_create_one(struct ibv_context *ctx, const void *spec, size_t len)
@@ -597,7 +451,7 @@ static void test_create_flow_spec_errors(void **state)
 	((uint8_t *)&v6.mask)[39] = 1;
 	assert_int_equal(t_create_one(ctx, &v6, sizeof(v6)), EOPNOTSUPP);
 	assert_int_equal(errno, EOPNOTSUPP);
-	assert_int_equal(fk.ncalls, 0);
+	assert_int_equal(tk.ncalls, 0);
 	((uint8_t *)&v6.val)[39] = 1; /* a value there is ignored */
 	((uint8_t *)&v6.mask)[39] = 0;
 	assert_int_equal(t_create_one(ctx, &v6, sizeof(v6)), 0);
@@ -611,7 +465,7 @@ static void test_create_flow_kernel_error(void **state)
 	struct ibv_flow flow = { .handle = 3 };
 
 	t_fill_rule(&rule);
-	fk.next_err = EEXIST;
+	t_fail_next(EEXIST);
 	errno = 0;
 	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(rule), NULL, 0),
 			 EEXIST);
@@ -660,22 +514,22 @@ static void t_destroy_routes(struct ibv_context *ctx, const struct t_destroy *d)
 	uint8_t want[24 + 16], core[8], *p;
 
 	assert_int_equal(d->destroy(ctx, 0x44), 0);
-	p = put_ioctl_hdr(want, d->obj, d->method, 1);
-	put_attr(p, d->attr_id, 0, 0x44);
+	p = t_put_ioctl_hdr(want, d->obj, d->method, 1);
+	t_put_mattr(p, d->attr_id, 0, 0x44);
 	t_expect(0, true, want, sizeof(want));
 
-	fk.refuse_obj = d->obj;
-	fk.refuse_method = d->method;
-	fk.ncalls = 0;
+	tk.refuse_obj = d->obj;
+	tk.refuse_method = d->method;
+	tk.ncalls = 0;
 	assert_int_equal(d->destroy(ctx, 0x45), 0);
 	assert_int_equal(d->destroy(ctx, 0x46), 0);
-	assert_int_equal(fk.ncalls, 3);
-	assert_int_equal(fk.log[2].object, UVERBS_OBJECT_DEVICE);
-	assert_int_equal(fk.log[2].write_cmd, T_EX | d->ex_cmd);
-	p = put32(core, 0); /* comp_mask */
-	put32(p, 0x46);
-	assert_int_equal(fk.log[2].core_len, 8);
-	assert_memory_equal(fk.log[2].core, core, 8);
+	assert_int_equal(tk.ncalls, 3);
+	assert_int_equal(tk.log[2].object, UVERBS_OBJECT_DEVICE);
+	assert_int_equal(tk.log[2].write_cmd, T_EX | d->ex_cmd);
+	p = t_put32(core, 0); /* comp_mask */
+	t_put32(p, 0x46);
+	assert_int_equal(tk.log[2].core_len, 8);
+	assert_memory_equal(tk.log[2].core, core, 8);
 }
 
 static void test_destroy_fallbacks(void **state)
@@ -696,19 +550,19 @@ static void test_destroy_enotty(void **state)
 	struct ibv_context *ctx = *state;
 	uint8_t want[32], *p;
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	for (unsigned int i = 0; i < 2; i++) {
 		const struct t_destroy *d = &t_destroys[i];
 
-		fk.ncalls = 0;
+		tk.ncalls = 0;
 		assert_int_equal(d->destroy(ctx, 0x47), 0);
-		p = put_ex_hdr(want, d->ex_cmd, 1, 0, 0, 0, 0);
-		p = put32(p, 0);
-		put32(p, 0x47);
-		t_expect(fk.ncalls - 1, false, want, sizeof(want));
+		p = t_put_ex_hdr(want, d->ex_cmd, 1, 0, 0, 0, 0);
+		p = t_put32(p, 0);
+		t_put32(p, 0x47);
+		t_expect(tk.ncalls - 1, false, want, sizeof(want));
 	}
 	/* Only the very first command tried an ioctl. */
-	assert_int_equal(fk.ncalls, 1);
+	assert_int_equal(tk.ncalls, 1);
 }
 
 /* Errors pass; EIO counts as done only when disassociation allows it. */
@@ -716,14 +570,14 @@ static void test_destroy_errors(void **state)
 {
 	struct ibv_context *ctx = *state;
 
-	fk.next_err = EBUSY;
+	t_fail_next(EBUSY);
 	assert_int_equal(t_destroy_flow(ctx, 1), EBUSY);
-	fk.next_err = EIO;
+	t_fail_next(EIO);
 	assert_int_equal(t_destroy_tbl(ctx, 1), EIO);
 	verbs_allow_disassociate_destroy = true;
-	fk.next_err = EIO;
+	t_fail_next(EIO);
 	assert_int_equal(t_destroy_flow(ctx, 1), 0);
-	fk.next_err = EIO;
+	t_fail_next(EIO);
 	assert_int_equal(t_destroy_tbl(ctx, 1), 0);
 }
 
@@ -781,23 +635,25 @@ static void test_create_wq_ioctl(void **state)
 	t_wq_init(&t, ctx);
 	ctx->async_fd = 9;
 	assert_int_equal(t_create_wq(ctx, &t), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE, 14);
-	p = put_attr(p, UVERBS_ATTR_CREATE_WQ_HANDLE, 0, 0);
-	p = put_attr(p, UVERBS_ATTR_CREATE_WQ_USER_HANDLE, 8, (uintptr_t)&t.wq);
-	p = put_attr(p, UVERBS_ATTR_CREATE_WQ_PD_HANDLE, 0, 0x11);
-	p = put_attr(p, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE, 0, 0x22);
-	p = put_attr(p, UVERBS_ATTR_CREATE_WQ_TYPE, 8, IBV_WQT_RQ);
-	p = put_attr(p, UVERBS_ATTR_CREATE_WQ_MAX_WR, 4, 100);
-	p = put_attr(p, UVERBS_ATTR_CREATE_WQ_MAX_SGE, 4, 4);
-	p = put_attr(p, UVERBS_ATTR_CREATE_WQ_EVENT_FD, 0, 9);
-	p = put_attr(p, UVERBS_ATTR_CREATE_WQ_FLAGS, 4, 2);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE,
+			    14);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_HANDLE, 0, 0);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_USER_HANDLE, 8,
+			(uintptr_t)&t.wq);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_PD_HANDLE, 0, 0x11);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE, 0, 0x22);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_TYPE, 8, IBV_WQT_RQ);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_MAX_WR, 4, 100);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_MAX_SGE, 4, 4);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_EVENT_FD, 0, 9);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_FLAGS, 4, 2);
 	/* The three outputs point into the library's stack: compare apart. */
 	for (int i = 0; i < 3; i++)
-		p = put_attr(p, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR + i, 4, 0);
-	p = put_attr(p, UVERBS_ATTR_UHW_IN, 8, 0xd0d0);
-	put_attr(p, UVERBS_ATTR_UHW_OUT, 8, (uintptr_t)&t.resp.drv);
+		p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR + i, 4, 0);
+	p = t_put_mattr(p, UVERBS_ATTR_UHW_IN, 8, 0xd0d0);
+	t_put_mattr(p, UVERBS_ATTR_UHW_OUT, 8, (uintptr_t)&t.resp.drv);
 	for (int i = 9; i < 12; i++)
-		memset(fk.log[0].bytes + 24 + 16 * i + 8, 0, 8);
+		memset(tk.log[0].bytes + 24 + 16 * i + 8, 0, 8);
 	t_expect(0, true, want, sizeof(want));
 	assert_int_equal(t.wq.handle, T_HANDLE);
 	assert_int_equal(t.wq.wq_num, 0x456);
@@ -817,9 +673,9 @@ static void test_create_wq_no_event_fd(void **state)
 
 	t_wq_init(&t, ctx);
 	assert_int_equal(t_create_wq(ctx, &t), 0);
-	assert_int_equal(fk.log[0].bytes[6], 13);
+	assert_int_equal(tk.log[0].bytes[6], 13);
 	for (unsigned int i = 0; i < 13; i++)
-		assert_int_not_equal(fk.log[0].bytes[24 + 16 * i],
+		assert_int_not_equal(tk.log[0].bytes[24 + 16 * i],
 				     UVERBS_ATTR_CREATE_WQ_EVENT_FD);
 }
 
@@ -831,22 +687,22 @@ static void test_create_wq_fallback(void **state)
 	struct t_wq t;
 
 	t_wq_init(&t, ctx);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(t_create_wq(ctx, &t), 0);
-	p = put_ex_hdr(want, IB_USER_VERBS_EX_CMD_CREATE_WQ, 5, 3,
-		       (uintptr_t)&t.resp, 1, 1);
-	p = put32(p, 0); /* comp_mask */
-	p = put32(p, IBV_WQT_RQ);
-	p = put64(p, (uintptr_t)&t.wq);
-	p = put32(p, 0x11);
-	p = put32(p, 0x22);
-	p = put32(p, 100);
-	p = put32(p, 4);
-	p = put32(p, 2);
-	p = put32(p, 0);
-	put64(p, 0xd0d0);
+	p = t_put_ex_hdr(want, IB_USER_VERBS_EX_CMD_CREATE_WQ, 5, 3,
+			 (uintptr_t)&t.resp, 1, 1);
+	p = t_put32(p, 0); /* comp_mask */
+	p = t_put32(p, IBV_WQT_RQ);
+	p = t_put64(p, (uintptr_t)&t.wq);
+	p = t_put32(p, 0x11);
+	p = t_put32(p, 0x22);
+	p = t_put32(p, 100);
+	p = t_put32(p, 4);
+	p = t_put32(p, 2);
+	p = t_put32(p, 0);
+	t_put64(p, 0xd0d0);
 	/* WQ/CREATE refused, the tunnel probed and refused, then write(). */
-	assert_int_equal(fk.ncalls, 2);
+	assert_int_equal(tk.ncalls, 2);
 	t_expect(1, false, want, sizeof(want));
 	assert_int_equal(t.wq.handle, T_HANDLE);
 	assert_int_equal(t.wq.wq_num, 0x123);
@@ -854,10 +710,10 @@ static void test_create_wq_fallback(void **state)
 	assert_int_equal(t.init.max_sge, 3);
 	assert_ptr_equal(t.wq.context, ctx);
 
-	fk.ncalls = 0;
+	tk.ncalls = 0;
 	assert_int_equal(t_create_wq(ctx, &t), 0);
-	assert_int_equal(fk.ncalls, 1);
-	assert_false(fk.log[0].is_ioctl);
+	assert_int_equal(tk.ncalls, 1);
+	assert_false(tk.log[0].is_ioctl);
 }
 
 static void test_create_wq_errors(void **state)
@@ -874,12 +730,12 @@ static void test_create_wq_errors(void **state)
 	t.init.create_flags = IBV_WQ_FLAGS_RESERVED;
 	assert_int_equal(t_create_wq(ctx, &t), EOPNOTSUPP);
 	assert_int_equal(errno, EOPNOTSUPP);
-	assert_int_equal(fk.ncalls, 0);
+	assert_int_equal(tk.ncalls, 0);
 	/* Unasked-for flags are not checked (and are sent as they are). */
 	t.init.comp_mask = 0;
 	assert_int_equal(t_create_wq(ctx, &t), 0);
 	t_wq_init(&t, ctx);
-	fk.next_err = ENOMEM;
+	t_fail_next(ENOMEM);
 	assert_int_equal(t_create_wq(ctx, &t), ENOMEM);
 	assert_int_equal(t.wq.handle, 0);
 }
@@ -905,17 +761,17 @@ static void test_modify_wq(void **state)
 
 	memset(&cmd, 0xee, sizeof(cmd));
 	cmd.drv = 0x5e;
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_modify_wq(&wq, &attr, &cmd.ibv, sizeof(cmd)),
 			 0);
-	p = put_ex_hdr(want, IB_USER_VERBS_EX_CMD_MODIFY_WQ, 3, 0, 0, 1, 0);
-	p = put32(p, IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_FLAGS);
-	p = put32(p, 0x71);
-	p = put32(p, IBV_WQS_RDY);
-	p = put32(p, 0); /* curr_wq_state */
-	p = put32(p, 1);
-	p = put32(p, 3);
-	put64(p, 0x5e);
+	p = t_put_ex_hdr(want, IB_USER_VERBS_EX_CMD_MODIFY_WQ, 3, 0, 0, 1, 0);
+	p = t_put32(p, IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_FLAGS);
+	p = t_put32(p, 0x71);
+	p = t_put32(p, IBV_WQS_RDY);
+	p = t_put32(p, 0); /* curr_wq_state */
+	p = t_put32(p, 1);
+	p = t_put32(p, 3);
+	t_put64(p, 0x5e);
 	t_expect(1, false, want, sizeof(want));
 	assert_int_equal(wq.state, IBV_WQS_RDY);
 
@@ -928,7 +784,7 @@ static void test_modify_wq(void **state)
 			 EOPNOTSUPP);
 	attr.attr_mask = IBV_WQ_ATTR_STATE;
 	attr.wq_state = IBV_WQS_ERR;
-	fk.next_err = EINVAL;
+	t_fail_next(EINVAL);
 	assert_int_equal(ibv_cmd_modify_wq(&wq, &attr, &cmd.ibv, sizeof(cmd)),
 			 EINVAL);
 	assert_int_equal(wq.state, IBV_WQS_RDY);
@@ -952,10 +808,11 @@ static void test_destroy_wq_ioctl(void **state)
 
 	t_wq_obj(&wq, ctx);
 	assert_int_equal(ibv_cmd_destroy_wq(&wq), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY, 2);
-	p = put_attr(p, UVERBS_ATTR_DESTROY_WQ_RESP, 4, 0);
-	put_attr(p, UVERBS_ATTR_DESTROY_WQ_HANDLE, 0, 0x81);
-	memset(fk.log[0].bytes + 24 + 8, 0, 8);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY,
+			    2);
+	p = t_put_mattr(p, UVERBS_ATTR_DESTROY_WQ_RESP, 4, 0);
+	t_put_mattr(p, UVERBS_ATTR_DESTROY_WQ_HANDLE, 0, 0x81);
+	memset(tk.log[0].bytes + 24 + 8, 0, 8);
 	t_expect(0, true, want, sizeof(want));
 }
 
@@ -966,20 +823,20 @@ static void test_destroy_wq_fallback(void **state)
 	struct ibv_wq wq;
 
 	t_wq_obj(&wq, ctx);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	fk.events = 2;
 	wq.events_completed = 2;
 	assert_int_equal(ibv_cmd_destroy_wq(&wq), 0);
-	p = put_ex_hdr(want, IB_USER_VERBS_EX_CMD_DESTROY_WQ, 1, 2,
-		       t_resp_ptr(1), 0, 0);
-	p = put32(p, 0);
-	put32(p, 0x81);
+	p = t_put_ex_hdr(want, IB_USER_VERBS_EX_CMD_DESTROY_WQ, 1, 2,
+			 t_resp_ptr(1), 0, 0);
+	p = t_put32(p, 0);
+	t_put32(p, 0x81);
 	t_expect(1, false, want, sizeof(want));
 
-	fk.no_ioctl = false;
-	fk.refuse_obj = UVERBS_OBJECT_WQ;
-	fk.refuse_method = UVERBS_METHOD_WQ_DESTROY;
-	fk.next_err = EBUSY;
+	tk.no_ioctl = false;
+	tk.refuse_obj = UVERBS_OBJECT_WQ;
+	tk.refuse_method = UVERBS_METHOD_WQ_DESTROY;
+	t_fail_next(EBUSY);
 	assert_int_equal(ibv_cmd_destroy_wq(&wq), EBUSY);
 }
 
@@ -1029,7 +886,7 @@ static void test_destroy_wq_waits_for_acks(void **state)
 	/* A destroy that failed does not wait. */
 	wq.events_completed = 0;
 	verbs_allow_disassociate_destroy = true;
-	fk.next_err = EIO;
+	t_fail_next(EIO);
 	assert_int_equal(ibv_cmd_destroy_wq(&wq), 0);
 }
 
@@ -1049,16 +906,16 @@ static void test_create_rwq_ind_table(void **state)
 	} resp;
 	uint8_t want[24 + 16], *p;
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
 						      sizeof(resp)),
 			 0);
-	p = put_ex_hdr(want, IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL, 2, 2,
-		       (uintptr_t)&resp, 0, 1);
-	p = put32(p, 0);
-	p = put32(p, 1);
-	p = put32(p, 0x100);
-	put32(p, 0x101);
+	p = t_put_ex_hdr(want, IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL, 2, 2,
+			 (uintptr_t)&resp, 0, 1);
+	p = t_put32(p, 0);
+	p = t_put32(p, 1);
+	p = t_put32(p, 0x100);
+	t_put32(p, 0x101);
 	t_expect(1, false, want, sizeof(want));
 	assert_int_equal(t.ind_tbl_handle, T_HANDLE);
 	assert_int_equal(t.ind_tbl_num, 0x99);
@@ -1069,13 +926,13 @@ static void test_create_rwq_ind_table(void **state)
 	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
 						      sizeof(resp)),
 			 0);
-	assert_int_equal(fk.log[2].len, 40);
+	assert_int_equal(tk.log[2].len, 40);
 
 	fk.resp_len_override = 12; /* a kernel that answered short */
 	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
 						      sizeof(resp)),
 			 EINVAL);
-	fk.ncalls = 0;
+	tk.ncalls = 0;
 	init.log_ind_tbl_size = 14;
 	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
 						      sizeof(resp)),
@@ -1085,7 +942,7 @@ static void test_create_rwq_ind_table(void **state)
 	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
 						      sizeof(resp)),
 			 EINVAL);
-	assert_int_equal(fk.ncalls, 0);
+	assert_int_equal(tk.ncalls, 0);
 }
 
 /* Counters */
@@ -1099,25 +956,25 @@ static void test_counters(void **state)
 	uint8_t want[24 + 48], *p;
 
 	assert_int_equal(ibv_cmd_create_counters(ctx, &init, &vc, NULL), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
-			  UVERBS_METHOD_COUNTERS_CREATE, 1);
-	put_attr(p, UVERBS_ATTR_CREATE_COUNTERS_HANDLE, 0, 0);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
+			    UVERBS_METHOD_COUNTERS_CREATE, 1);
+	t_put_mattr(p, UVERBS_ATTR_CREATE_COUNTERS_HANDLE, 0, 0);
 	t_expect(0, true, want, 24 + 16);
 	assert_int_equal(vc.handle, T_HANDLE);
 	assert_ptr_equal(vc.counters.context, ctx);
 
 	assert_int_equal(ibv_cmd_read_counters(&vc, vals, 3, 1, NULL), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
-			  UVERBS_METHOD_COUNTERS_READ, 3);
-	p = put_attr(p, UVERBS_ATTR_READ_COUNTERS_HANDLE, 0, T_HANDLE);
-	p = put_attr(p, UVERBS_ATTR_READ_COUNTERS_BUFF, 24, (uintptr_t)vals);
-	put_attr(p, UVERBS_ATTR_READ_COUNTERS_FLAGS, 4, 1);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
+			    UVERBS_METHOD_COUNTERS_READ, 3);
+	p = t_put_mattr(p, UVERBS_ATTR_READ_COUNTERS_HANDLE, 0, T_HANDLE);
+	p = t_put_mattr(p, UVERBS_ATTR_READ_COUNTERS_BUFF, 24, (uintptr_t)vals);
+	t_put_mattr(p, UVERBS_ATTR_READ_COUNTERS_FLAGS, 4, 1);
 	t_expect(1, true, want, sizeof(want));
 
 	assert_int_equal(ibv_cmd_destroy_counters(&vc), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
-			  UVERBS_METHOD_COUNTERS_DESTROY, 1);
-	put_attr(p, UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, 0, T_HANDLE);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
+			    UVERBS_METHOD_COUNTERS_DESTROY, 1);
+	t_put_mattr(p, UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, 0, T_HANDLE);
 	t_expect(2, true, want, 24 + 16);
 }
 
@@ -1133,10 +990,10 @@ static void test_counters_link(void **state)
 
 	fill_attr_in_uint64(drv, 0x1000, 0xfeed);
 	assert_int_equal(ibv_cmd_create_counters(ctx, &init, &vc, drv), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
-			  UVERBS_METHOD_COUNTERS_CREATE, 2);
-	p = put_attr(p, UVERBS_ATTR_CREATE_COUNTERS_HANDLE, 0, 0);
-	put_attr(p, 0x1000, 8, 0xfeed);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
+			    UVERBS_METHOD_COUNTERS_CREATE, 2);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_COUNTERS_HANDLE, 0, 0);
+	t_put_mattr(p, 0x1000, 8, 0xfeed);
 	t_expect(0, true, want, sizeof(want));
 }
 
@@ -1151,24 +1008,24 @@ static void test_counters_errors(void **state)
 	vc.counters.context = ctx;
 	assert_int_equal(ibv_cmd_create_counters(ctx, &init, &vc, NULL),
 			 EOPNOTSUPP);
-	assert_int_equal(fk.ncalls, 0);
-	fk.refuse_obj = UVERBS_OBJECT_COUNTERS;
-	fk.refuse_method = UVERBS_METHOD_COUNTERS_READ;
+	assert_int_equal(tk.ncalls, 0);
+	tk.refuse_obj = UVERBS_OBJECT_COUNTERS;
+	tk.refuse_method = UVERBS_METHOD_COUNTERS_READ;
 	assert_int_equal(ibv_cmd_read_counters(&vc, &v, 1, 0, NULL),
 			 EPROTONOSUPPORT);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	init.comp_mask = 0;
 	assert_int_equal(ibv_cmd_create_counters(ctx, &init, &vc, NULL),
 			 ENOTTY);
 	assert_int_equal(vc.handle, 5);
-	fk.no_ioctl = false;
-	fk.next_err = EIO;
+	tk.no_ioctl = false;
+	t_fail_next(EIO);
 	assert_int_equal(ibv_cmd_destroy_counters(&vc), EIO);
 	verbs_allow_disassociate_destroy = true;
-	fk.next_err = EIO;
+	t_fail_next(EIO);
 	assert_int_equal(ibv_cmd_destroy_counters(&vc), 0);
-	for (unsigned int i = 0; i < fk.ncalls; i++)
-		assert_true(fk.log[i].is_ioctl);
+	for (unsigned int i = 0; i < tk.ncalls; i++)
+		assert_true(tk.log[i].is_ioctl);
 }
 
 /* ESP flow actions */
@@ -1196,18 +1053,19 @@ static void test_esp_create_all(void **state)
 
 	assert_int_equal(ibv_cmd_create_flow_action_esp(ctx, &attr, &va, NULL),
 			 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_FLOW_ACTION,
-			  UVERBS_METHOD_FLOW_ACTION_ESP_CREATE, 6);
-	p = put_attr(p, UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE, 0, 0);
-	p = put_attr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ESN, 4, 0x10203);
-	p = put_attr(p, UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT, 36, (uintptr_t)key);
-	put16(p - 16 + 6, IBV_FLOW_ACTION_ESP_KEYMAT_AES_GCM); /* elem_id */
-	p = put_attr(p, UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY, 4, 0);
-	put16(p - 16 + 6, IBV_FLOW_ACTION_ESP_REPLAY_BMP);
-	p = put_attr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, sizeof(encap),
-		     (uintptr_t)&encap);
-	put_attr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, sizeof(esp),
-		 (uintptr_t)&esp);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_FLOW_ACTION,
+			    UVERBS_METHOD_FLOW_ACTION_ESP_CREATE, 6);
+	p = t_put_mattr(p, UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE, 0, 0);
+	p = t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ESN, 4, 0x10203);
+	p = t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT, 36,
+			(uintptr_t)key);
+	t_put16(p - 16 + 6, IBV_FLOW_ACTION_ESP_KEYMAT_AES_GCM); /* elem_id */
+	p = t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY, 4, 0);
+	t_put16(p - 16 + 6, IBV_FLOW_ACTION_ESP_REPLAY_BMP);
+	p = t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, sizeof(encap),
+			(uintptr_t)&encap);
+	t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, sizeof(esp),
+		    (uintptr_t)&esp);
 	t_expect(0, true, want, sizeof(want));
 	assert_int_equal(va.handle, T_HANDLE);
 	assert_int_equal(va.type, IBV_FLOW_ACTION_ESP);
@@ -1225,29 +1083,29 @@ static void test_esp_modify_destroy(void **state)
 	uint8_t want[24 + 32], *p;
 
 	assert_int_equal(ibv_cmd_modify_flow_action_esp(&va, &attr, NULL), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_FLOW_ACTION,
-			  UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY, 2);
-	p = put_attr(p, UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, 0, 0x33);
-	put_attr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ESN, 4, 9);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_FLOW_ACTION,
+			    UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY, 2);
+	p = t_put_mattr(p, UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, 0, 0x33);
+	t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ESN, 4, 9);
 	t_expect(0, true, want, sizeof(want));
 
 	assert_int_equal(ibv_cmd_destroy_flow_action(&va), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_FLOW_ACTION,
-			  UVERBS_METHOD_FLOW_ACTION_DESTROY, 1);
-	put_attr(p, UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, 0, 0x33);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_FLOW_ACTION,
+			    UVERBS_METHOD_FLOW_ACTION_DESTROY, 1);
+	t_put_mattr(p, UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, 0, 0x33);
 	t_expect(1, true, want, 24 + 16);
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_modify_flow_action_esp(&va, &attr, NULL),
 			 ENOTTY);
 	assert_int_equal(ibv_cmd_destroy_flow_action(&va), ENOTTY);
-	fk.no_ioctl = false;
-	fk.next_err = EINVAL;
+	tk.no_ioctl = false;
+	t_fail_next(EINVAL);
 	va.handle = 0;
 	assert_int_equal(ibv_cmd_create_flow_action_esp(ctx, &attr, &va, NULL),
 			 EINVAL);
 	assert_int_equal(va.handle, 0);
-	assert_int_equal(fk.ncalls, 5);
+	assert_int_equal(tk.ncalls, 5);
 }
 
 #define T_CASE(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)

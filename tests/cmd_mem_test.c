@@ -39,78 +39,15 @@
 
 #include "libibverbs/fork.h"
 #include "libibverbs/test_hooks.h"
+#include "t_kernel.h"
 
 #define T_DRIVER_ID 7
-#define T_MAX_CALLS 8
-#define T_MAX_BYTES 512
-#define T_NO_OBJECT 0xffff
 
-/* One system call as the fake kernel saw it. */
-struct t_call {
-	bool is_ioctl;
-	size_t len;
-	uint8_t bytes[T_MAX_BYTES];
-};
-
-/*
- * The fake kernel: which ioctl methods it lacks, an errno for the next
- * call, the response a write() command gets, and what an ioctl writes
- * into its output attributes.
- */
+/* The response every write() command gets, as much as it has room for. */
 static struct {
-	bool no_ioctl, tunnel;
-	uint16_t refuse_obj, refuse_method;
-	int next_err;
 	uint8_t resp[64];
 	size_t resp_len;
-	/* What the method's handler writes into its outputs, if any. */
-	void (*handler)(struct ib_uverbs_ioctl_hdr *h);
-	struct t_call log[T_MAX_CALLS];
-	unsigned int ncalls;
 } fk;
-
-static struct verbs_device t_vdev = { .refcount = 1 };
-
-static void t_record(bool is_ioctl, const void *buf, size_t len)
-{
-	struct t_call *c;
-
-	if (fk.ncalls >= T_MAX_CALLS)
-		return;
-	c = &fk.log[fk.ncalls++];
-	c->is_ioctl = is_ioctl;
-	c->len = len;
-	memcpy(c->bytes, buf, len < T_MAX_BYTES ? len : T_MAX_BYTES);
-}
-
-static int t_take_err(void)
-{
-	int err = fk.next_err;
-
-	fk.next_err = 0;
-	return err;
-}
-
-/* What the dispatcher refuses before any handler runs. */
-static int t_refusal(const struct ib_uverbs_ioctl_hdr *h)
-{
-	if (fk.no_ioctl)
-		return ENOTTY;
-	if (h->object_id == UVERBS_OBJECT_DEVICE &&
-	    h->method_id == UVERBS_METHOD_INVOKE_WRITE && !fk.tunnel)
-		return EPROTONOSUPPORT;
-	if (h->object_id == fk.refuse_obj && h->method_id == fk.refuse_method)
-		return EPROTONOSUPPORT;
-	return 0;
-}
-
-static struct ib_uverbs_attr *t_attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
 
 /* A handler's outputs: a new object's handle, or bytes behind a pointer. */
 static void t_out_obj(struct ib_uverbs_ioctl_hdr *h, uint16_t id, uint32_t v)
@@ -131,133 +68,32 @@ static void t_out_ptr(struct ib_uverbs_ioctl_hdr *h, uint16_t id, const void *v,
 	memcpy((void *)(uintptr_t)a->data, v, len);
 }
 
-static int t_ioctl(int fd, unsigned long request, void *arg)
-{
-	struct ib_uverbs_ioctl_hdr *h = arg;
-	int err;
-
-	(void)fd;
-	(void)request;
-	t_record(true, arg, h->length);
-	err = t_refusal(h);
-	if (!err)
-		err = t_take_err();
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	if (fk.handler)
-		fk.handler(h);
-	return 0;
-}
-
 /* A basic command's response pointer is the first u64 behind the header. */
-static ssize_t t_write(int fd, const void *buf, size_t len)
+static int t_write_resp(const void *buf, size_t len, int err)
 {
 	const struct ib_uverbs_cmd_hdr *h = buf;
 	size_t out = h->out_words * 4u;
 	uint64_t resp;
-	int err = t_take_err();
 
-	(void)fd;
-	t_record(false, buf, len);
-	if (err) {
-		errno = err;
-		return -1;
-	}
+	if (err)
+		return err;
 	if (out && len >= 16) {
 		memcpy(&resp, (const uint8_t *)buf + 8, 8);
 		memcpy((void *)(uintptr_t)resp, fk.resp,
 		       out < fk.resp_len ? out : fk.resp_len);
 	}
-	return len;
+	return 0;
 }
 
+/* The kernel lacks the tunnel unless a case says otherwise. */
 static int t_setup(void **state)
 {
-	struct verbs_context *vctx;
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-
 	memset(&fk, 0, sizeof(fk));
-	fk.refuse_obj = T_NO_OBJECT;
-	verbs_allow_disassociate_destroy = false;
+	t_kernel_reset();
+	tk.on_write = t_write_resp;
 	t_vdev.core_support = 0;
-	kcmd_set_transport(t_ioctl, t_write);
-	vctx = _verbs_init_and_alloc_context(&t_vdev.device, fd, sizeof(*vctx),
-					     NULL, T_DRIVER_ID);
-	assert_non_null(vctx);
-	*state = &vctx->context;
+	*state = t_context_new(T_DRIVER_ID);
 	return 0;
-}
-
-static int t_teardown(void **state)
-{
-	struct verbs_context *vctx = verbs_get_ctx(*state);
-
-	verbs_uninit_context(vctx);
-	free(vctx);
-	kcmd_set_transport(NULL, NULL);
-	return 0;
-}
-
-/* Little-endian fields of an expected byte image. */
-static uint8_t *put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	return p + 2;
-}
-
-static uint8_t *put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v);
-	return put16(p + 2, v >> 16);
-}
-
-static uint8_t *put64(uint8_t *p, uint64_t v)
-{
-	put32(p, v);
-	return put32(p + 4, v >> 32);
-}
-
-static uint8_t *put_attr(uint8_t *p, uint16_t id, uint16_t len, uint64_t data)
-{
-	memset(p, 0, 16);
-	put16(p, id);
-	put16(p + 2, len);
-	put16(p + 4, UVERBS_ATTR_F_MANDATORY);
-	put64(p + 8, data);
-	return p + 16;
-}
-
-static uint8_t *put_ioctl_hdr(uint8_t *p, uint16_t obj, uint16_t method,
-			      uint16_t n)
-{
-	memset(p, 0, 24);
-	put16(p, 24 + 16 * n);
-	put16(p + 2, obj);
-	put16(p + 4, method);
-	put16(p + 6, n);
-	put32(p + 16, T_DRIVER_ID);
-	return p + 24;
-}
-
-static uint8_t *put_write_hdr(uint8_t *p, uint32_t cmd, uint16_t in_bytes,
-			      uint16_t out_bytes)
-{
-	put32(p, cmd);
-	put16(p + 4, in_bytes / 4);
-	return put16(p + 6, out_bytes / 4);
-}
-
-/* Call @i of the log was an ioctl, or a write(), with exactly @want. */
-static void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want,
-		     size_t len)
-{
-	assert_true(i < fk.ncalls);
-	assert_int_equal(fk.log[i].is_ioctl, is_ioctl);
-	assert_int_equal(fk.log[i].len, len);
-	assert_memory_equal(fk.log[i].bytes, want, len);
 }
 
 /* A one-handle destroy: the ioctl image. */
@@ -266,8 +102,8 @@ static void t_expect_destroy_ioctl(unsigned int i, uint16_t obj,
 {
 	uint8_t want[24 + 16], *p;
 
-	p = put_ioctl_hdr(want, obj, method, 1);
-	put_attr(p, 0, 0, handle);
+	p = t_put_ioctl_hdr(want, obj, method, 1);
+	t_put_mattr(p, 0, 0, handle);
 	t_expect(i, true, want, sizeof(want));
 }
 
@@ -277,8 +113,8 @@ static void t_expect_destroy_write(unsigned int i, uint32_t cmd,
 {
 	uint8_t want[12], *p;
 
-	p = put_write_hdr(want, cmd, sizeof(want), 0);
-	put32(p, handle);
+	p = t_put_write_hdr(want, cmd, sizeof(want), 0);
+	t_put32(p, handle);
 	t_expect(i, false, want, sizeof(want));
 }
 
@@ -321,10 +157,10 @@ static void test_alloc_pd_write(void **state)
 					  t.resp, sizeof(t.rbuf)),
 			 0);
 	/* The header counts 4-byte words, provider data included. */
-	p = put_write_hdr(want, IB_USER_VERBS_CMD_ALLOC_PD, 24, 8);
-	p = put64(p, (uintptr_t)t.resp);
-	put64(p, 0x1122334455667788);
-	assert_int_equal(fk.ncalls, 2); /* the refused tunnel, then write() */
+	p = t_put_write_hdr(want, IB_USER_VERBS_CMD_ALLOC_PD, 24, 8);
+	p = t_put64(p, (uintptr_t)t.resp);
+	t_put64(p, 0x1122334455667788);
+	assert_int_equal(tk.ncalls, 2); /* the refused tunnel, then write() */
 	t_expect(1, false, want, sizeof(want));
 	assert_int_equal(pd.handle, 0x51);
 	assert_ptr_equal(pd.context, ctx);
@@ -340,18 +176,19 @@ static void test_alloc_pd_tunnel(void **state)
 	uint8_t want[24 + 5 * 16], *p;
 
 	t_alloc_pd_init(&t, 5);
-	fk.tunnel = true;
+	tk.tunnel = true;
 	assert_int_equal(ibv_cmd_alloc_pd(ctx, &pd, t.cmd, sizeof(t.buf),
 					  t.resp, sizeof(t.rbuf)),
 			 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_DEVICE,
-			  UVERBS_METHOD_INVOKE_WRITE, 5);
-	p = put_attr(p, UVERBS_ATTR_WRITE_CMD, 8, IB_USER_VERBS_CMD_ALLOC_PD);
-	p = put_attr(p, UVERBS_ATTR_CORE_IN, 8, (uintptr_t)t.resp);
-	p = put_attr(p, UVERBS_ATTR_CORE_OUT, 4, (uintptr_t)t.resp);
-	p = put_attr(p, UVERBS_ATTR_UHW_IN, 8, 5);
-	put_attr(p, UVERBS_ATTR_UHW_OUT, 4, (uintptr_t)t.rdrv);
-	assert_int_equal(fk.ncalls, 1);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_DEVICE,
+			    UVERBS_METHOD_INVOKE_WRITE, 5);
+	p = t_put_mattr(p, UVERBS_ATTR_WRITE_CMD, 8,
+			IB_USER_VERBS_CMD_ALLOC_PD);
+	p = t_put_mattr(p, UVERBS_ATTR_CORE_IN, 8, (uintptr_t)t.resp);
+	p = t_put_mattr(p, UVERBS_ATTR_CORE_OUT, 4, (uintptr_t)t.resp);
+	p = t_put_mattr(p, UVERBS_ATTR_UHW_IN, 8, 5);
+	t_put_mattr(p, UVERBS_ATTR_UHW_OUT, 4, (uintptr_t)t.rdrv);
+	assert_int_equal(tk.ncalls, 1);
 	t_expect(0, true, want, sizeof(want));
 	assert_ptr_equal(pd.context, ctx);
 }
@@ -363,8 +200,8 @@ static void test_alloc_pd_errno(void **state)
 	struct ib_uverbs_alloc_pd_resp resp;
 	struct ibv_pd pd = {};
 
-	fk.tunnel = true;
-	fk.next_err = EMFILE;
+	tk.tunnel = true;
+	t_fail_next(EMFILE);
 	assert_int_equal(ibv_cmd_alloc_pd(ctx, &pd, &cmd, sizeof(cmd), &resp,
 					  sizeof(resp)),
 			 EMFILE);
@@ -377,7 +214,7 @@ static void test_dealloc_pd_ioctl(void **state)
 	struct ibv_pd pd = { .context = ctx, .handle = 0x42 };
 
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), 0);
-	assert_int_equal(fk.ncalls, 1);
+	assert_int_equal(tk.ncalls, 1);
 	t_expect_destroy_ioctl(0, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
 			       0x42);
 }
@@ -390,18 +227,18 @@ static void t_dealloc_pd_fallback(struct ibv_context *ctx, bool no_ioctl)
 {
 	struct ibv_pd pd = { .context = ctx, .handle = 9 };
 
-	fk.no_ioctl = no_ioctl;
-	fk.refuse_obj = UVERBS_OBJECT_PD;
-	fk.refuse_method = UVERBS_METHOD_PD_DESTROY;
+	tk.no_ioctl = no_ioctl;
+	tk.refuse_obj = UVERBS_OBJECT_PD;
+	tk.refuse_method = UVERBS_METHOD_PD_DESTROY;
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), 0);
 	t_expect_destroy_ioctl(0, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
 			       9);
 	/* The tunnel is probed (and refused) once, then write(). */
-	t_expect_destroy_write(fk.ncalls - 1, IB_USER_VERBS_CMD_DEALLOC_PD, 9);
-	fk.ncalls = 0;
+	t_expect_destroy_write(tk.ncalls - 1, IB_USER_VERBS_CMD_DEALLOC_PD, 9);
+	tk.ncalls = 0;
 	pd.handle = 10;
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), 0);
-	assert_int_equal(fk.ncalls, 1);
+	assert_int_equal(tk.ncalls, 1);
 	t_expect_destroy_write(0, IB_USER_VERBS_CMD_DEALLOC_PD, 10);
 }
 
@@ -421,13 +258,13 @@ static void test_dealloc_pd_errors(void **state)
 	struct ibv_context *ctx = *state;
 	struct ibv_pd pd = { .context = ctx, .handle = 1 };
 
-	fk.next_err = EBUSY;
+	t_fail_next(EBUSY);
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), EBUSY);
-	assert_int_equal(fk.ncalls, 1);
-	fk.next_err = EIO;
+	assert_int_equal(tk.ncalls, 1);
+	t_fail_next(EIO);
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), EIO);
 	verbs_allow_disassociate_destroy = true;
-	fk.next_err = EIO;
+	t_fail_next(EIO);
 	assert_int_equal(ibv_cmd_dealloc_pd(&pd), 0);
 }
 
@@ -451,11 +288,11 @@ static void test_open_xrcd(void **state)
 					   &cmd, sizeof(cmd), &resp,
 					   sizeof(resp)),
 			 0);
-	p = put_write_hdr(want, IB_USER_VERBS_CMD_OPEN_XRCD, 24, 4);
-	p = put64(p, (uintptr_t)&resp);
-	p = put32(p, 12);
-	put32(p, O_CREAT);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	p = t_put_write_hdr(want, IB_USER_VERBS_CMD_OPEN_XRCD, 24, 4);
+	p = t_put64(p, (uintptr_t)&resp);
+	p = t_put32(p, 12);
+	t_put32(p, O_CREAT);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 	assert_ptr_equal(xrcd.xrcd.context, ctx);
 	assert_int_equal(xrcd.comp_mask, VERBS_XRCD_HANDLE);
 	assert_int_equal(xrcd.handle, 0x99);
@@ -487,7 +324,7 @@ static void test_open_xrcd_attr(void **state)
 					   &cmd, sizeof(cmd), &resp,
 					   sizeof(resp)),
 			 EOPNOTSUPP);
-	assert_int_equal(fk.ncalls, 0);
+	assert_int_equal(tk.ncalls, 0);
 }
 
 static void test_close_xrcd(void **state)
@@ -498,11 +335,11 @@ static void test_close_xrcd(void **state)
 	assert_int_equal(ibv_cmd_close_xrcd(&xrcd), 0);
 	t_expect_destroy_ioctl(0, UVERBS_OBJECT_XRCD,
 			       UVERBS_METHOD_XRCD_DESTROY, 3);
-	fk.ncalls = 0;
-	fk.no_ioctl = true;
+	tk.ncalls = 0;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_close_xrcd(&xrcd), 0);
-	t_expect_destroy_write(fk.ncalls - 1, IB_USER_VERBS_CMD_CLOSE_XRCD, 3);
-	fk.next_err = ENOENT;
+	t_expect_destroy_write(tk.ncalls - 1, IB_USER_VERBS_CMD_CLOSE_XRCD, 3);
+	t_fail_next(ENOENT);
 	assert_int_equal(ibv_cmd_close_xrcd(&xrcd), ENOENT);
 }
 
@@ -522,21 +359,21 @@ static void test_reg_mr(void **state)
 					IBV_ACCESS_LOCAL_WRITE, &vmr, &cmd,
 					sizeof(cmd), &resp, sizeof(resp)),
 			 0);
-	p = put_write_hdr(want, IB_USER_VERBS_CMD_REG_MR, 48, 12);
-	p = put64(p, (uintptr_t)&resp);
-	p = put64(p, 0x1000);
-	p = put64(p, 0x2000);
-	p = put64(p, 0x7000);
-	p = put32(p, 4);
-	put32(p, IBV_ACCESS_LOCAL_WRITE);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	p = t_put_write_hdr(want, IB_USER_VERBS_CMD_REG_MR, 48, 12);
+	p = t_put64(p, (uintptr_t)&resp);
+	p = t_put64(p, 0x1000);
+	p = t_put64(p, 0x2000);
+	p = t_put64(p, 0x7000);
+	p = t_put32(p, 4);
+	t_put32(p, IBV_ACCESS_LOCAL_WRITE);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 	assert_int_equal(vmr.ibv_mr.handle, 0x10);
 	assert_int_equal(vmr.ibv_mr.lkey, 0x20);
 	assert_int_equal(vmr.ibv_mr.rkey, 0x30);
 	assert_ptr_equal(vmr.ibv_mr.context, ctx);
 	assert_int_equal(vmr.mr_type, IBV_MR_TYPE_MR);
 	assert_int_equal(vmr.access, IBV_ACCESS_LOCAL_WRITE);
-	fk.next_err = EFAULT;
+	t_fail_next(EFAULT);
 	assert_int_equal(ibv_cmd_reg_mr(&pd, (void *)0x1000, 0x2000, 0x7000, 0,
 					&vmr, &cmd, sizeof(cmd), &resp,
 					sizeof(resp)),
@@ -558,7 +395,7 @@ static void test_reg_mr_implicit_odp(void **state)
 					sizeof(cmd), &resp, sizeof(resp)),
 			 EINVAL);
 	assert_int_equal(errno, EINVAL);
-	assert_int_equal(fk.ncalls, 0);
+	assert_int_equal(tk.ncalls, 0);
 	assert_int_equal(ibv_cmd_reg_mr(&pd, NULL, SIZE_MAX, 0,
 					IBV_ACCESS_ON_DEMAND, &vmr, &cmd,
 					sizeof(cmd), &resp, sizeof(resp)),
@@ -584,16 +421,16 @@ static void test_rereg_mr(void **state)
 					  IBV_ACCESS_REMOTE_READ, &pd, &cmd,
 					  sizeof(cmd), &resp, sizeof(resp)),
 			 0);
-	p = put_write_hdr(want, IB_USER_VERBS_CMD_REREG_MR, 56, 8);
-	p = put64(p, (uintptr_t)&resp);
-	p = put32(p, 8);
-	p = put32(p, IBV_REREG_MR_CHANGE_ACCESS);
-	p = put64(p, 0x3000);
-	p = put64(p, 0x100);
-	p = put64(p, 0x3000);
-	p = put32(p, 0); /* the PD only with CHANGE_PD */
-	put32(p, IBV_ACCESS_REMOTE_READ);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	p = t_put_write_hdr(want, IB_USER_VERBS_CMD_REREG_MR, 56, 8);
+	p = t_put64(p, (uintptr_t)&resp);
+	p = t_put32(p, 8);
+	p = t_put32(p, IBV_REREG_MR_CHANGE_ACCESS);
+	p = t_put64(p, 0x3000);
+	p = t_put64(p, 0x100);
+	p = t_put64(p, 0x3000);
+	p = t_put32(p, 0); /* the PD only with CHANGE_PD */
+	t_put32(p, IBV_ACCESS_REMOTE_READ);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 	assert_int_equal(vmr.ibv_mr.lkey, 0x111);
 	assert_int_equal(vmr.ibv_mr.rkey, 0x222);
 	assert_ptr_equal(vmr.ibv_mr.context, ctx);
@@ -613,16 +450,16 @@ static void test_dereg_mr(void **state)
 	assert_int_equal(ibv_cmd_dereg_mr(&vmr), 0);
 	t_expect_destroy_ioctl(0, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
 			       0x77);
-	fk.ncalls = 0;
-	fk.refuse_obj = UVERBS_OBJECT_MR;
-	fk.refuse_method = UVERBS_METHOD_MR_DESTROY;
+	tk.ncalls = 0;
+	tk.refuse_obj = UVERBS_OBJECT_MR;
+	tk.refuse_method = UVERBS_METHOD_MR_DESTROY;
 	assert_int_equal(ibv_cmd_dereg_mr(&vmr), 0);
-	t_expect_destroy_write(fk.ncalls - 1, IB_USER_VERBS_CMD_DEREG_MR, 0x77);
-	fk.ncalls = 0;
-	fk.next_err = EINVAL;
+	t_expect_destroy_write(tk.ncalls - 1, IB_USER_VERBS_CMD_DEREG_MR, 0x77);
+	tk.ncalls = 0;
+	t_fail_next(EINVAL);
 	assert_int_equal(ibv_cmd_dereg_mr(&vmr), EINVAL);
-	assert_int_equal(fk.ncalls, 1);
-	assert_false(fk.log[0].is_ioctl);
+	assert_int_equal(tk.ncalls, 1);
+	assert_false(tk.log[0].is_ioctl);
 }
 
 static void t_query_mr_handler(struct ib_uverbs_ioctl_hdr *h)
@@ -643,16 +480,16 @@ static void test_query_mr(void **state)
 	struct ibv_mr *mr = &vmr.ibv_mr;
 	uint8_t want[24 + 4 * 16], *p;
 
-	fk.handler = t_query_mr_handler;
+	tk.on_ioctl = t_query_mr_handler;
 	assert_int_equal(ibv_cmd_query_mr(&pd, &vmr, 0x31), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR, 4);
-	p = put_attr(p, UVERBS_ATTR_QUERY_MR_HANDLE, 0, 0x31);
-	p = put_attr(p, UVERBS_ATTR_QUERY_MR_RESP_LKEY, 4,
-		     (uintptr_t)&mr->lkey);
-	p = put_attr(p, UVERBS_ATTR_QUERY_MR_RESP_RKEY, 4,
-		     (uintptr_t)&mr->rkey);
-	put_attr(p, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, 8,
-		 (uintptr_t)&mr->length);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR, 4);
+	p = t_put_mattr(p, UVERBS_ATTR_QUERY_MR_HANDLE, 0, 0x31);
+	p = t_put_mattr(p, UVERBS_ATTR_QUERY_MR_RESP_LKEY, 4,
+			(uintptr_t)&mr->lkey);
+	p = t_put_mattr(p, UVERBS_ATTR_QUERY_MR_RESP_RKEY, 4,
+			(uintptr_t)&mr->rkey);
+	t_put_mattr(p, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, 8,
+		    (uintptr_t)&mr->length);
 	t_expect(0, true, want, sizeof(want));
 	assert_int_equal(mr->lkey, 0xa1);
 	assert_int_equal(mr->rkey, 0xb2);
@@ -673,7 +510,7 @@ static void test_ioctl_only_no_fallback(void **state)
 	struct verbs_dm dm = { .dm.context = ctx };
 	struct ibv_alloc_dm_attr attr = { .length = 64 };
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_query_mr(&pd, &vmr, 1), ENOTTY);
 	assert_int_equal(ibv_cmd_reg_dmabuf_mr(&pd, 0, 4096, 0, 3, 0, &vmr),
 			 ENOTTY);
@@ -682,12 +519,12 @@ static void test_ioctl_only_no_fallback(void **state)
 			 ENOTTY);
 	assert_int_equal(ibv_cmd_alloc_dm(ctx, &attr, &dm, NULL), ENOTTY);
 	assert_int_equal(ibv_cmd_free_dm(&dm), ENOTTY);
-	fk.no_ioctl = false;
-	fk.refuse_obj = UVERBS_OBJECT_MR;
-	fk.refuse_method = UVERBS_METHOD_QUERY_MR;
+	tk.no_ioctl = false;
+	tk.refuse_obj = UVERBS_OBJECT_MR;
+	tk.refuse_method = UVERBS_METHOD_QUERY_MR;
 	assert_int_equal(ibv_cmd_query_mr(&pd, &vmr, 1), EPROTONOSUPPORT);
-	for (unsigned int i = 0; i < fk.ncalls; i++)
-		assert_true(fk.log[i].is_ioctl);
+	for (unsigned int i = 0; i < tk.ncalls; i++)
+		assert_true(tk.log[i].is_ioctl);
 	assert_int_equal(vmr.mr_type, 0);
 	assert_null(vmr.ibv_mr.context);
 }
@@ -703,15 +540,15 @@ static void test_advise_mr(void **state)
 					   IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
 					   IBV_ADVISE_MR_FLAG_FLUSH, sge, 2),
 			 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR, 4);
-	p = put_attr(p, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, 0, 2);
-	p = put_attr(p, UVERBS_ATTR_ADVISE_MR_ADVICE, 8,
-		     IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE);
-	p = put_attr(p, UVERBS_ATTR_ADVISE_MR_FLAGS, 4,
-		     IBV_ADVISE_MR_FLAG_FLUSH);
-	put_attr(p, UVERBS_ATTR_ADVISE_MR_SGE_LIST, 32, (uintptr_t)sge);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR, 4);
+	p = t_put_mattr(p, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, 0, 2);
+	p = t_put_mattr(p, UVERBS_ATTR_ADVISE_MR_ADVICE, 8,
+			IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE);
+	p = t_put_mattr(p, UVERBS_ATTR_ADVISE_MR_FLAGS, 4,
+			IBV_ADVISE_MR_FLAG_FLUSH);
+	t_put_mattr(p, UVERBS_ATTR_ADVISE_MR_SGE_LIST, 32, (uintptr_t)sge);
 	t_expect(0, true, want, sizeof(want));
-	fk.next_err = EOPNOTSUPP;
+	t_fail_next(EOPNOTSUPP);
 	assert_int_equal(ibv_cmd_advise_mr(&pd, IBV_ADVISE_MR_ADVICE_PREFETCH,
 					   0, sge, 1),
 			 EOPNOTSUPP);
@@ -734,30 +571,30 @@ static void test_reg_dmabuf_mr(void **state)
 	struct ib_uverbs_attr *a;
 	uint8_t want[24];
 
-	fk.handler = t_dmabuf_handler;
+	tk.on_ioctl = t_dmabuf_handler;
 	assert_int_equal(ibv_cmd_reg_dmabuf_mr(&pd, 0x200, 0x1000, 0x9000, 11,
 					       IBV_ACCESS_LOCAL_WRITE, &vmr),
 			 0);
-	put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR, 9);
-	assert_int_equal(fk.log[0].len, 24 + 9 * 16);
-	assert_memory_equal(fk.log[0].bytes, want, 24);
+	t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR, 9);
+	assert_int_equal(tk.log[0].len, 24 + 9 * 16);
+	assert_memory_equal(tk.log[0].bytes, want, 24);
 	/* Outputs first, then the inputs: the order rdma-core 44 sends. */
-	a = (struct ib_uverbs_attr *)(fk.log[0].bytes + 24);
+	a = (struct ib_uverbs_attr *)(tk.log[0].bytes + 24);
 	assert_int_equal(a[0].attr_id, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
 	assert_int_equal(a[1].attr_id, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY);
 	assert_int_equal(a[2].attr_id, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY);
-	put_attr(want, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 0, 5);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 0, 5);
 	assert_memory_equal(&a[3], want, 16);
-	put_attr(want, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, 0x200);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, 0x200);
 	assert_memory_equal(&a[4], want, 16);
-	put_attr(want, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, 0x1000);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, 0x1000);
 	assert_memory_equal(&a[5], want, 16);
-	put_attr(want, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, 0x9000);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, 0x9000);
 	assert_memory_equal(&a[6], want, 16);
-	put_attr(want, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, 11);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, 11);
 	assert_memory_equal(&a[7], want, 16);
-	put_attr(want, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4,
-		 IBV_ACCESS_LOCAL_WRITE);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4,
+		    IBV_ACCESS_LOCAL_WRITE);
 	assert_memory_equal(&a[8], want, 16);
 	assert_int_equal(vmr.ibv_mr.handle, 0x61);
 	assert_int_equal(vmr.ibv_mr.lkey, 0xc1);
@@ -785,11 +622,11 @@ static void test_alloc_mw(void **state)
 	assert_int_equal(ibv_cmd_alloc_mw(&pd, IBV_MW_TYPE_2, &mw, &cmd,
 					  sizeof(cmd), &resp, sizeof(resp)),
 			 0);
-	p = put_write_hdr(want, IB_USER_VERBS_CMD_ALLOC_MW, 24, 8);
-	p = put64(p, (uintptr_t)&resp);
-	p = put32(p, 3);
-	put32(p, IBV_MW_TYPE_2);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	p = t_put_write_hdr(want, IB_USER_VERBS_CMD_ALLOC_MW, 24, 8);
+	p = t_put64(p, (uintptr_t)&resp);
+	p = t_put32(p, 3);
+	t_put32(p, IBV_MW_TYPE_2);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 	assert_ptr_equal(mw.context, ctx);
 	assert_ptr_equal(mw.pd, &pd);
 	assert_int_equal(mw.handle, 0x44);
@@ -805,10 +642,10 @@ static void test_dealloc_mw(void **state)
 	assert_int_equal(ibv_cmd_dealloc_mw(&mw), 0);
 	t_expect_destroy_ioctl(0, UVERBS_OBJECT_MW, UVERBS_METHOD_MW_DESTROY,
 			       0x12);
-	fk.ncalls = 0;
-	fk.no_ioctl = true;
+	tk.ncalls = 0;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_dealloc_mw(&mw), 0);
-	t_expect_destroy_write(fk.ncalls - 1, IB_USER_VERBS_CMD_DEALLOC_MW,
+	t_expect_destroy_write(tk.ncalls - 1, IB_USER_VERBS_CMD_DEALLOC_MW,
 			       0x12);
 }
 
@@ -828,13 +665,13 @@ static void test_alloc_dm(void **state)
 			       1);
 
 	fill_attr_in_uint32(drv, 0x1000 + 5, 0xdd);
-	fk.handler = t_alloc_dm_handler;
+	tk.on_ioctl = t_alloc_dm_handler;
 	assert_int_equal(ibv_cmd_alloc_dm(ctx, &attr, &dm, drv), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC, 4);
-	p = put_attr(p, UVERBS_ATTR_ALLOC_DM_HANDLE, 0, 0);
-	p = put_attr(p, UVERBS_ATTR_ALLOC_DM_LENGTH, 8, 4096);
-	p = put_attr(p, UVERBS_ATTR_ALLOC_DM_ALIGNMENT, 4, 6);
-	put_attr(p, 0x1005, 4, 0xdd);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC, 4);
+	p = t_put_mattr(p, UVERBS_ATTR_ALLOC_DM_HANDLE, 0, 0);
+	p = t_put_mattr(p, UVERBS_ATTR_ALLOC_DM_LENGTH, 8, 4096);
+	p = t_put_mattr(p, UVERBS_ATTR_ALLOC_DM_ALIGNMENT, 4, 6);
+	t_put_mattr(p, 0x1005, 4, 0xdd);
 	t_expect(0, true, want, sizeof(want));
 	assert_int_equal(dm.handle, 0x73);
 	assert_int_equal(dm.dm.handle, 0x73);
@@ -850,10 +687,10 @@ static void test_free_dm(void **state)
 	assert_int_equal(ibv_cmd_free_dm(&dm), 0);
 	t_expect_destroy_ioctl(0, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE,
 			       0x15);
-	fk.next_err = EIO;
+	t_fail_next(EIO);
 	assert_int_equal(ibv_cmd_free_dm(&dm), EIO);
 	verbs_allow_disassociate_destroy = true;
-	fk.next_err = EIO;
+	t_fail_next(EIO);
 	assert_int_equal(ibv_cmd_free_dm(&dm), 0);
 }
 
@@ -879,21 +716,21 @@ static void test_reg_dm_mr(void **state)
 	assert_int_equal(ibv_cmd_reg_dm_mr(&pd, &dm, 0, 64, 0, &vmr, NULL),
 			 EINVAL);
 	assert_int_equal(errno, EINVAL);
-	assert_int_equal(fk.ncalls, 0);
-	fk.handler = t_dm_mr_handler;
+	assert_int_equal(tk.ncalls, 0);
+	tk.on_ioctl = t_dm_mr_handler;
 	assert_int_equal(ibv_cmd_reg_dm_mr(&pd, &dm, 128, 64,
 					   IBV_ACCESS_ZERO_BASED, &vmr, NULL),
 			 0);
-	put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG, 8);
-	assert_int_equal(fk.log[0].len, 24 + 8 * 16);
-	assert_memory_equal(fk.log[0].bytes, want, 24);
-	a = (struct ib_uverbs_attr *)(fk.log[0].bytes + 24);
-	put_attr(want, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, 0x15);
+	t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG, 8);
+	assert_int_equal(tk.log[0].len, 24 + 8 * 16);
+	assert_memory_equal(tk.log[0].bytes, want, 24);
+	a = (struct ib_uverbs_attr *)(tk.log[0].bytes + 24);
+	t_put_mattr(want, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, 0x15);
 	assert_memory_equal(&a[4], want, 16);
-	put_attr(want, UVERBS_ATTR_REG_DM_MR_OFFSET, 8, 128);
+	t_put_mattr(want, UVERBS_ATTR_REG_DM_MR_OFFSET, 8, 128);
 	assert_memory_equal(&a[5], want, 16);
-	put_attr(want, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 4,
-		 IBV_ACCESS_ZERO_BASED);
+	t_put_mattr(want, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 4,
+		    IBV_ACCESS_ZERO_BASED);
 	assert_memory_equal(&a[7], want, 16);
 	assert_int_equal(vmr.ibv_mr.handle, 0x81);
 	assert_int_equal(vmr.ibv_mr.lkey, 0xe1);
@@ -1416,9 +1253,10 @@ static void test_fork_init_after_reg(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-#define T_CMD(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
+#define T_CMD(fn) \
+	cmocka_unit_test_setup_teardown(fn, t_setup, t_context_teardown)
 #define T_VERB(fn) \
-	cmocka_unit_test_setup_teardown(fn, t_verbs_setup, t_teardown)
+	cmocka_unit_test_setup_teardown(fn, t_verbs_setup, t_context_teardown)
 
 int main(void)
 {

@@ -28,6 +28,7 @@
 #include <infiniband/driver.h>
 
 #include "libibverbs/test_hooks.h"
+#include "t_kernel.h"
 
 /*
  * Providers put their driver data behind struct ibv_<cmd>, whose flexible
@@ -38,36 +39,16 @@
 #endif
 
 #define T_DRIVER_ID 42
-#define T_MAX_CALLS 8
-#define T_MAX_BYTES 512
-
-/* One system call as the fake kernel saw it. */
-struct t_call {
-	bool is_ioctl;
-	size_t len;
-	uint8_t bytes[T_MAX_BYTES];
-};
-
-typedef void (*t_ioctl_fn)(struct ib_uverbs_ioctl_hdr *h);
 
 /*
- * The fake kernel: which ioctls it refuses, what it answers, and a log
- * of what it was sent. A write() with a response pointer (the u64 after
- * the header) gets @resp copied there, even when it then fails: the
- * kernel reports a refused work request that way.
+ * What a write() gets back beyond the shared fake kernel: @resp copied
+ * to its response pointer (the u64 after the header), even when it then
+ * fails: the kernel reports a refused work request that way.
  */
 static struct {
-	bool no_ioctl;
-	uint16_t refuse_obj, refuse_method;
-	int ioctl_err, write_err;
-	t_ioctl_fn on_ioctl;
 	uint8_t resp[256];
 	size_t resp_len;
-	unsigned int ncalls;
-	struct t_call log[T_MAX_CALLS];
 } fk;
-
-static struct verbs_device t_vdev = { .refcount = 1 };
 
 /*
  * The kernel's uverbs ABI version, set by device discovery (netlink means
@@ -75,151 +56,42 @@ static struct verbs_device t_vdev = { .refcount = 1 };
  */
 extern int abi_ver;
 
-static void t_record(bool is_ioctl, const void *buf, size_t len)
-{
-	struct t_call *c;
-
-	if (fk.ncalls >= T_MAX_CALLS)
-		return;
-	c = &fk.log[fk.ncalls++];
-	c->is_ioctl = is_ioctl;
-	c->len = len;
-	memcpy(c->bytes, buf, len < T_MAX_BYTES ? len : T_MAX_BYTES);
-}
-
-static int t_ioctl(int fd, unsigned long request, void *arg)
-{
-	struct ib_uverbs_ioctl_hdr *h = arg;
-
-	(void)fd;
-	(void)request;
-	t_record(true, arg, h->length);
-	if (fk.no_ioctl)
-		errno = ENOTTY;
-	else if (h->object_id == fk.refuse_obj &&
-		 h->method_id == fk.refuse_method)
-		errno = EPROTONOSUPPORT;
-	else if (fk.ioctl_err)
-		errno = fk.ioctl_err;
-	else {
-		if (fk.on_ioctl)
-			fk.on_ioctl(h);
-		return 0;
-	}
-	return -1;
-}
-
-static ssize_t t_write(int fd, const void *buf, size_t len)
+static int t_write_resp(const void *buf, size_t len, int err)
 {
 	uint64_t resp;
 
-	(void)fd;
-	t_record(false, buf, len);
 	if (fk.resp_len && len >= 16) {
 		memcpy(&resp, (const uint8_t *)buf + 8, 8);
 		memcpy((void *)(uintptr_t)resp, fk.resp, fk.resp_len);
 	}
-	if (fk.write_err) {
-		errno = fk.write_err;
-		return -1;
-	}
-	return len;
+	return err;
 }
 
+/* The kernel has every method, the tunnel included. */
 static int t_setup(void **state)
 {
-	struct verbs_context *vctx;
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	struct ibv_context *ctx;
 
 	memset(&fk, 0, sizeof(fk));
+	t_kernel_reset();
 	abi_ver = 6;
-	fk.refuse_obj = 0xffff;
-	kcmd_set_transport(t_ioctl, t_write);
-	vctx = _verbs_init_and_alloc_context(&t_vdev.device, fd, sizeof(*vctx),
-					     NULL, T_DRIVER_ID);
-	assert_non_null(vctx);
-	vctx->context.async_fd = 33;
-	fk.ncalls = 0; /* the tunnel probe is not under test here */
-	*state = &vctx->context;
+	tk.tunnel = true;
+	tk.on_write = t_write_resp;
+	ctx = t_context_new(T_DRIVER_ID);
+	ctx->async_fd = 33;
+	tk.ncalls = 0; /* the tunnel probe is not under test here */
+	*state = ctx;
 	return 0;
 }
 
+/* The async fd is made up: not the context's to close. */
 static int t_teardown(void **state)
 {
-	struct verbs_context *vctx = verbs_get_ctx(*state);
+	struct ibv_context *ctx = *state;
 
-	close(vctx->context.cmd_fd);
-	verbs_uninit_context(vctx);
-	free(vctx);
-	kcmd_set_transport(NULL, NULL);
+	ctx->async_fd = -1;
+	t_context_free(ctx);
 	return 0;
-}
-
-/* Little-endian fields of an expected byte image. */
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v);
-	put16(p + 2, v >> 16);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, v);
-	put32(p + 4, v >> 32);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint8_t *put_attr(uint8_t *p, uint16_t id, uint16_t len, uint16_t flags,
-			 uint64_t data)
-{
-	memset(p, 0, 16);
-	put16(p, id);
-	put16(p + 2, len);
-	put16(p + 4, flags);
-	put64(p + 8, data);
-	return p + 16;
-}
-
-static uint8_t *put_ioctl_hdr(uint8_t *p, uint16_t obj, uint16_t method,
-			      uint16_t n)
-{
-	memset(p, 0, 24);
-	put16(p, 24 + 16 * n);
-	put16(p + 2, obj);
-	put16(p + 4, method);
-	put16(p + 6, n);
-	put32(p + 16, T_DRIVER_ID);
-	return p + 24;
-}
-
-static struct ib_uverbs_attr *t_attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
-
-static void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want,
-		     size_t len)
-{
-	assert_true(i < fk.ncalls);
-	assert_int_equal(fk.log[i].is_ioctl, is_ioctl);
-	assert_int_equal(fk.log[i].len, len);
-	assert_memory_equal(fk.log[i].bytes, want, len);
 }
 
 /* A PD, two CQs and a provider's create buffers with driver data. */
@@ -291,33 +163,34 @@ static void test_create_qp_ioctl(void **state)
 	uint8_t want[24 + 13 * 16], *p;
 
 	t_qp_objs(ctx, &o);
-	fk.on_ioctl = t_qp_create_answer;
+	tk.on_ioctl = t_qp_create_answer;
 	assert_int_equal(ibv_cmd_create_qp(&o.pd, &o.qp, &o.attr, &o.cmd.core,
 					   sizeof(o.cmd), &o.resp.core,
 					   sizeof(o.resp)),
 			 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 13);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_PD_HANDLE, 0, 1, 3);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, 0, 1, 4);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, 0, 1, 5);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_HANDLE, 0, 1, 0);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_TYPE, 8, 1, IBV_QPT_RC);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 8, 1,
-		     (uintptr_t)&o.qp);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_CAP, 20, 1, 0);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_EVENT_FD, 0, 1, 33);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_FLAGS, 4, 1,
-		     IB_UVERBS_QP_CREATE_SQ_SIG_ALL);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_RESP_CAP, 20, 1, 0);
-	p = put_attr(p, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, 4, 1, 0);
-	p = put_attr(p, UVERBS_ATTR_UHW_IN, 8, 1, 0xd1d1);
-	put_attr(p, UVERBS_ATTR_UHW_OUT, 8, 1, (uintptr_t)&o.resp.drv);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE,
+			    13);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_PD_HANDLE, 0, 1, 3);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, 0, 1, 4);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, 0, 1, 5);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_HANDLE, 0, 1, 0);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_TYPE, 8, 1, IBV_QPT_RC);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 8, 1,
+		       (uintptr_t)&o.qp);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_CAP, 20, 1, 0);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_EVENT_FD, 0, 1, 33);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_FLAGS, 4, 1,
+		       IB_UVERBS_QP_CREATE_SQ_SIG_ALL);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_RESP_CAP, 20, 1, 0);
+	p = t_put_attr(p, UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, 4, 1, 0);
+	p = t_put_attr(p, UVERBS_ATTR_UHW_IN, 8, 1, 0xd1d1);
+	t_put_attr(p, UVERBS_ATTR_UHW_OUT, 8, 1, (uintptr_t)&o.resp.drv);
 	/* The caps travel from the library's stack copy: not compared. */
 	for (int i = 6; i <= 10; i += i == 6 ? 3 : 1)
 		memcpy(want + 24 + i * 16 + 8,
-		       fk.log[0].bytes + 24 + i * 16 + 8, 8);
+		       tk.log[0].bytes + 24 + i * 16 + 8, 8);
 	t_expect(0, true, want, sizeof(want));
-	assert_int_equal(fk.ncalls, 1);
+	assert_int_equal(tk.ncalls, 1);
 	assert_int_equal(o.qp.handle, 0x55);
 	assert_int_equal(o.qp.qp_num, 0x123);
 	t_check_created(&o, ctx);
@@ -348,43 +221,43 @@ static void test_create_qp_fallback(void **state)
 	uint8_t want[72];
 
 	t_qp_objs(ctx, &o);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	t_qp_write_answer();
 	assert_int_equal(ibv_cmd_create_qp(&o.pd, &o.qp, &o.attr, &o.cmd.core,
 					   sizeof(o.cmd), &o.resp.core,
 					   sizeof(o.resp)),
 			 0);
 	memset(want, 0, sizeof(want));
-	put32(want, IB_USER_VERBS_CMD_CREATE_QP);
-	put16(want + 4, 72 / 4);
-	put16(want + 6, 40 / 4);
-	put64(want + 8, (uintptr_t)&o.resp.core);
-	put64(want + 16, (uintptr_t)&o.qp);
-	put32(want + 24, 3);
-	put32(want + 28, 4);
-	put32(want + 32, 5);
-	put32(want + 40, 16);
-	put32(want + 44, 8);
-	put32(want + 48, 2);
-	put32(want + 52, 1);
-	put32(want + 56, 64);
+	t_put32(want, IB_USER_VERBS_CMD_CREATE_QP);
+	t_put16(want + 4, 72 / 4);
+	t_put16(want + 6, 40 / 4);
+	t_put64(want + 8, (uintptr_t)&o.resp.core);
+	t_put64(want + 16, (uintptr_t)&o.qp);
+	t_put32(want + 24, 3);
+	t_put32(want + 28, 4);
+	t_put32(want + 32, 5);
+	t_put32(want + 40, 16);
+	t_put32(want + 44, 8);
+	t_put32(want + 48, 2);
+	t_put32(want + 52, 1);
+	t_put32(want + 56, 64);
 	want[60] = 1; /* sq_sig_all */
 	want[61] = IBV_QPT_RC;
-	put64(want + 64, 0xd1d1);
+	t_put64(want + 64, 0xd1d1);
 	/* The ioctl (ENOTTY), the tunnel probe's refusal learned, write(). */
-	assert_true(fk.log[0].is_ioctl);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	assert_true(tk.log[0].is_ioctl);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 	assert_int_equal(o.qp.handle, 0x66);
 	assert_int_equal(o.qp.qp_num, 0x321);
 	t_check_created(&o, ctx);
 
-	fk.ncalls = 0;
+	tk.ncalls = 0;
 	assert_int_equal(ibv_cmd_create_qp(&o.pd, &o.qp, &o.attr, &o.cmd.core,
 					   sizeof(o.cmd), &o.resp.core,
 					   sizeof(o.resp)),
 			 0);
-	assert_int_equal(fk.ncalls, 1);
-	assert_false(fk.log[0].is_ioctl);
+	assert_int_equal(tk.ncalls, 1);
+	assert_false(tk.log[0].is_ioctl);
 }
 
 /* Only QP/CREATE refused: the fallback goes through the tunnel. */
@@ -396,14 +269,14 @@ static void test_create_qp_method_refused(void **state)
 	struct ib_uverbs_ioctl_hdr *h;
 
 	t_qp_objs(ctx, &o);
-	fk.refuse_obj = UVERBS_OBJECT_QP;
-	fk.refuse_method = UVERBS_METHOD_QP_CREATE;
+	tk.refuse_obj = UVERBS_OBJECT_QP;
+	tk.refuse_method = UVERBS_METHOD_QP_CREATE;
 	assert_int_equal(ibv_cmd_create_qp(&o.pd, &o.qp, &o.attr, &o.cmd.core,
 					   sizeof(o.cmd), &o.resp.core,
 					   sizeof(o.resp)),
 			 0);
-	assert_int_equal(fk.ncalls, 2);
-	h = (struct ib_uverbs_ioctl_hdr *)fk.log[1].bytes;
+	assert_int_equal(tk.ncalls, 2);
+	h = (struct ib_uverbs_ioctl_hdr *)tk.log[1].bytes;
 	assert_int_equal(h->object_id, UVERBS_OBJECT_DEVICE);
 	assert_int_equal(h->method_id, UVERBS_METHOD_INVOKE_WRITE);
 	cmd = t_attr(h, UVERBS_ATTR_WRITE_CMD);
@@ -421,13 +294,13 @@ static void test_create_qp_errors(void **state)
 	struct ibv_qp_init_attr_ex ax = { .comp_mask = IBV_QP_INIT_ATTR_PD };
 
 	t_qp_objs(ctx, &o);
-	fk.ioctl_err = ENOMEM;
+	tk.ioctl_err = ENOMEM;
 	assert_int_equal(ibv_cmd_create_qp(&o.pd, &o.qp, &o.attr, &o.cmd.core,
 					   sizeof(o.cmd), &o.resp.core,
 					   sizeof(o.resp)),
 			 ENOMEM);
 	assert_int_equal(errno, ENOMEM);
-	assert_int_equal(fk.ncalls, 1);
+	assert_int_equal(tk.ncalls, 1);
 	o.attr.qp_type = 77;
 	assert_int_equal(ibv_cmd_create_qp(&o.pd, &o.qp, &o.attr, &o.cmd.core,
 					   sizeof(o.cmd), &o.resp.core,
@@ -438,7 +311,7 @@ static void test_create_qp_errors(void **state)
 					      sizeof(o.cmd), &o.resp.core,
 					      sizeof(o.resp)),
 			 EINVAL);
-	assert_int_equal(fk.ncalls, 1);
+	assert_int_equal(tk.ncalls, 1);
 }
 
 /* Create flags need EX CREATE_QP when the method is missing. */
@@ -462,21 +335,21 @@ static void test_create_qp_ex2_fallback_ex(void **state)
 	const uint8_t *req;
 
 	t_qp_objs(ctx, &o);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_create_qp_ex2(ctx, &vqp, &ax, &cmd,
 					       sizeof(cmd), &resp,
 					       sizeof(resp)),
 			 0);
-	req = fk.log[fk.ncalls - 1].bytes;
-	assert_int_equal(fk.log[fk.ncalls - 1].len, sizeof(cmd));
-	assert_int_equal(get64(req) & 0xffffffff,
+	req = tk.log[tk.ncalls - 1].bytes;
+	assert_int_equal(tk.log[tk.ncalls - 1].len, sizeof(cmd));
+	assert_int_equal(t_get64(req) & 0xffffffff,
 			 0x80000000u | IB_USER_VERBS_EX_CMD_CREATE_QP);
-	assert_int_equal(get64(req + 8), (uintptr_t)&resp);
+	assert_int_equal(t_get64(req + 8), (uintptr_t)&resp);
 	assert_int_equal(req[24 + 45], IBV_QPT_UD);
-	assert_int_equal(get64(req + 24 + 52) >> 32, 0); /* rwq handle */
-	assert_int_equal(get64(req + 24 + 52) & 0xffffffff,
+	assert_int_equal(t_get64(req + 24 + 52) >> 32, 0); /* rwq handle */
+	assert_int_equal(t_get64(req + 24 + 52) & 0xffffffff,
 			 IBV_QP_CREATE_SOURCE_QPN);
-	assert_int_equal(get64(req + 24 + 56) >> 32, 0x99);
+	assert_int_equal(t_get64(req + 24 + 56) >> 32, 0x99);
 	assert_int_equal(vqp.comp_mask, 0);
 }
 
@@ -511,17 +384,18 @@ static void test_destroy_qp_waits(void **state)
 
 	pthread_mutex_init(&qp.mutex, NULL);
 	pthread_cond_init(&qp.cond, NULL);
-	fk.on_ioctl = t_destroy_answer;
+	tk.on_ioctl = t_destroy_answer;
 	alarm(10); /* a lost wake-up fails the test rather than hanging it */
 	assert_int_equal(pthread_create(&th, NULL, t_acker, &qp), 0);
 	assert_int_equal(ibv_cmd_destroy_qp(&qp), 0);
 	assert_int_equal(qp.events_completed, 2);
 	pthread_join(th, NULL);
 	alarm(0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY, 2);
-	p = put_attr(p, UVERBS_ATTR_DESTROY_QP_RESP, 4, 1,
-		     get64(fk.log[0].bytes + 24 + 8));
-	put_attr(p, UVERBS_ATTR_DESTROY_QP_HANDLE, 0, 1, 9);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY,
+			    2);
+	p = t_put_attr(p, UVERBS_ATTR_DESTROY_QP_RESP, 4, 1,
+		       t_get64(tk.log[0].bytes + 24 + 8));
+	t_put_attr(p, UVERBS_ATTR_DESTROY_QP_HANDLE, 0, 1, 9);
 	t_expect(0, true, want, sizeof(want));
 }
 
@@ -535,19 +409,19 @@ static void test_destroy_qp_fallback(void **state)
 
 	pthread_mutex_init(&qp.mutex, NULL);
 	pthread_cond_init(&qp.cond, NULL);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	memcpy(fk.resp, &reported, 4);
 	fk.resp_len = 4;
 	assert_int_equal(ibv_cmd_destroy_qp(&qp), 0);
 	memset(want, 0, sizeof(want));
-	put32(want, IB_USER_VERBS_CMD_DESTROY_QP);
-	put16(want + 4, 6);
-	put16(want + 6, 1);
-	put64(want + 8, get64(fk.log[fk.ncalls - 1].bytes + 8));
-	put32(want + 16, 9);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	t_put32(want, IB_USER_VERBS_CMD_DESTROY_QP);
+	t_put16(want + 4, 6);
+	t_put16(want + 6, 1);
+	t_put64(want + 8, t_get64(tk.log[tk.ncalls - 1].bytes + 8));
+	t_put32(want + 16, 9);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 
-	fk.write_err = EBUSY;
+	tk.write_err = EBUSY;
 	fk.resp_len = 0;
 	qp.events_completed = 5; /* would never match: must not wait */
 	assert_int_equal(ibv_cmd_destroy_qp(&qp), EBUSY);
@@ -577,47 +451,47 @@ static void test_post_send_bytes(void **state)
 	struct ibv_send_wr *bad = NULL;
 	uint8_t want[192];
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_post_send(&qp, &w1, &bad), 0);
 	assert_null(bad);
 	memset(want, 0, sizeof(want));
-	put32(want, IB_USER_VERBS_CMD_POST_SEND);
-	put16(want + 4, 192 / 4);
-	put16(want + 6, 1);
-	put64(want + 8, get64(fk.log[fk.ncalls - 1].bytes + 8));
-	put32(want + 16, 7);
-	put32(want + 20, 2);
-	put32(want + 24, 3);
-	put32(want + 28, 56);
-	put64(want + 32, 0x1111);
-	put32(want + 40, 2);
-	put32(want + 44, IBV_WR_RDMA_WRITE);
-	put32(want + 48, IBV_SEND_SIGNALED);
-	put64(want + 56, 0xaabb);
-	put32(want + 64, 0x77);
-	put64(want + 88, 0x2222);
-	put32(want + 96, 1);
-	put32(want + 100, IBV_WR_SEND);
-	put32(want + 108, 5);
-	put64(want + 144, 0x1000);
-	put32(want + 152, 64);
-	put32(want + 156, 0x11);
-	put64(want + 160, 0x2000);
-	put32(want + 168, 32);
-	put32(want + 172, 0x12);
-	put64(want + 176, 0x3000);
-	put32(want + 184, 16);
-	put32(want + 188, 0x13);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	t_put32(want, IB_USER_VERBS_CMD_POST_SEND);
+	t_put16(want + 4, 192 / 4);
+	t_put16(want + 6, 1);
+	t_put64(want + 8, t_get64(tk.log[tk.ncalls - 1].bytes + 8));
+	t_put32(want + 16, 7);
+	t_put32(want + 20, 2);
+	t_put32(want + 24, 3);
+	t_put32(want + 28, 56);
+	t_put64(want + 32, 0x1111);
+	t_put32(want + 40, 2);
+	t_put32(want + 44, IBV_WR_RDMA_WRITE);
+	t_put32(want + 48, IBV_SEND_SIGNALED);
+	t_put64(want + 56, 0xaabb);
+	t_put32(want + 64, 0x77);
+	t_put64(want + 88, 0x2222);
+	t_put32(want + 96, 1);
+	t_put32(want + 100, IBV_WR_SEND);
+	t_put32(want + 108, 5);
+	t_put64(want + 144, 0x1000);
+	t_put32(want + 152, 64);
+	t_put32(want + 156, 0x11);
+	t_put64(want + 160, 0x2000);
+	t_put32(want + 168, 32);
+	t_put32(want + 172, 0x12);
+	t_put64(want + 176, 0x3000);
+	t_put32(want + 184, 16);
+	t_put32(want + 188, 0x13);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 
 	/* The kernel refuses the second: bad_wr is 1-based. */
-	put32(fk.resp, 2);
+	t_put32(fk.resp, 2);
 	fk.resp_len = 4;
-	fk.write_err = EINVAL;
+	tk.write_err = EINVAL;
 	assert_int_equal(ibv_cmd_post_send(&qp, &w1, &bad), EINVAL);
 	assert_ptr_equal(bad, &w2);
 	fk.resp_len = 0;
-	fk.write_err = ENOMEM;
+	tk.write_err = ENOMEM;
 	assert_int_equal(ibv_cmd_post_send(&qp, &w1, &bad), ENOMEM);
 	assert_ptr_equal(bad, &w1);
 }
@@ -632,23 +506,23 @@ static void test_post_recv_bytes(void **state)
 	struct ibv_recv_wr *bad = NULL;
 	uint8_t want[64];
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_post_srq_recv(&srq, &wr, &bad), 0);
 	memset(want, 0, sizeof(want));
-	put32(want, IB_USER_VERBS_CMD_POST_SRQ_RECV);
-	put16(want + 4, 16);
-	put16(want + 6, 1);
-	put64(want + 8, get64(fk.log[fk.ncalls - 1].bytes + 8));
-	put32(want + 16, 8);
-	put32(want + 20, 1);
-	put32(want + 24, 1);
-	put32(want + 28, 16);
-	put64(want + 32, 0x33);
-	put32(want + 40, 1);
-	put64(want + 48, 0x4000);
-	put32(want + 56, 8);
-	put32(want + 60, 0x21);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	t_put32(want, IB_USER_VERBS_CMD_POST_SRQ_RECV);
+	t_put16(want + 4, 16);
+	t_put16(want + 6, 1);
+	t_put64(want + 8, t_get64(tk.log[tk.ncalls - 1].bytes + 8));
+	t_put32(want + 16, 8);
+	t_put32(want + 20, 1);
+	t_put32(want + 24, 1);
+	t_put32(want + 28, 16);
+	t_put64(want + 32, 0x33);
+	t_put32(want + 40, 1);
+	t_put64(want + 48, 0x4000);
+	t_put32(want + 56, 8);
+	t_put32(want + 60, 0x21);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 }
 
 /* The mask picks the fields; the rest of the request stays zero. */
@@ -677,34 +551,34 @@ static void test_modify_qp_mask(void **state)
 	uint8_t want[120];
 
 	memset(&cmd, 0xff, sizeof(cmd));
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_modify_qp(&qp, &a, mask, &cmd, sizeof(cmd)),
 			 0);
 	memset(want, 0, sizeof(want));
-	put32(want, IB_USER_VERBS_CMD_MODIFY_QP);
-	put16(want + 4, 120 / 4);
+	t_put32(want, IB_USER_VERBS_CMD_MODIFY_QP);
+	t_put16(want + 4, 120 / 4);
 	want[8] = 0xfe; /* dest.dgid */
 	want[9] = 0x80;
-	put32(want + 24, 0xabc);
-	put16(want + 28, 0x12);
+	t_put32(want + 24, 0xabc);
+	t_put16(want + 28, 0x12);
 	want[32] = 2; /* sgid_index */
 	want[33] = 64;
 	want[35] = 3; /* sl */
 	want[38] = 1; /* is_global */
 	want[39] = 1; /* port_num */
-	put32(want + 72, 7);
-	put32(want + 76, mask);
-	put32(want + 84, 0x789);
-	put32(want + 92, 0x456);
+	t_put32(want + 72, 7);
+	t_put32(want + 76, mask);
+	t_put32(want + 84, 0x789);
+	t_put32(want + 92, 0x456);
 	want[104] = IBV_QPS_RTR;
 	want[106] = IBV_MTU_1024;
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 
-	fk.ncalls = 0;
+	tk.ncalls = 0;
 	assert_int_equal(ibv_cmd_modify_qp(&qp, &a, IBV_QP_RATE_LIMIT, &cmd,
 					   sizeof(cmd)),
 			 EOPNOTSUPP);
-	assert_int_equal(fk.ncalls, 0);
+	assert_int_equal(tk.ncalls, 0);
 }
 
 /* QUERY_QP's answer into both attrs; init attr partly from the QP. */
@@ -730,7 +604,7 @@ static void test_query_qp(void **state)
 
 	memcpy(fk.resp, &r, sizeof(r));
 	fk.resp_len = sizeof(r);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_query_qp(&qp, &a, IBV_QP_STATE, &ia, &cmd,
 					  sizeof(cmd)),
 			 0);
@@ -743,9 +617,9 @@ static void test_query_qp(void **state)
 	assert_int_equal(ia.sq_sig_all, 1);
 	assert_ptr_equal(ia.send_cq, &cq);
 	assert_int_equal(ia.qp_type, IBV_QPT_UC);
-	assert_int_equal(get64(fk.log[fk.ncalls - 1].bytes + 16) & 0xffffffff,
+	assert_int_equal(t_get64(tk.log[tk.ncalls - 1].bytes + 16) & 0xffffffff,
 			 7);
-	fk.write_err = EACCES;
+	tk.write_err = EACCES;
 	assert_int_equal(ibv_cmd_query_qp(&qp, &a, 0, &ia, &cmd, sizeof(cmd)),
 			 EACCES);
 }
@@ -758,19 +632,19 @@ static void test_mcast(void **state)
 	union ibv_gid gid = { .raw = { 0xff, 0x12 } };
 	uint8_t want[32];
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_attach_mcast(&qp, &gid, 0xc001), 0);
 	memset(want, 0, sizeof(want));
-	put32(want, IB_USER_VERBS_CMD_ATTACH_MCAST);
-	put16(want + 4, 8);
+	t_put32(want, IB_USER_VERBS_CMD_ATTACH_MCAST);
+	t_put16(want + 4, 8);
 	want[8] = 0xff;
 	want[9] = 0x12;
-	put32(want + 24, 7);
-	put16(want + 28, 0xc001);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
-	put32(want, IB_USER_VERBS_CMD_DETACH_MCAST);
+	t_put32(want + 24, 7);
+	t_put16(want + 28, 0xc001);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
+	t_put32(want, IB_USER_VERBS_CMD_DETACH_MCAST);
 	assert_int_equal(ibv_cmd_detach_mcast(&qp, &gid, 0xc001), 0);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 }
 
 /* SRQ/CREATE on the ioctl path; then CREATE_SRQ by write(). */
@@ -798,11 +672,11 @@ static void test_create_srq(void **state)
 	struct ib_uverbs_create_srq_resp resp = { 0 };
 	struct ib_uverbs_ioctl_hdr *h;
 
-	fk.on_ioctl = t_srq_answer;
+	tk.on_ioctl = t_srq_answer;
 	assert_int_equal(ibv_cmd_create_srq(&pd, &srq, &attr, &cmd, sizeof(cmd),
 					    &resp, sizeof(resp)),
 			 0);
-	h = (struct ib_uverbs_ioctl_hdr *)fk.log[0].bytes;
+	h = (struct ib_uverbs_ioctl_hdr *)tk.log[0].bytes;
 	assert_int_equal(h->object_id, UVERBS_OBJECT_SRQ);
 	assert_int_equal(h->num_attrs, 10);
 	assert_int_equal(t_attr(h, UVERBS_ATTR_CREATE_SRQ_MAX_WR)->data, 64);
@@ -814,19 +688,19 @@ static void test_create_srq(void **state)
 	assert_int_equal(attr.attr.max_wr, 100);
 	assert_int_equal(attr.attr.max_sge, 3);
 
-	fk.ncalls = 0;
-	fk.refuse_obj = UVERBS_OBJECT_SRQ;
-	fk.refuse_method = UVERBS_METHOD_SRQ_CREATE;
+	tk.ncalls = 0;
+	tk.refuse_obj = UVERBS_OBJECT_SRQ;
+	tk.refuse_method = UVERBS_METHOD_SRQ_CREATE;
 	resp.srq_handle = 0x45;
 	resp.max_wr = 128;
 	memcpy(fk.resp, &resp, sizeof(resp));
 	fk.resp_len = sizeof(resp);
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_create_srq(&pd, &srq, &attr, &cmd, sizeof(cmd),
 					    &resp, sizeof(resp)),
 			 0);
-	assert_false(fk.log[fk.ncalls - 1].is_ioctl);
-	assert_int_equal(get64(fk.log[fk.ncalls - 1].bytes) & 0xffffffff,
+	assert_false(tk.log[tk.ncalls - 1].is_ioctl);
+	assert_int_equal(t_get64(tk.log[tk.ncalls - 1].bytes) & 0xffffffff,
 			 IB_USER_VERBS_CMD_CREATE_SRQ);
 	assert_int_equal(srq.handle, 0x45);
 	assert_int_equal(attr.attr.max_wr, 128);
@@ -851,7 +725,7 @@ static void test_create_srq_ex_errors(void **state)
 					       sizeof(cmd), &resp,
 					       sizeof(resp)),
 			 EINVAL);
-	assert_int_equal(fk.ncalls, 0);
+	assert_int_equal(tk.ncalls, 0);
 }
 
 /* Modify, query and destroy of an SRQ. */
@@ -865,18 +739,18 @@ static void test_srq_modify_query_destroy(void **state)
 	struct ib_uverbs_query_srq_resp qr = { 70, 4, 9, 0 };
 	uint8_t want[24];
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_modify_srq(&srq, &a, IBV_SRQ_LIMIT, &mcmd,
 					    sizeof(mcmd)),
 			 0);
 	memset(want, 0, sizeof(want));
-	put32(want, IB_USER_VERBS_CMD_MODIFY_SRQ);
-	put16(want + 4, 6);
-	put32(want + 8, 6);
-	put32(want + 12, IBV_SRQ_LIMIT);
-	put32(want + 16, 50);
-	put32(want + 20, 5);
-	t_expect(fk.ncalls - 1, false, want, sizeof(want));
+	t_put32(want, IB_USER_VERBS_CMD_MODIFY_SRQ);
+	t_put16(want + 4, 6);
+	t_put32(want + 8, 6);
+	t_put32(want + 12, IBV_SRQ_LIMIT);
+	t_put32(want + 16, 50);
+	t_put32(want + 20, 5);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 
 	memcpy(fk.resp, &qr, sizeof(qr));
 	fk.resp_len = sizeof(qr);
@@ -890,7 +764,7 @@ static void test_srq_modify_query_destroy(void **state)
 	memset(fk.resp, 0, 4);
 	fk.resp_len = 4;
 	assert_int_equal(ibv_cmd_destroy_srq(&srq), 0);
-	assert_int_equal(get64(fk.log[fk.ncalls - 1].bytes) & 0xffffffff,
+	assert_int_equal(t_get64(tk.log[tk.ncalls - 1].bytes) & 0xffffffff,
 			 IB_USER_VERBS_CMD_DESTROY_SRQ);
 }
 
@@ -915,14 +789,14 @@ static void test_create_destroy_ah(void **state)
 
 	memcpy(fk.resp, &handle, 4);
 	fk.resp_len = 4;
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_create_ah(&pd, &ah, &attr, &resp.core,
 					   sizeof(resp)),
 			 0);
-	req = fk.log[fk.ncalls - 1].bytes;
-	assert_int_equal(fk.log[fk.ncalls - 1].len, 64);
-	assert_int_equal(get64(req + 8), (uintptr_t)&resp);
-	assert_int_equal(get64(req + 16), (uintptr_t)&ah);
+	req = tk.log[tk.ncalls - 1].bytes;
+	assert_int_equal(tk.log[tk.ncalls - 1].len, 64);
+	assert_int_equal(t_get64(req + 8), (uintptr_t)&resp);
+	assert_int_equal(t_get64(req + 16), (uintptr_t)&ah);
 	assert_int_equal(req[24], 3);
 	assert_int_equal(req[32 + 21], 9); /* grh.hop_limit */
 	assert_int_equal(req[32 + 24], 0x22); /* dlid */
@@ -930,14 +804,14 @@ static void test_create_destroy_ah(void **state)
 	assert_int_equal(ah.handle, 0x71);
 	assert_ptr_equal(ah.context, ctx);
 
-	fk.ncalls = 0;
+	tk.ncalls = 0;
 	fk.resp_len = 0;
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), 0);
 	memset(want, 0, sizeof(want));
-	put32(want, IB_USER_VERBS_CMD_DESTROY_AH);
-	put16(want + 4, 3);
-	put32(want + 8, 0x71);
-	t_expect(fk.ncalls - 1, false, want, 12);
+	t_put32(want, IB_USER_VERBS_CMD_DESTROY_AH);
+	t_put16(want + 4, 3);
+	t_put32(want + 8, 0x71);
+	t_expect(tk.ncalls - 1, false, want, 12);
 }
 
 /* AH/DESTROY on the ioctl path; EIO of a dead device passes through. */
@@ -948,11 +822,11 @@ static void test_destroy_ah_ioctl(void **state)
 	uint8_t want[24 + 16];
 
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), 0);
-	put_attr(put_ioctl_hdr(want, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY,
-			       1),
-		 UVERBS_ATTR_DESTROY_AH_HANDLE, 0, 1, 0x71);
+	t_put_attr(t_put_ioctl_hdr(want, UVERBS_OBJECT_AH,
+				   UVERBS_METHOD_AH_DESTROY, 1),
+		   UVERBS_ATTR_DESTROY_AH_HANDLE, 0, 1, 0x71);
 	t_expect(0, true, want, sizeof(want));
-	fk.ioctl_err = EIO;
+	tk.ioctl_err = EIO;
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), EIO);
 }
 

@@ -29,78 +29,9 @@
 
 #include "libibverbs/kcmd.h"
 #include "libibverbs/test_hooks.h"
+#include "t_kernel.h"
 
 #define T_DRIVER_ID 42
-#define T_MAX_CALLS 16
-#define T_MAX_BYTES 512
-#define T_NO_OBJECT 0xffff
-
-/* One system call as the fake kernel saw it. */
-struct t_call {
-	bool is_ioctl;
-	int fd;
-	unsigned long request;
-	size_t len;
-	uint8_t bytes[T_MAX_BYTES];
-};
-
-/*
- * The fake kernel: what it answers (no ioctl at all, one refused method,
- * a script of errno values, then success) and what it was sent.
- */
-static struct {
-	bool no_ioctl;
-	uint16_t refuse_obj, refuse_method;
-	int refuse_err;
-	int script[4];
-	unsigned int nscript, iscript;
-	int write_err;
-	bool short_write;
-	pthread_mutex_t lock;
-	struct t_call log[T_MAX_CALLS];
-	atomic_uint ncalls, ioctls, writes;
-} fk = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static struct verbs_device t_vdev = { .refcount = 1 };
-
-static void t_record(bool is_ioctl, int fd, unsigned long req, const void *buf,
-		     size_t len)
-{
-	unsigned int i = atomic_fetch_add(&fk.ncalls, 1);
-	struct t_call *c;
-
-	if (i >= T_MAX_CALLS)
-		return;
-	c = &fk.log[i];
-	c->is_ioctl = is_ioctl;
-	c->fd = fd;
-	c->request = req;
-	c->len = len;
-	memcpy(c->bytes, buf, len < T_MAX_BYTES ? len : T_MAX_BYTES);
-}
-
-static int t_answer(const struct ib_uverbs_ioctl_hdr *h)
-{
-	int err = 0;
-
-	if (fk.no_ioctl)
-		return ENOTTY;
-	if (h->object_id == fk.refuse_obj && h->method_id == fk.refuse_method)
-		return fk.refuse_err;
-	pthread_mutex_lock(&fk.lock);
-	if (fk.iscript < fk.nscript)
-		err = fk.script[fk.iscript++];
-	pthread_mutex_unlock(&fk.lock);
-	return err;
-}
-
-static struct ib_uverbs_attr *t_attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id)
-{
-	for (unsigned int i = 0; i < h->num_attrs; i++)
-		if (h->attrs[i].attr_id == id)
-			return &h->attrs[i];
-	return NULL;
-}
 
 /*
  * What a kernel does on success: INVOKE_WRITE echoes the token (the
@@ -126,139 +57,41 @@ static void t_kernel_outputs(struct ib_uverbs_ioctl_hdr *h)
 	}
 }
 
-static int t_ioctl(int fd, unsigned long request, void *arg)
-{
-	struct ib_uverbs_ioctl_hdr *h = arg;
-	int err;
-
-	atomic_fetch_add(&fk.ioctls, 1);
-	t_record(true, fd, request, arg, h->length);
-	err = t_answer(h);
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	t_kernel_outputs(h);
-	return 0;
-}
-
 /* A basic command's core request: response pointer, then a token. */
-static ssize_t t_write(int fd, const void *buf, size_t len)
+static int t_write_echo(const void *buf, size_t len, int err)
 {
 	const struct ib_uverbs_cmd_hdr *h = buf;
 	uint64_t resp;
 
-	atomic_fetch_add(&fk.writes, 1);
-	t_record(false, fd, 0, buf, len);
-	if (fk.write_err) {
-		errno = fk.write_err;
-		return -1;
-	}
-	if (fk.short_write)
-		return len - 4;
+	if (err || tk.short_write)
+		return err;
 	if (!(h->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) && len >= 24 &&
 	    h->out_words >= 2) {
 		memcpy(&resp, (const uint8_t *)buf + 8, 8);
 		memcpy((void *)(uintptr_t)resp, (const uint8_t *)buf + 16, 8);
 	}
-	return len;
+	return 0;
 }
 
+/* The kernel has every method, the tunnel included. */
 static int t_setup(void **state)
 {
-	struct verbs_context *vctx;
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-	pthread_mutex_lock(&fk.lock);
-	fk.no_ioctl = fk.short_write = false;
-	fk.refuse_obj = T_NO_OBJECT;
-	fk.nscript = fk.iscript = 0;
-	fk.write_err = 0;
-	pthread_mutex_unlock(&fk.lock);
-	atomic_store(&fk.ncalls, 0);
-	atomic_store(&fk.ioctls, 0);
-	atomic_store(&fk.writes, 0);
-	kcmd_set_transport(t_ioctl, t_write);
-	vctx = _verbs_init_and_alloc_context(&t_vdev.device, fd, sizeof(*vctx),
-					     NULL, T_DRIVER_ID);
-	assert_non_null(vctx);
-	*state = &vctx->context;
+	t_kernel_reset();
+	tk.tunnel = true;
+	tk.on_ioctl = t_kernel_outputs;
+	tk.on_write = t_write_echo;
+	*state = t_context_new(T_DRIVER_ID);
 	return 0;
-}
-
-static int t_teardown(void **state)
-{
-	struct verbs_context *vctx = verbs_get_ctx(*state);
-
-	verbs_uninit_context(vctx);
-	free(vctx);
-	kcmd_set_transport(NULL, NULL);
-	return 0;
-}
-
-static unsigned int t_syscalls(void)
-{
-	return atomic_load(&fk.ioctls) + atomic_load(&fk.writes);
-}
-
-/* Little-endian fields of an expected byte image. */
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v);
-	put16(p + 2, v >> 16);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, v);
-	put32(p + 4, v >> 32);
-}
-
-static uint8_t *put_attr(uint8_t *p, uint16_t id, uint16_t len, uint16_t flags,
-			 uint64_t data)
-{
-	memset(p, 0, 16);
-	put16(p, id);
-	put16(p + 2, len);
-	put16(p + 4, flags);
-	put64(p + 8, data);
-	return p + 16;
-}
-
-static uint8_t *put_ioctl_hdr(uint8_t *p, uint16_t obj, uint16_t method,
-			      uint16_t n)
-{
-	memset(p, 0, 24);
-	put16(p, 24 + 16 * n);
-	put16(p + 2, obj);
-	put16(p + 4, method);
-	put16(p + 6, n);
-	put32(p + 16, T_DRIVER_ID);
-	return p + 24;
-}
-
-static uint64_t u64_of(const void *bytes)
-{
-	uint64_t v = 0;
-
-	memcpy(&v, bytes, 8);
-	return v;
 }
 
 static void t_expect_ioctl(unsigned int i, struct ibv_context *ctx,
 			   const uint8_t *want, size_t len)
 {
-	assert_true(fk.log[i].is_ioctl);
-	assert_int_equal(fk.log[i].fd, ctx->cmd_fd);
-	assert_int_equal(fk.log[i].request, 0xc0181b01);
-	assert_int_equal(fk.log[i].len, len);
-	assert_memory_equal(fk.log[i].bytes, want, len);
+	assert_true(tk.log[i].is_ioctl);
+	assert_int_equal(tk.log[i].fd, ctx->cmd_fd);
+	assert_int_equal(tk.log[i].request, 0xc0181b01);
+	assert_int_equal(tk.log[i].len, len);
+	assert_memory_equal(tk.log[i].bytes, want, len);
 }
 
 /* Header and attributes byte for byte: inline vs pointer, reserved zero. */
@@ -279,12 +112,12 @@ static void test_ioctl_bytes(void **state)
 	cmdb->hdr.reserved2 = ~0u;
 	assert_int_equal(execute_ioctl(ctx, cmdb), 0);
 
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 5);
-	p = put_attr(p, 1, 4, 1, 0x11223344);
-	p = put_attr(p, 2, 16, 1, (uintptr_t)big);
-	p = put_attr(p, 3, 3, 1, 0x0c0b0a);
-	p = put_attr(p, 4, 32, 1, (uintptr_t)out);
-	put_attr(p, 5, 0, 0, 7);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, 5);
+	p = t_put_attr(p, 1, 4, 1, 0x11223344);
+	p = t_put_attr(p, 2, 16, 1, (uintptr_t)big);
+	p = t_put_attr(p, 3, 3, 1, 0x0c0b0a);
+	p = t_put_attr(p, 4, 32, 1, (uintptr_t)out);
+	t_put_attr(p, 5, 0, 0, 7);
 	assert_int_equal(t_syscalls(), 1);
 	t_expect_ioctl(0, ctx, want, sizeof(want));
 }
@@ -314,11 +147,11 @@ static void test_ioctl_linked(void **state)
 		assert_int_equal(execute_ioctl(ctx, cmdb), 0);
 		assert_int_equal(cmdb->hdr.num_attrs, 4);
 	}
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 4);
-	p = put_attr(p, 1, 0, 1, 5);
-	p = put_attr(p, 2, 8, 1, 6);
-	p = put_attr(p, 0x1000, 8, 1, 0xdead);
-	put_attr(p, 0x1001, 0, 1, 0);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, 4);
+	p = t_put_attr(p, 1, 0, 1, 5);
+	p = t_put_attr(p, 2, 8, 1, 6);
+	p = t_put_attr(p, 0x1000, 8, 1, 0xdead);
+	t_put_attr(p, 0x1001, 0, 1, 0);
 	t_expect_ioctl(0, ctx, want, sizeof(want));
 	assert_int_equal(drv_out->data, 99);
 	assert_true(attr_output_valid(drv_out));
@@ -337,7 +170,7 @@ static void test_ioctl_uhw_in(void **state)
 	uhw->flags = UVERBS_ATTR_F_MANDATORY;
 	cmdb->uhw_in_idx = 0;
 	assert_int_equal(execute_ioctl(ctx, cmdb), 0);
-	assert_int_equal(u64_of(fk.log[0].bytes + 24 + 8), 0x55667788);
+	assert_int_equal(t_get64(tk.log[0].bytes + 24 + 8), 0x55667788);
 	assert_int_equal(uhw->data, (uintptr_t)&udata);
 }
 
@@ -408,10 +241,10 @@ static int t_send_ex(struct ibv_context *ctx, uint64_t req[6], uint64_t resp[2])
 static void t_expect_write(unsigned int i, struct ibv_context *ctx,
 			   const uint8_t *want, size_t len)
 {
-	assert_false(fk.log[i].is_ioctl);
-	assert_int_equal(fk.log[i].fd, ctx->cmd_fd);
-	assert_int_equal(fk.log[i].len, len);
-	assert_memory_equal(fk.log[i].bytes, want, len);
+	assert_false(tk.log[i].is_ioctl);
+	assert_int_equal(tk.log[i].fd, ctx->cmd_fd);
+	assert_int_equal(tk.log[i].len, len);
+	assert_memory_equal(tk.log[i].bytes, want, len);
 }
 
 /* write() with the basic header, after the tunnel was refused. */
@@ -422,15 +255,15 @@ static void test_write_basic(void **state)
 	uint64_t resp[2] = { ~0ull, ~0ull };
 	uint8_t want[32];
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(t_send_basic(ctx, &req, resp), 0);
-	put32(want, IB_USER_VERBS_CMD_ALLOC_PD);
-	put16(want + 4, 8); /* in_words: 32 bytes with the header */
-	put16(want + 6, 4); /* out_words: 16 bytes */
-	put64(want + 8, (uintptr_t)resp);
-	put64(want + 16, 0x1234);
-	put64(want + 24, 0x77);
-	assert_int_equal(atomic_load(&fk.writes), 1);
+	t_put32(want, IB_USER_VERBS_CMD_ALLOC_PD);
+	t_put16(want + 4, 8); /* in_words: 32 bytes with the header */
+	t_put16(want + 6, 4); /* out_words: 16 bytes */
+	t_put64(want + 8, (uintptr_t)resp);
+	t_put64(want + 16, 0x1234);
+	t_put64(want + 24, 0x77);
+	assert_int_equal(atomic_load(&tk.writes), 1);
 	t_expect_write(1, ctx, want, sizeof(want));
 	assert_int_equal(resp[0], 0x1234);
 	assert_int_equal(resp[1], 0); /* zeroed before the kernel wrote */
@@ -444,18 +277,18 @@ static void test_write_ex(void **state)
 	uint64_t resp[2] = { ~0ull, ~0ull };
 	uint8_t want[48];
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_int_equal(t_send_ex(ctx, req, resp), 0);
-	put32(want, 0x80000000u | IB_USER_VERBS_EX_CMD_CREATE_FLOW);
-	put16(want + 4, 2); /* core request, headers excluded */
-	put16(want + 6, 1); /* core response */
-	put64(want + 8, (uintptr_t)resp);
-	put16(want + 16, 1); /* provider_in_words */
-	put16(want + 18, 1); /* provider_out_words */
-	put32(want + 20, 0);
-	put64(want + 24, 0xc1);
-	put64(want + 32, 0xc2);
-	put64(want + 40, 0xd1);
+	t_put32(want, 0x80000000u | IB_USER_VERBS_EX_CMD_CREATE_FLOW);
+	t_put16(want + 4, 2); /* core request, headers excluded */
+	t_put16(want + 6, 1); /* core response */
+	t_put64(want + 8, (uintptr_t)resp);
+	t_put16(want + 16, 1); /* provider_in_words */
+	t_put16(want + 18, 1); /* provider_out_words */
+	t_put32(want + 20, 0);
+	t_put64(want + 24, 0xc1);
+	t_put64(want + 32, 0xc2);
+	t_put64(want + 40, 0xd1);
 	t_expect_write(1, ctx, want, sizeof(want));
 	assert_int_equal(resp[0], 0);
 	assert_int_equal(resp[1], 0);
@@ -470,28 +303,28 @@ static void test_tunnel(void **state)
 	uint8_t want[24 + 5 * 16], *p;
 
 	assert_int_equal(t_send_basic(ctx, &req, resp), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_DEVICE,
-			  UVERBS_METHOD_INVOKE_WRITE, 5);
-	p = put_attr(p, UVERBS_ATTR_WRITE_CMD, 8, 1,
-		     IB_USER_VERBS_CMD_ALLOC_PD);
-	p = put_attr(p, UVERBS_ATTR_CORE_IN, 16, 1, (uintptr_t)&req.response);
-	p = put_attr(p, UVERBS_ATTR_CORE_OUT, 8, 1, (uintptr_t)resp);
-	p = put_attr(p, UVERBS_ATTR_UHW_IN, 8, 1, 0x66);
-	put_attr(p, UVERBS_ATTR_UHW_OUT, 8, 1, (uintptr_t)&resp[1]);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_DEVICE,
+			    UVERBS_METHOD_INVOKE_WRITE, 5);
+	p = t_put_attr(p, UVERBS_ATTR_WRITE_CMD, 8, 1,
+		       IB_USER_VERBS_CMD_ALLOC_PD);
+	p = t_put_attr(p, UVERBS_ATTR_CORE_IN, 16, 1, (uintptr_t)&req.response);
+	p = t_put_attr(p, UVERBS_ATTR_CORE_OUT, 8, 1, (uintptr_t)resp);
+	p = t_put_attr(p, UVERBS_ATTR_UHW_IN, 8, 1, 0x66);
+	t_put_attr(p, UVERBS_ATTR_UHW_OUT, 8, 1, (uintptr_t)&resp[1]);
 	t_expect_ioctl(0, ctx, want, sizeof(want));
 	assert_int_equal(resp[0], 0x4321);
 
 	assert_int_equal(t_send_ex(ctx, xreq, resp), 0);
-	p = put_ioctl_hdr(want, UVERBS_OBJECT_DEVICE,
-			  UVERBS_METHOD_INVOKE_WRITE, 5);
-	p = put_attr(p, UVERBS_ATTR_WRITE_CMD, 8, 1,
-		     0x80000000u | IB_USER_VERBS_EX_CMD_CREATE_FLOW);
-	p = put_attr(p, UVERBS_ATTR_CORE_IN, 16, 1, (uintptr_t)&xreq[3]);
-	p = put_attr(p, UVERBS_ATTR_CORE_OUT, 8, 1, (uintptr_t)resp);
-	p = put_attr(p, UVERBS_ATTR_UHW_IN, 8, 1, 0xd1);
-	put_attr(p, UVERBS_ATTR_UHW_OUT, 8, 1, (uintptr_t)&resp[1]);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_DEVICE,
+			    UVERBS_METHOD_INVOKE_WRITE, 5);
+	p = t_put_attr(p, UVERBS_ATTR_WRITE_CMD, 8, 1,
+		       0x80000000u | IB_USER_VERBS_EX_CMD_CREATE_FLOW);
+	p = t_put_attr(p, UVERBS_ATTR_CORE_IN, 16, 1, (uintptr_t)&xreq[3]);
+	p = t_put_attr(p, UVERBS_ATTR_CORE_OUT, 8, 1, (uintptr_t)resp);
+	p = t_put_attr(p, UVERBS_ATTR_UHW_IN, 8, 1, 0xd1);
+	t_put_attr(p, UVERBS_ATTR_UHW_OUT, 8, 1, (uintptr_t)&resp[1]);
 	t_expect_ioctl(1, ctx, want, sizeof(want));
-	assert_int_equal(atomic_load(&fk.writes), 0);
+	assert_int_equal(atomic_load(&tk.writes), 0);
 }
 
 /* No ioctl at all: one retry by write(), then write() straight away. */
@@ -501,15 +334,15 @@ static void test_enotty_learned_once(void **state)
 	struct t_basic req = { .token = 1 };
 	uint64_t resp[2];
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	assert_false(kcmd_ioctl_refused(ctx, UVERBS_OBJECT_CQ, 0));
 	assert_int_equal(t_send_basic(ctx, &req, resp), 0);
-	assert_int_equal(atomic_load(&fk.ioctls), 1);
-	assert_int_equal(atomic_load(&fk.writes), 1);
+	assert_int_equal(atomic_load(&tk.ioctls), 1);
+	assert_int_equal(atomic_load(&tk.writes), 1);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(t_send_basic(ctx, &req, resp), 0);
-	assert_int_equal(atomic_load(&fk.ioctls), 1);
-	assert_int_equal(atomic_load(&fk.writes), 4);
+	assert_int_equal(atomic_load(&tk.ioctls), 1);
+	assert_int_equal(atomic_load(&tk.writes), 4);
 	assert_true(kcmd_ioctl_refused(ctx, UVERBS_OBJECT_CQ, 0));
 	assert_true(kcmd_ioctl_refused(ctx, UVERBS_OBJECT_DEVICE, 0));
 	assert_true(kcmd_ioctl_refused(ctx, 0x1000, 0x1000));
@@ -524,9 +357,9 @@ static void test_method_refused(void **state)
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
 			       1);
 
-	fk.refuse_obj = UVERBS_OBJECT_CQ;
-	fk.refuse_method = UVERBS_METHOD_CQ_CREATE;
-	fk.refuse_err = EPROTONOSUPPORT;
+	tk.refuse_obj = UVERBS_OBJECT_CQ;
+	tk.refuse_method = UVERBS_METHOD_CQ_CREATE;
+	tk.refuse_err = EPROTONOSUPPORT;
 	fill_attr_in_obj(cmdb, 1, 1);
 	assert_int_equal(execute_ioctl(ctx, cmdb), EPROTONOSUPPORT);
 	assert_true(kcmd_ioctl_refused(ctx, UVERBS_OBJECT_CQ,
@@ -538,8 +371,8 @@ static void test_method_refused(void **state)
 	assert_false(kcmd_ioctl_refused(ctx, UVERBS_OBJECT_DEVICE,
 					UVERBS_METHOD_INVOKE_WRITE));
 	assert_int_equal(t_send_basic(ctx, &req, resp), 0);
-	assert_int_equal(atomic_load(&fk.ioctls), 2);
-	assert_int_equal(atomic_load(&fk.writes), 0);
+	assert_int_equal(atomic_load(&tk.ioctls), 2);
+	assert_int_equal(atomic_load(&tk.writes), 0);
 }
 
 /* A kernel with ioctl but without INVOKE_WRITE (4.17 to 4.20). */
@@ -549,13 +382,13 @@ static void test_tunnel_refused(void **state)
 	struct t_basic req = { .token = 9 };
 	uint64_t resp[2];
 
-	fk.refuse_obj = UVERBS_OBJECT_DEVICE;
-	fk.refuse_method = UVERBS_METHOD_INVOKE_WRITE;
-	fk.refuse_err = EPROTONOSUPPORT;
+	tk.refuse_obj = UVERBS_OBJECT_DEVICE;
+	tk.refuse_method = UVERBS_METHOD_INVOKE_WRITE;
+	tk.refuse_err = EPROTONOSUPPORT;
 	assert_int_equal(t_send_basic(ctx, &req, resp), 0);
 	assert_int_equal(t_send_basic(ctx, &req, resp), 0);
-	assert_int_equal(atomic_load(&fk.ioctls), 1);
-	assert_int_equal(atomic_load(&fk.writes), 2);
+	assert_int_equal(atomic_load(&tk.ioctls), 1);
+	assert_int_equal(atomic_load(&tk.writes), 2);
 	assert_int_equal(resp[0], 9);
 	assert_false(kcmd_ioctl_refused(ctx, UVERBS_OBJECT_CQ,
 					UVERBS_METHOD_CQ_CREATE));
@@ -575,24 +408,23 @@ static void test_errors_pass_through(void **state)
 				       UVERBS_METHOD_ADVISE_MR, 1);
 
 		fill_attr_in_obj(cmdb, 1, 1);
-		fk.script[fk.nscript++] = errs[i];
+		t_fail_next(errs[i]);
 		assert_int_equal(execute_ioctl(ctx, cmdb), errs[i]);
 		assert_int_equal(errno, errs[i]);
 	}
 	assert_false(kcmd_ioctl_refused(ctx, UVERBS_OBJECT_MR,
 					UVERBS_METHOD_ADVISE_MR));
-	fk.nscript = fk.iscript = 0;
-	fk.script[fk.nscript++] = EFAULT;
+	t_fail_next(EFAULT);
 	assert_int_equal(t_send_basic(ctx, &req, resp), EFAULT);
 	assert_int_equal(t_syscalls(), 5);
 
-	fk.no_ioctl = true;
-	fk.write_err = ENOMEM;
+	tk.no_ioctl = true;
+	tk.write_err = ENOMEM;
 	assert_int_equal(t_send_basic(ctx, &req, resp), ENOMEM);
-	fk.write_err = EFAULT;
+	tk.write_err = EFAULT;
 	assert_int_equal(t_send_basic(ctx, &req, resp), EFAULT);
-	fk.write_err = 0;
-	fk.short_write = true;
+	tk.write_err = 0;
+	tk.short_write = true;
 	assert_int_equal(t_send_basic(ctx, &req, resp), EIO);
 }
 
@@ -676,22 +508,23 @@ static void test_threads(void **state)
 	struct ibv_context *ctx = *state;
 
 	t_run_threads(ctx);
-	assert_int_equal(atomic_load(&fk.ioctls), T_THREADS * T_PER_THREAD);
-	assert_int_equal(atomic_load(&fk.writes), 0);
+	assert_int_equal(atomic_load(&tk.ioctls), T_THREADS * T_PER_THREAD);
+	assert_int_equal(atomic_load(&tk.writes), 0);
 }
 
 static void test_threads_no_ioctl(void **state)
 {
 	struct ibv_context *ctx = *state;
 
-	fk.no_ioctl = true;
+	tk.no_ioctl = true;
 	t_run_threads(ctx);
-	assert_int_equal(atomic_load(&fk.writes), T_THREADS * T_PER_THREAD);
+	assert_int_equal(atomic_load(&tk.writes), T_THREADS * T_PER_THREAD);
 	/* At most each thread's first command tried the tunnel. */
-	assert_in_range(atomic_load(&fk.ioctls), 1, T_THREADS);
+	assert_in_range(atomic_load(&tk.ioctls), 1, T_THREADS);
 }
 
-#define T_CASE(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
+#define T_CASE(fn) \
+	cmocka_unit_test_setup_teardown(fn, t_setup, t_context_teardown)
 
 int main(void)
 {

@@ -27,6 +27,7 @@
 #include <infiniband/driver.h>
 
 #include "libibverbs/test_hooks.h"
+#include "t_kernel.h"
 #include "t_scenario.h"
 #include "t_util.h"
 
@@ -42,11 +43,9 @@ struct ibv_srq *verbs_create_srq_ex(struct ibv_context *context,
 #define T_QPN 0x11
 
 static struct verbs_sysfs_dev t_sysfs;
-static struct verbs_device t_vdev = { .refcount = 1, .sysfs = &t_sysfs };
 static enum ibv_port_state t_port_state = IBV_PORT_ACTIVE;
 static char t_log[4096];
 static char t_dir[64];
-static int t_ioctl_errno;
 
 /* The device's limits; a query also clobbers errno, as real ones may. */
 static int t_query_device_ex(struct ibv_context *ctx,
@@ -169,23 +168,6 @@ static const struct verbs_context_ops t_ops = {
 	.reg_mr = t_reg_mr,
 };
 
-/* The fake kernel refuses every ioctl with t_ioctl_errno. */
-static int t_ioctl(int fd, unsigned long request, void *arg)
-{
-	(void)fd;
-	(void)request;
-	(void)arg;
-	errno = t_ioctl_errno;
-	return -1;
-}
-
-static ssize_t t_write_cmd(int fd, const void *buf, size_t len)
-{
-	(void)fd;
-	(void)buf;
-	return len;
-}
-
 /* GIDs 0, 1 and 3 of port 1 in use, 2 empty, as sysfs shows them. */
 static void t_gid_table(void)
 {
@@ -215,8 +197,7 @@ static void t_gid_table(void)
  */
 static struct ibv_context *t_open(const char *level)
 {
-	struct verbs_context *vctx;
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	struct ibv_context *ctx;
 
 	t_gid_table();
 	snprintf(t_log, sizeof(t_log), "%s/log", t_dir);
@@ -228,20 +209,19 @@ static struct ibv_context *t_open(const char *level)
 	verbs_log_init();
 	strcpy(t_vdev.device.name, "rxe0");
 	t_vdev.device.transport_type = IBV_TRANSPORT_IB;
-	t_ioctl_errno = EPROTONOSUPPORT;
-	kcmd_set_transport(t_ioctl, t_write_cmd);
-	vctx = _verbs_init_and_alloc_context(&t_vdev.device, fd, sizeof(*vctx),
-					     NULL, 0);
-	T_CHECK(vctx);
-	verbs_set_ops(vctx, &t_ops);
-	vctx->context.num_comp_vectors = 1;
-	return &vctx->context;
+	t_vdev.sysfs = &t_sysfs;
+	/* The fake kernel refuses every ioctl; write() takes anything. */
+	t_kernel_reset();
+	tk.ioctl_err = EPROTONOSUPPORT;
+	ctx = t_context_new(0);
+	verbs_set_ops(verbs_get_ctx(ctx), &t_ops);
+	ctx->num_comp_vectors = 1;
+	return ctx;
 }
 
 static void t_close(struct ibv_context *ctx)
 {
-	verbs_uninit_context(verbs_get_ctx(ctx));
-	free(verbs_get_ctx(ctx));
+	t_context_free(ctx);
 	t_rm_rf(t_dir);
 }
 
@@ -262,7 +242,7 @@ static const char *t_take_log(void)
 }
 
 /* The log is exactly @line (with the library's prefix), or empty for NULL. */
-static int t_expect(const char *line)
+static int t_expect_log(const char *line)
 {
 	const char *got = t_take_log();
 	char want[1024];
@@ -293,7 +273,7 @@ static int t_create_qp_case(struct ibv_context *ctx, enum ibv_qp_type type,
 	errno = 0;
 	T_CHECK_RET(!ibv_create_qp(&t_pd, &attr));
 	T_CHECK_RET(errno == T_ERRNO);
-	return t_expect(line);
+	return t_expect_log(line);
 }
 
 static int scenario_create_qp(void *unused)
@@ -340,7 +320,8 @@ static int scenario_create_qp(void *unused)
 	errno = 0;
 	T_CHECK(!verbs_create_qp_ex(ctx, &ex));
 	T_CHECK(errno == T_ERRNO);
-	T_CHECK(!t_expect("create_qp on rxe0: max_recv_sge 33 > max_sge 32"));
+	T_CHECK(!t_expect_log(
+		"create_qp on rxe0: max_recv_sge 33 > max_sge 32"));
 	t_close(ctx);
 	return 0;
 }
@@ -357,17 +338,17 @@ static int scenario_create_srq_cq(void *unused)
 	errno = 0;
 	T_CHECK(!ibv_create_srq(&t_pd, &attr));
 	T_CHECK(errno == T_ERRNO);
-	T_CHECK(!t_expect(
+	T_CHECK(!t_expect_log(
 		"create_srq on rxe0: max_wr 5000 > max_srq_wr 1024; max_sge 9 > max_srq_sge 8"));
 	errno = 0;
 	T_CHECK(!ibv_create_cq(ctx, 70000, NULL, NULL, 3));
 	T_CHECK(errno == T_ERRNO);
-	T_CHECK(!t_expect(
+	T_CHECK(!t_expect_log(
 		"create_cq on rxe0: cqe 70000 > max_cqe 32767; comp_vector 3 >= num_comp_vectors 1"));
 	errno = 0;
 	T_CHECK(!verbs_create_cq_ex(ctx, &cq_attr));
 	T_CHECK(errno == T_ERRNO);
-	T_CHECK(!t_expect("create_cq on rxe0: cqe 40000 > max_cqe 32767"));
+	T_CHECK(!t_expect_log("create_cq on rxe0: cqe 40000 > max_cqe 32767"));
 	t_close(ctx);
 	return 0;
 }
@@ -386,7 +367,7 @@ static int t_modify_case(struct ibv_context *ctx, enum ibv_qp_type type,
 	T_CHECK_RET(errno == T_ERRNO);
 	/* A failed modify leaves the state the core knew. */
 	T_CHECK_RET(qp.state == state);
-	return t_expect(line);
+	return t_expect_log(line);
 }
 
 #define RC_RTR_MASK                                                     \
@@ -486,18 +467,18 @@ static int scenario_ah(void *unused)
 	errno = 0;
 	T_CHECK(!ibv_create_ah(&t_pd, &attr));
 	T_CHECK(errno == T_ERRNO);
-	T_CHECK(!t_expect(
+	T_CHECK(!t_expect_log(
 		"create_ah on rxe0: port 1 is down; port 1 is Ethernet (RoCE): is_global must be set"));
 	attr.is_global = 1;
 	attr.grh.sgid_index = 2;
 	t_port_state = IBV_PORT_ACTIVE;
 	T_CHECK(!ibv_create_ah(&t_pd, &attr));
-	T_CHECK(!t_expect(
+	T_CHECK(!t_expect_log(
 		"create_ah on rxe0: sgid_index 2 of port 1 is an empty GID entry"));
 	t_port_state = IBV_PORT_DOWN;
 	errno = 0;
 	T_CHECK(ibv_init_ah_from_wc(ctx, 1, &wc, &grh, &out) == -1);
-	T_CHECK(!t_expect("init_ah_from_wc on rxe0: port 1 is down"));
+	T_CHECK(!t_expect_log("init_ah_from_wc on rxe0: port 1 is down"));
 	t_close(ctx);
 	return 0;
 }
@@ -536,10 +517,10 @@ static int scenario_reg_mr(void *unused)
 		"reg_mr on rxe0: 1048576 bytes more to pin, %llu of RLIMIT_MEMLOCK 65536 already pinned",
 		t_status_bytes("VmPin"));
 	/* Root may pin without limit: then the limit explains nothing. */
-	T_CHECK(!t_expect(geteuid() ? line : NULL));
+	T_CHECK(!t_expect_log(geteuid() ? line : NULL));
 	/* On-demand paging pins nothing. */
 	T_CHECK(!ibv_reg_mr(&t_pd, buf, len, IBV_ACCESS_ON_DEMAND));
-	T_CHECK(!t_expect(NULL));
+	T_CHECK(!t_expect_log(NULL));
 	free(buf);
 	t_close(ctx);
 	return 0;
@@ -557,15 +538,15 @@ static int scenario_no_method(void *unused)
 	T_CHECK(ibv_cmd_create_counters(ctx, &attr, &vc, NULL) ==
 		EPROTONOSUPPORT);
 	T_CHECK(errno == EPROTONOSUPPORT);
-	T_CHECK(!t_expect(
+	T_CHECK(!t_expect_log(
 		"create_counters on rxe0: the kernel has no ioctl method COUNTERS/CREATE"));
 	/* A method with a write() form falls back: nothing to explain. */
 	memset(&pa, 0, sizeof(pa));
 	ibv_cmd_query_port(ctx, 1, &pa, &cmd, sizeof(cmd));
-	T_CHECK(!t_expect(NULL));
-	t_ioctl_errno = ENOTTY;
+	T_CHECK(!t_expect_log(NULL));
+	tk.no_ioctl = true;
 	T_CHECK(ibv_cmd_create_counters(ctx, &attr, &vc, NULL) == ENOTTY);
-	T_CHECK(!t_expect(
+	T_CHECK(!t_expect_log(
 		"create_counters on rxe0: the kernel has no ioctl interface, needed for COUNTERS/CREATE"));
 	t_close(ctx);
 	return 0;
@@ -590,7 +571,7 @@ static int t_all_quiet(const char *level)
 	T_CHECK(!ibv_create_ah(&t_pd, &ah) && errno == T_ERRNO);
 	T_CHECK(ibv_cmd_create_counters(ctx, &ca, &vc, NULL) ==
 		EPROTONOSUPPORT);
-	T_CHECK(!t_expect(NULL));
+	T_CHECK(!t_expect_log(NULL));
 	t_close(ctx);
 	return 0;
 }
@@ -608,7 +589,7 @@ static int scenario_quiet_default(void *unused)
 	close(fd);
 	T_CHECK(!t_all_quiet(NULL));
 	snprintf(t_log, sizeof(t_log), "%s", path);
-	fd = t_expect(NULL);
+	fd = t_expect_log(NULL);
 	unlink(path);
 	return fd;
 }

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A fake kernel for the command-layer tests, installed behind the
+ * transport seam (kcmd_set_transport() of libibverbs/test_hooks.h), and a
+ * context built on a hand-made verbs_device around it.
+ *
+ * The fake logs every ioctl() and write() byte for byte, refuses what a
+ * case tells it to (no ioctl at all, one method, the INVOKE_WRITE tunnel)
+ * and fails calls with scripted errno values; what a successful call
+ * writes back is the family's business, through the two handlers. The
+ * helpers below build the little-endian images the tests expect.
+ *
+ * Only for programs linked with the static archive, where the hidden
+ * seam hook is reachable.
+ */
+#ifndef T_KERNEL_H
+#define T_KERNEL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_verbs.h>
+
+#include <infiniband/driver.h>
+
+#define T_MAX_CALLS 16
+#define T_MAX_BYTES 1024
+#define T_NO_OBJECT 0xffff /* refuse_obj: refuse nothing */
+#define T_ANY_METHOD 0xffff /* refuse_method: every method of refuse_obj */
+#define T_ALL_OBJECTS (-1) /* log_object: log every ioctl */
+
+/* One system call as the fake kernel saw it. */
+struct t_call {
+	bool is_ioctl;
+	int fd;
+	unsigned long request;
+	uint16_t object, method; /* of an ioctl */
+	size_t len;
+	uint8_t bytes[T_MAX_BYTES];
+	/* DEVICE/INVOKE_WRITE: the write() command and its core request. */
+	uint64_t write_cmd;
+	size_t core_len;
+	uint8_t core[T_MAX_BYTES];
+};
+
+/* What a method writes back when the fake lets an ioctl succeed. */
+typedef void (*t_ioctl_handler)(struct ib_uverbs_ioctl_hdr *h);
+/*
+ * What a write() command gets back. @err is the errno the fake picked
+ * (0: none); the handler returns the one the call fails with.
+ */
+typedef int (*t_write_handler)(const void *buf, size_t len, int err);
+
+/*
+ * The fake's knobs and log, reset by t_kernel_reset(). An ioctl is
+ * refused in this order: no_ioctl (ENOTTY), the refused method
+ * (refuse_err), the tunnel unless @tunnel (EPROTONOSUPPORT); then it
+ * fails with the next scripted errno (t_fail_next()), or ioctl_err. A
+ * write() fails with the next scripted errno, or write_err.
+ */
+struct t_kernel {
+	uint32_t driver_id;
+	bool no_ioctl, tunnel, short_write;
+	uint16_t refuse_obj, refuse_method;
+	int refuse_err;
+	int ioctl_err, write_err; /* sticky, unlike the script */
+	int log_object; /* only this object's ioctls are logged and counted */
+	t_ioctl_handler on_ioctl;
+	t_write_handler on_write;
+	struct t_call log[T_MAX_CALLS];
+	atomic_uint ncalls, ioctls, writes;
+};
+
+extern struct t_kernel tk;
+/* The device every test context is made on (refcount 1, no sysfs). */
+extern struct verbs_device t_vdev;
+
+void t_kernel_reset(void);
+void t_fail_next(int err);
+unsigned int t_syscalls(void);
+
+/* Puts the fake behind the seam, for contexts the library opens itself. */
+void t_kernel_install(void);
+/* A context on t_vdev whose commands reach the fake; and its end. */
+struct ibv_context *t_context_new(uint32_t driver_id);
+void t_context_free(struct ibv_context *ctx);
+/* A cmocka teardown for a state that is such a context. */
+int t_context_teardown(void **state);
+
+/* An attribute of an ioctl the fake is answering, NULL if absent. */
+struct ib_uverbs_attr *t_attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id);
+
+/* Little-endian images of what the kernel should see; each returns the end. */
+uint8_t *t_put16(uint8_t *p, uint16_t v);
+uint8_t *t_put32(uint8_t *p, uint32_t v);
+uint8_t *t_put64(uint8_t *p, uint64_t v);
+uint8_t *t_put_attr(uint8_t *p, uint16_t id, uint16_t len, uint16_t flags,
+		    uint64_t data);
+uint8_t *t_put_mattr(uint8_t *p, uint16_t id, uint16_t len, uint64_t data);
+uint8_t *t_put_ioctl_hdr(uint8_t *p, uint16_t obj, uint16_t method, uint16_t n);
+uint8_t *t_put_write_hdr(uint8_t *p, uint32_t cmd, uint16_t in_bytes,
+			 uint16_t out_bytes);
+uint8_t *t_put_ex_hdr(uint8_t *p, uint32_t cmd, uint16_t in_words,
+		      uint16_t out_words, uint64_t resp, uint16_t drv_in,
+		      uint16_t drv_out);
+uint64_t t_get64(const void *p);
+
+/* Call @i of the log was an ioctl, or a write(), of exactly @want. */
+void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want, size_t len);
+
+#endif
