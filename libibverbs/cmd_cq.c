@@ -51,19 +51,23 @@ struct cq_req {
  * The basic CREATE_CQ write(). From an extended buffer the basic request
  * is built inside it, ending where the extended core ends, so that the
  * provider's data stays where the provider put it; the basic response
- * likewise ends where the extended core response ends.
+ * likewise ends where the extended core response ends. A provider may
+ * pass no request at all (rxe: NULL, 0), as rdma-core 44 allows: then
+ * the core request is built on the stack.
  */
 static int create_cq_write(struct ibv_cq *cq, const struct cq_req *r,
 			   const struct cq_bufs *b)
 {
 	size_t in_skip = b->ex ? CQ_EX_IN_SKIP : 0;
 	size_t out_skip = b->ex ? CQ_EX_OUT_SKIP : 0;
-	struct ibv_create_cq *req = (void *)((char *)b->cmd + in_skip);
+	struct ibv_create_cq onstack;
+	struct ibv_create_cq *req =
+		b->cmd ? (void *)((char *)b->cmd + in_skip) : &onstack;
 	struct ib_uverbs_create_cq_resp *resp =
 		(void *)((char *)b->resp + out_skip);
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_CREATE_CQ,
-		KCMD_REQ(req, b->cmd_size - in_skip),
+		KCMD_REQ(req, b->cmd ? b->cmd_size - in_skip : sizeof(onstack)),
 		KCMD_RESP(resp, b->resp_size - out_skip),
 	};
 	int ret;
@@ -87,12 +91,13 @@ static int create_cq_write(struct ibv_cq *cq, const struct cq_req *r,
 static int create_cq_write_ex(struct ibv_cq *cq, const struct cq_req *r,
 			      const struct cq_bufs *b)
 {
-	struct ibv_create_cq_ex *req = b->cmd;
+	struct ibv_create_cq_ex onstack;
+	struct ibv_create_cq_ex *req = b->cmd ? b->cmd : &onstack;
 	struct ib_uverbs_ex_create_cq_resp *resp = b->resp;
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_CREATE_CQ,
 		.extended = true,
-		KCMD_REQ(req, b->cmd_size),
+		KCMD_REQ(req, b->cmd ? b->cmd_size : sizeof(onstack)),
 		KCMD_RESP(resp, b->resp_size),
 	};
 	int ret;

@@ -361,6 +361,35 @@ static void test_create_fallback_enotty(void **state)
 	test_create_fallback(state, true);
 }
 
+/*
+ * rxe passes no request (NULL, 0), as rdma-core 44 allows: the write()
+ * request is then the library's own, core only, and must still go out.
+ */
+static void test_create_fallback_no_cmd(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct t_create_cq_resp resp = { 0 };
+	struct ibv_cq cq = { 0 };
+	struct t_call *c;
+
+	tk.no_ioctl = true;
+	assert_int_equal(ibv_cmd_create_cq(ctx, 100, NULL, 2, &cq, NULL, 0,
+					   &resp.ibv_resp, sizeof(resp)),
+			 0);
+	c = t_last();
+	assert_false(c->is_ioctl);
+	assert_int_equal(c->len, sizeof(struct ibv_create_cq));
+	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, 4), (sizeof(struct ibv_create_cq) / 4) |
+					       (sizeof(resp) / 4) << 16);
+	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp.ibv_resp);
+	assert_int_equal(u64_at(c, 16), (uintptr_t)&cq);
+	assert_int_equal(u32_at(c, 24), 100);
+	assert_int_equal((int32_t)u32_at(c, 32), -1);
+	assert_int_equal(cq.handle, T_WRITE_HANDLE);
+	assert_int_equal(cq.cqe, 64);
+}
+
 /* Errors other than "no such method" are the answer, not a reason to retry. */
 static void test_create_errors_pass_through(void **state)
 {
@@ -1031,6 +1060,7 @@ int main(void)
 		T_CASE(test_create_ioctl_minimal),
 		T_CASE(test_create_fallback_eprotonosupport),
 		T_CASE(test_create_fallback_enotty),
+		T_CASE(test_create_fallback_no_cmd),
 		T_CASE(test_create_errors_pass_through),
 		T_CASE(test_create_ex_flags),
 		T_CASE(test_create_ex_write_ex),
