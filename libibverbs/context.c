@@ -111,6 +111,18 @@ void verbs_uninit_context(struct verbs_context *vctx)
 		if (ops->name)                                  \
 			priv->name = ctx->ops.name = ops->name; \
 	} while (0)
+/*
+ * Ops that moved into the library also keep their old ibv_context_ops
+ * slot, _compat_<name>, which rdma-core 44 fills with the provider's op
+ * for binaries and tools that still read it.
+ */
+#define SET_COMPAT(name)                                                    \
+	do {                                                                \
+		if (ops->name)                                              \
+			priv->name = ops->name,                             \
+			ctx->ops._compat_##name =                           \
+				(void *(*)(void))(void (*)(void))ops->name; \
+	} while (0)
 #define SET_VCTX(name)                                       \
 	do {                                                 \
 		if (ops->name)                               \
@@ -179,40 +191,43 @@ static void set_vctx_ops(struct verbs_context *vctx,
 		priv->destroy_flow = vctx->ibv_destroy_flow = ops->destroy_flow;
 }
 
-/* Ops only the library itself calls. */
-static void set_priv_ops(struct verbs_context_ops *priv,
+/* Ops only the library itself calls (and their legacy slots). */
+static void set_priv_ops(struct verbs_context *vctx,
 			 const struct verbs_context_ops *ops)
 {
-	SET_PRIV(alloc_pd);
-	SET_PRIV(async_event);
-	SET_PRIV(attach_mcast);
-	SET_PRIV(cq_event);
-	SET_PRIV(create_ah);
-	SET_PRIV(create_cq);
-	SET_PRIV(create_qp);
-	SET_PRIV(create_srq);
-	SET_PRIV(dealloc_pd);
-	SET_PRIV(dereg_mr);
-	SET_PRIV(destroy_ah);
-	SET_PRIV(destroy_cq);
-	SET_PRIV(destroy_qp);
-	SET_PRIV(destroy_srq);
-	SET_PRIV(detach_mcast);
+	struct verbs_context_ops *priv = &vctx->priv->ops;
+	struct ibv_context *ctx = &vctx->context;
+
+	SET_COMPAT(alloc_pd);
+	SET_COMPAT(async_event);
+	SET_COMPAT(attach_mcast);
+	SET_COMPAT(cq_event);
+	SET_COMPAT(create_ah);
+	SET_COMPAT(create_cq);
+	SET_COMPAT(create_qp);
+	SET_COMPAT(create_srq);
+	SET_COMPAT(dealloc_pd);
+	SET_COMPAT(dereg_mr);
+	SET_COMPAT(destroy_ah);
+	SET_COMPAT(destroy_cq);
+	SET_COMPAT(destroy_qp);
+	SET_COMPAT(destroy_srq);
+	SET_COMPAT(detach_mcast);
 	SET_PRIV(free_context);
 	SET_PRIV(import_dm);
 	SET_PRIV(import_mr);
 	SET_PRIV(import_pd);
-	SET_PRIV(modify_qp);
-	SET_PRIV(modify_srq);
+	SET_COMPAT(modify_qp);
+	SET_COMPAT(modify_srq);
 	SET_PRIV(query_ece);
 	SET_PRIV(query_port);
-	SET_PRIV(query_qp);
+	SET_COMPAT(query_qp);
 	SET_PRIV(query_qp_data_in_order);
-	SET_PRIV(query_srq);
+	SET_COMPAT(query_srq);
 	SET_PRIV(reg_dmabuf_mr);
-	SET_PRIV(reg_mr);
-	SET_PRIV(rereg_mr);
-	SET_PRIV(resize_cq);
+	SET_COMPAT(reg_mr);
+	SET_COMPAT(rereg_mr);
+	SET_COMPAT(resize_cq);
 	SET_PRIV(set_ece);
 	SET_PRIV(unimport_dm);
 	SET_PRIV(unimport_mr);
@@ -230,7 +245,7 @@ void verbs_set_ops(struct verbs_context *vctx,
 {
 	set_ctx_ops(vctx, ops);
 	set_vctx_ops(vctx, ops);
-	set_priv_ops(&vctx->priv->ops, ops);
+	set_priv_ops(vctx, ops);
 }
 
 /* Slots the library fills with its own functions after alloc_context. */

@@ -933,6 +933,21 @@ static int t_fork_group_teardown(void **state)
 	return 0;
 }
 
+/*
+ * The old ibv_context_ops slots of moved ops hold the provider's op, as
+ * rdma-core 44 leaves them for binaries that still read them.
+ */
+static void test_compat_slots(void **state)
+{
+	struct ibv_context *ctx = *state;
+
+	assert_ptr_equal((void *)ctx->ops._compat_alloc_pd,
+			 (void *)fake_alloc_pd);
+	assert_ptr_equal((void *)ctx->ops._compat_reg_mr, (void *)fake_reg_mr);
+	assert_ptr_equal((void *)ctx->ops._compat_dealloc_pd,
+			 (void *)fake_dealloc_pd);
+}
+
 static void test_alloc_pd_verb(void **state)
 {
 	struct ibv_context *ctx = *state;
@@ -1289,6 +1304,7 @@ int main(void)
 		T_CMD(test_fork_init_after_reg),
 	};
 	const struct CMUnitTest verb_tests[] = {
+		T_VERB(test_compat_slots),
 		T_VERB(test_alloc_pd_verb),
 		T_VERB(test_reg_mr_verb),
 		T_VERB(test_reg_mr_iova_verbs),
