@@ -737,7 +737,8 @@ static int worker_main(char **argv)
 	if (tracker_on(&w) != fork_safe)
 		die("the fork tracker is %s, expected %s",
 		    fork_safe ? "off" : "on", fork_safe ? "on" : "off");
-	snprintf(hello.msg, sizeof(hello.msg), "%s", prov);
+	/* The provider's path, cut to the message if it must be. */
+	memcpy(hello.msg, prov, strnlen(prov, sizeof(hello.msg) - 1));
 	if (write(atoi(argv[5]), &hello, sizeof(hello)) != sizeof(hello))
 		die("hello: %s", strerror(errno));
 	serve(&w, atoi(argv[4]), atoi(argv[5]));
