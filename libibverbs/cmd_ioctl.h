@@ -157,12 +157,15 @@ static inline struct ib_uverbs_attr *
 _ioctl_next_attr(struct ibv_command_buffer *cmd, uint16_t attr_id)
 {
 	static __thread struct ib_uverbs_attr overflow;
-	struct ib_uverbs_attr *attr = &overflow;
+	struct ib_uverbs_attr *attr;
 
-	if (cmd->next_attr < cmd->last_attr)
+	/* The thread-local slot's address is taken only when it is needed. */
+	if (cmd->next_attr < cmd->last_attr) {
 		attr = cmd->next_attr++;
-	else
+	} else {
 		cmd->buffer_error = 1;
+		attr = &overflow;
+	}
 	*attr = (struct ib_uverbs_attr){
 		.attr_id = attr_id,
 		.flags = UVERBS_ATTR_F_MANDATORY,
