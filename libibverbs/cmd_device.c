@@ -244,7 +244,10 @@ bool cmd_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *entries,
 
 /*
  * The extended QUERY_DEVICE, which old kernels lack (EOPNOTSUPP, ENOSYS):
- * then only the base attributes are filled. 0 or a positive errno.
+ * then only the base attributes are filled. The provider's answer (EFA's
+ * limits, mlx5's offload capabilities) is the part of @resp behind the
+ * core answer; the kernel's driver writes it only if the command says
+ * where. 0 or a positive errno.
  */
 static int query_device_ex_write(struct ibv_context *ctx,
 				 struct ib_uverbs_ex_query_device_resp *resp,
@@ -255,12 +258,14 @@ static int query_device_ex_write(struct ibv_context *ctx,
 		.command = IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
 		.extended = true,
 		KCMD_REQ(&cmd, sizeof(cmd)),
-		.resp = resp,
-		.resp_core = resp_size,
-		.resp_len = resp_size,
+		KCMD_RESP(resp, resp_size),
 	};
-	int ret = kcmd_write(ctx, &w);
+	int ret;
 
+	/* A caller's answer shorter than the kernel's core one is all core. */
+	if (resp_size < sizeof(*resp))
+		w.resp_core = resp_size;
+	ret = kcmd_write(ctx, &w);
 	if (ret == EOPNOTSUPP || ret == ENOSYS) {
 		*attr_size = sizeof(struct ibv_device_attr);
 		return 0;

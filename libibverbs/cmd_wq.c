@@ -26,6 +26,17 @@
 /* Attributes of WQ/CREATE, the provider's two included. */
 #define CREATE_WQ_ATTRS 14
 
+/*
+ * create_flags count only with IBV_WQ_INIT_ATTR_FLAGS: stale bits in a
+ * reused struct must not turn on VLAN stripping. (rdma-core 44 sends 0
+ * in the ioctl then, but copies the bits into the write() form.)
+ */
+static uint32_t create_flags(const struct ibv_wq_init_attr *init)
+{
+	return init->comp_mask & IBV_WQ_INIT_ATTR_FLAGS ? init->create_flags :
+							  0;
+}
+
 /* The write() form of create, on kernels without WQ/CREATE. */
 static int create_wq_write(struct ibv_context *context,
 			   struct ibv_wq_init_attr *init, struct ibv_wq *wq,
@@ -48,7 +59,7 @@ static int create_wq_write(struct ibv_context *context,
 		.cq_handle = init->cq->handle,
 		.max_wr = init->max_wr,
 		.max_sge = init->max_sge,
-		.create_flags = init->create_flags,
+		.create_flags = create_flags(init),
 	};
 	ret = kcmd_write(context, &w);
 	if (ret)
@@ -85,7 +96,7 @@ static void fill_create_wq(struct ibv_command_buffer *cmdb,
 	fill_attr_in_fd(cmdb, UVERBS_ATTR_CREATE_WQ_EVENT_FD,
 			context->async_fd);
 	fill_attr_in_uint32(cmdb, UVERBS_ATTR_CREATE_WQ_FLAGS,
-			    init->create_flags);
+			    create_flags(init));
 	fill_attr_out_ptr(cmdb, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR,
 			  &out->max_wr);
 	fill_attr_out_ptr(cmdb, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE,

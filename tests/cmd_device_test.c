@@ -580,6 +580,33 @@ static void test_query_device_ex(void **state)
 	assert_int_equal(attr.comp_mask, 0);
 }
 
+/*
+ * A provider's answer behind the core one (EFA's limits, mlx5's caps):
+ * the kernel's driver must be told where it goes, in provider words.
+ */
+static void test_query_device_ex_driver_part(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct {
+		struct ib_uverbs_ex_query_device_resp core;
+		uint64_t drv[3];
+	} resp;
+	size_t resp_size = sizeof(resp);
+	struct ibv_device_attr_ex attr;
+	const uint8_t *b;
+
+	assert_int_equal(ibv_cmd_query_device_any(ctx, NULL, &attr,
+						  sizeof(attr), &resp.core,
+						  &resp_size),
+			 0);
+	b = tk.log[1].bytes;
+	assert_int_equal(u16_at(b + 6), sizeof(resp.core) / 8);
+	assert_int_equal(t_get64(b + 8), (uintptr_t)&resp);
+	assert_int_equal(u16_at(b + 16), 0); /* provider_in_words */
+	assert_int_equal(u16_at(b + 18), 3); /* provider_out_words */
+	assert_int_equal(resp_size, sizeof(resp.core));
+}
+
 /* An old kernel without the extended command: the base one, base fields. */
 static void test_query_device_ex_fallback(void **state)
 {
@@ -1197,6 +1224,7 @@ int main(void)
 		T_CASE(test_query_context),
 		T_CASE(test_alloc_async_fd),
 		T_CASE(test_query_device_ex),
+		T_CASE(test_query_device_ex_driver_part),
 		T_CASE(test_query_device_ex_fallback),
 		T_CASE(test_query_device_base),
 		T_CASE(test_query_device_verb),

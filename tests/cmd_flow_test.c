@@ -716,6 +716,31 @@ static void test_create_wq_fallback(void **state)
 	assert_false(tk.log[0].is_ioctl);
 }
 
+/*
+ * create_flags without IBV_WQ_INIT_ATTR_FLAGS are stale bits of a reused
+ * struct: 0 goes to the kernel, as an attribute and in the write() form.
+ */
+static void test_create_wq_stale_flags(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct t_wq t;
+
+	t_wq_init(&t, ctx);
+	ctx->async_fd = 9;
+	t.init.comp_mask = 0;
+	t.init.create_flags = IBV_WQ_FLAGS_CVLAN_STRIPPING;
+	assert_int_equal(t_create_wq(ctx, &t), 0);
+	assert_int_equal(tk.log[0].bytes[24 + 16 * 8],
+			 UVERBS_ATTR_CREATE_WQ_FLAGS);
+	assert_int_equal(t_get64(tk.log[0].bytes + 24 + 16 * 8 + 8), 0);
+
+	t_kernel_reset();
+	tk.no_ioctl = true;
+	assert_int_equal(t_create_wq(ctx, &t), 0);
+	/* create_flags, the ninth u32 of the core request. */
+	assert_int_equal(t_get64(tk.log[1].bytes + 24 + 32), 0);
+}
+
 static void test_create_wq_errors(void **state)
 {
 	struct ibv_context *ctx = *state;
@@ -1125,6 +1150,7 @@ int main(void)
 		T_CASE(test_create_wq_ioctl),
 		T_CASE(test_create_wq_no_event_fd),
 		T_CASE(test_create_wq_fallback),
+		T_CASE(test_create_wq_stale_flags),
 		T_CASE(test_create_wq_errors),
 		T_CASE(test_modify_wq),
 		T_CASE(test_destroy_wq_ioctl),

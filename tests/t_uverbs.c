@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The fake uverbs kernel at the system-call boundary (see t_uverbs.h):
+ * the interposed ioctl() and write(), the kernel's decoding of the three
+ * command formats into core and driver parts, and the canonical trace.
+ *
+ * The checks are the kernel's (drivers/infiniband/core/uverbs_main.c and
+ * uverbs_ioctl.c): an ioctl header's length must match its attribute
+ * count and its reserved fields be zero; a basic write() must be exactly
+ * in_words * 4 bytes with a core request and answer room at least as
+ * large as the command's; an extended write() must be exactly its
+ * headers plus (in_words + provider_in_words) * 8 bytes and name a
+ * response exactly when it asks for answer words.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <rdma/rdma_user_ioctl.h>
+
+#include "t_uverbs.h"
+#include "t_uverbs_cmds.h"
+
+struct t_uv t_uv;
+
+/* Files the fake hands out get fixed numbers, the same on both libraries. */
+#define T_UV_FD_BASE 600
+static int next_fd = T_UV_FD_BASE;
+
+const char *t_uv_kernel_name(enum t_uv_kernel kernel)
+{
+	switch (kernel) {
+	case T_UV_IOCTL:
+		return "ioctl";
+	case T_UV_NO_IOCTL:
+		return "no-ioctl";
+	case T_UV_TUNNEL:
+		return "tunnel";
+	}
+	return "?";
+}
+
+void t_uv_reset(enum t_uv_kernel kernel)
+{
+	t_uv.kernel = kernel;
+	t_uv.next_err = 0;
+	t_uv.calls = 0;
+	t_uv_reset_handles();
+}
+
+int t_uv_new_fd(void)
+{
+	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), moved;
+
+	if (fd < 0)
+		return -1;
+	/* Whatever the library closed, the next number is the same. */
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, next_fd++);
+	close(fd);
+	return moved;
+}
+
+bool t_uv_is_fake(int fd)
+{
+	char link[64], path[64];
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(fd, &st) || !S_ISCHR(st.st_mode) ||
+	    major(st.st_rdev) != T_UV_MAJOR || minor(st.st_rdev) != T_UV_MINOR)
+		return false;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n < 0)
+		return false;
+	path[n] = '\0';
+	return !strncmp(path, "/dev/infiniband/uverbs", 22);
+}
+
+/* The pattern: distinct bytes that never read as a user address. */
+void t_uv_pattern(void *buf, size_t len, uint32_t seed)
+{
+	uint8_t *p = buf;
+
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(0x81 + ((seed * 31 + i * 7) % 0x7d));
+}
+
+struct ib_uverbs_attr *t_uv_attr(const struct t_uv_cmd *cmd, uint16_t id)
+{
+	if (!cmd->hdr)
+		return NULL;
+	for (unsigned int i = 0; i < cmd->hdr->num_attrs; i++)
+		if (cmd->hdr->attrs[i].attr_id == id)
+			return &cmd->hdr->attrs[i];
+	return NULL;
+}
+
+/* Naming addresses. */
+
+#define T_UV_MAX_NAMES 32
+static struct {
+	char name[32];
+	uintptr_t start;
+	size_t len;
+} names[T_UV_MAX_NAMES];
+static unsigned int nnames;
+
+void t_uv_name(const char *name, const void *buf, size_t len)
+{
+	if (nnames == T_UV_MAX_NAMES)
+		abort();
+	snprintf(names[nnames].name, sizeof(names[0].name), "%s", name);
+	names[nnames].start = (uintptr_t)buf;
+	names[nnames].len = len;
+	nnames++;
+}
+
+void t_uv_unname(const void *buf)
+{
+	for (unsigned int i = 0; i < nnames; i++)
+		if (names[i].start == (uintptr_t)buf)
+			names[i--] = names[--nnames];
+}
+
+void t_uv_forget_all(void)
+{
+	nnames = 0;
+}
+
+/* Whether @v is an address in this process's user space. */
+static bool is_address(uint64_t v)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char vec;
+
+	if (v < (1ull << 32) || v >= (1ull << 47))
+		return false;
+	return !mincore((void *)(uintptr_t)(v & ~(uint64_t)(page - 1)), 1,
+			&vec);
+}
+
+/*
+ * A value as the trace shows it: a named buffer's address as its name
+ * and offset, any other address as "ptr" (where a library keeps its
+ * scratch space is not the kernel's business), anything else in hex.
+ */
+static void fmt_value(char *out, size_t size, uint64_t v)
+{
+	for (unsigned int i = 0; i < nnames; i++)
+		if (v >= names[i].start && v - names[i].start < names[i].len) {
+			snprintf(out, size, "%s+%llu", names[i].name,
+				 (unsigned long long)(v - names[i].start));
+			return;
+		}
+	if (is_address(v))
+		snprintf(out, size, "ptr");
+	else
+		snprintf(out, size, "%llx", (unsigned long long)v);
+}
+
+static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void trace(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!t_uv.trace)
+		return;
+	va_start(ap, fmt);
+	vfprintf(t_uv.trace, fmt, ap);
+	va_end(ap);
+}
+
+/* @len bytes as 64-bit words, the last one short if @len says so. */
+static void trace_words(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	char v[64];
+
+	for (size_t off = 0; off < len; off += 8) {
+		uint64_t w = 0;
+		size_t n = len - off < 8 ? len - off : 8;
+
+		memcpy(&w, p + off, n);
+		if (n == 8)
+			fmt_value(v, sizeof(v), w);
+		else
+			snprintf(v, sizeof(v), "%llx/%zu",
+				 (unsigned long long)w, n);
+		trace(" %s", v);
+	}
+}
+
+void t_uv_section(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!t_uv.trace)
+		return;
+	fprintf(t_uv.trace, "== ");
+	va_start(ap, fmt);
+	vfprintf(t_uv.trace, fmt, ap);
+	va_end(ap);
+	fprintf(t_uv.trace, "\n");
+	fflush(t_uv.trace);
+}
+
+void t_uv_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!t_uv.trace)
+		return;
+	fprintf(t_uv.trace, "  result ");
+	va_start(ap, fmt);
+	vfprintf(t_uv.trace, fmt, ap);
+	va_end(ap);
+	fprintf(t_uv.trace, "\n");
+}
+
+void t_uv_dump(const char *what, const void *buf, size_t len)
+{
+	trace("  result %s[%zu]", what, len);
+	trace_words(buf, len);
+	trace("\n");
+}
+
+/* Answering. */
+
+static uint32_t seed_of(const struct t_uv_cmd *cmd, uint32_t part)
+{
+	uint32_t id = cmd->is_ioctl ? (uint32_t)cmd->object << 8 | cmd->method :
+				      cmd->command;
+
+	return id * 13 + part;
+}
+
+/* The driver part: the driver's answer, or the pattern. */
+static int answer_driver(struct t_uv_cmd *cmd)
+{
+	if (!cmd->drv_out_len)
+		return t_uv.driver && t_uv.driver->answer ?
+			       t_uv.driver->answer(cmd) :
+			       0;
+	memset(cmd->drv_out, 0, cmd->drv_out_len);
+	if (t_uv.driver && t_uv.driver->answer)
+		return t_uv.driver->answer(cmd);
+	t_uv_pattern(cmd->drv_out, cmd->drv_out_len, seed_of(cmd, 0xd));
+	return 0;
+}
+
+/*
+ * The kernel writes its core answer and zeroes the rest of the room the
+ * command gave for it (an extended command may give more).
+ */
+static int answer_write(struct t_uv_cmd *cmd, const struct t_uv_write *w)
+{
+	size_t n = w->var_req || cmd->core_out_len < w->resp ?
+			   cmd->core_out_len :
+			   w->resp;
+
+	if (cmd->core_out_len) {
+		t_uv_pattern(cmd->core_out, n, seed_of(cmd, 1));
+		memset((uint8_t *)cmd->core_out + n, 0, cmd->core_out_len - n);
+		if (w->answer)
+			w->answer(cmd);
+	}
+	return answer_driver(cmd);
+}
+
+static void trace_write(const struct t_uv_cmd *cmd, const struct t_uv_write *w)
+{
+	char where[64];
+
+	trace("  cmd %s core", w ? w->name : "?");
+	trace_words(cmd->core_in, cmd->core_in_len);
+	trace("\n  drv");
+	trace_words(cmd->drv_in, cmd->drv_in_len);
+	fmt_value(where, sizeof(where), (uintptr_t)cmd->core_out);
+	trace("\n  answer core=%zu@%s", cmd->core_out_len,
+	      cmd->core_out_len ? where : "-");
+	fmt_value(where, sizeof(where), (uintptr_t)cmd->drv_out);
+	trace(" drv=%zu@%s\n", cmd->drv_out_len,
+	      cmd->drv_out_len ? where : "-");
+}
+
+/* A scripted failure, taken by the first command that gets that far. */
+static int scripted(void)
+{
+	int err = t_uv.next_err;
+
+	t_uv.next_err = 0;
+	return err;
+}
+
+static int run_write(struct t_uv_cmd *cmd, const struct t_uv_write *w)
+{
+	int err;
+
+	trace_write(cmd, w);
+	if (!w)
+		return EOPNOTSUPP;
+	if (cmd->core_in_len < w->req || cmd->core_out_len < w->resp)
+		return ENOSPC;
+	err = scripted();
+	if (err)
+		return err;
+	return answer_write(cmd, w);
+}
+
+/* write() as the kernel splits it; returns 0 or an errno value. */
+static int split_basic(struct t_uv_cmd *cmd, const uint8_t *buf, size_t len,
+		       const struct t_uv_write *w)
+{
+	const struct ib_uverbs_cmd_hdr *h = (const void *)buf;
+	size_t in = len - sizeof(*h), out = (size_t)h->out_words * 4;
+	uint64_t response = 0;
+
+	if (!w)
+		return EOPNOTSUPP;
+	if ((size_t)h->in_words * 4 != len)
+		return EINVAL;
+	if (in < w->req || out < w->resp)
+		return ENOSPC;
+	cmd->core_in = buf + sizeof(*h);
+	cmd->core_in_len = w->var_req ? in : w->req;
+	cmd->drv_in = buf + sizeof(*h) + cmd->core_in_len;
+	cmd->drv_in_len = in - cmd->core_in_len;
+	if (!w->resp)
+		return 0;
+	memcpy(&response, cmd->core_in, sizeof(response));
+	cmd->core_out = (void *)(uintptr_t)response;
+	cmd->core_out_len = w->var_req ? out : w->resp;
+	cmd->drv_out = (uint8_t *)cmd->core_out + cmd->core_out_len;
+	cmd->drv_out_len = out - cmd->core_out_len;
+	return 0;
+}
+
+static int split_ex(struct t_uv_cmd *cmd, const uint8_t *buf, size_t len)
+{
+	const struct ib_uverbs_cmd_hdr *h = (const void *)buf;
+	const struct ib_uverbs_ex_cmd_hdr *x = (const void *)(h + 1);
+	size_t hdrs = sizeof(*h) + sizeof(*x);
+
+	if (len < hdrs)
+		return EINVAL;
+	if (len - hdrs != ((size_t)h->in_words + x->provider_in_words) * 8)
+		return EINVAL;
+	if (x->cmd_hdr_reserved)
+		return EINVAL;
+	if (!x->response != !(h->out_words || x->provider_out_words))
+		return EINVAL;
+	cmd->core_in = buf + hdrs;
+	cmd->core_in_len = (size_t)h->in_words * 8;
+	cmd->drv_in = buf + hdrs + cmd->core_in_len;
+	cmd->drv_in_len = (size_t)x->provider_in_words * 8;
+	cmd->core_out = (void *)(uintptr_t)x->response;
+	cmd->core_out_len = (size_t)h->out_words * 8;
+	cmd->drv_out = (uint8_t *)cmd->core_out + cmd->core_out_len;
+	cmd->drv_out_len = (size_t)x->provider_out_words * 8;
+	return 0;
+}
+
+static void trace_write_hdr(const uint8_t *buf, size_t len)
+{
+	const struct ib_uverbs_cmd_hdr *h = (const void *)buf;
+	const struct ib_uverbs_ex_cmd_hdr *x = (const void *)(h + 1);
+	char resp[64];
+
+	trace("write len=%zu command=%x in_words=%u out_words=%u", len,
+	      h->command, h->in_words, h->out_words);
+	if ((h->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) &&
+	    len >= sizeof(*h) + sizeof(*x)) {
+		fmt_value(resp, sizeof(resp), x->response);
+		trace(" response=%s provider_in_words=%u provider_out_words=%u reserved=%x",
+		      resp, x->provider_in_words, x->provider_out_words,
+		      x->cmd_hdr_reserved);
+	}
+	trace("\n");
+}
+
+static ssize_t fake_write(const void *buf, size_t len)
+{
+	const struct ib_uverbs_cmd_hdr *h = buf;
+	const struct t_uv_write *w;
+	struct t_uv_cmd cmd = { 0 };
+	int err;
+
+	t_uv.calls++;
+	if (len < sizeof(*h)) {
+		trace("write len=%zu -> EINVAL\n", len);
+		errno = EINVAL;
+		return -1;
+	}
+	trace_write_hdr(buf, len);
+	cmd.command = h->command;
+	w = t_uv_find_write(h->command);
+	err = h->command & IB_USER_VERBS_CMD_FLAG_EXTENDED ?
+		      split_ex(&cmd, buf, len) :
+		      split_basic(&cmd, buf, len, w);
+	if (!err)
+		err = run_write(&cmd, w);
+	trace("  -> %d\n", err);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return len;
+}
+
+/* The ioctl side. */
+
+static void trace_attr(const struct t_uv_method *m,
+		       const struct ib_uverbs_attr *a)
+{
+	enum t_uv_kind kind = t_uv_attr_kind(m, a->attr_id);
+	char v[64];
+
+	trace("  attr %x flags=%x len=%u", a->attr_id, a->flags, a->len);
+	if (a->attr_data.reserved)
+		trace(" attr_data=%x", a->attr_data.reserved);
+	switch (kind) {
+	case T_OUT:
+		fmt_value(v, sizeof(v), a->data);
+		trace(" out@%s", v);
+		break;
+	case T_NEW_OBJ:
+	case T_NEW_FD:
+		trace(" new");
+		break;
+	default:
+		if (a->len > sizeof(a->data)) {
+			fmt_value(v, sizeof(v), a->data);
+			/* A driver's method: input or output, the fake knows not. */
+			trace(" %s@%s", m ? "in" : "ptr", v);
+			if (m)
+				trace_words((const void *)(uintptr_t)a->data,
+					    a->len);
+		} else {
+			fmt_value(v, sizeof(v), a->data);
+			trace(" %s", v);
+		}
+	}
+	trace("\n");
+}
+
+static void trace_ioctl(const struct ib_uverbs_ioctl_hdr *h,
+			const struct t_uv_method *m)
+{
+	trace("ioctl %s object=%u method=%u length=%u num_attrs=%u driver_id=%u reserved=%llx/%x\n",
+	      m ? m->name : "-", h->object_id, h->method_id, h->length,
+	      h->num_attrs, h->driver_id, (unsigned long long)h->reserved1,
+	      h->reserved2);
+	for (unsigned int i = 0; i < h->num_attrs; i++)
+		trace_attr(m, &h->attrs[i]);
+}
+
+/* The driver's data of a method, inline when short. */
+static void method_uhw(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *in = t_uv_attr(cmd, UVERBS_ATTR_UHW_IN);
+	struct ib_uverbs_attr *out = t_uv_attr(cmd, UVERBS_ATTR_UHW_OUT);
+
+	if (in) {
+		cmd->drv_in = in->len > sizeof(in->data) ?
+				      (const void *)(uintptr_t)in->data :
+				      (const void *)&in->data;
+		cmd->drv_in_len = in->len;
+	}
+	if (out) {
+		cmd->drv_out = (void *)(uintptr_t)out->data;
+		cmd->drv_out_len = out->len;
+		out->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	}
+}
+
+static int answer_method(struct t_uv_cmd *cmd, const struct t_uv_method *m)
+{
+	for (unsigned int i = 0; i < cmd->hdr->num_attrs; i++) {
+		struct ib_uverbs_attr *a = &cmd->hdr->attrs[i];
+
+		switch (t_uv_attr_kind(m, a->attr_id)) {
+		case T_OUT:
+			if (a->attr_id == UVERBS_ATTR_UHW_OUT)
+				break;
+			t_uv_pattern((void *)(uintptr_t)a->data, a->len,
+				     seed_of(cmd, a->attr_id));
+			a->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+			break;
+		case T_NEW_OBJ:
+			a->data = t_uv_new_handle();
+			break;
+		case T_NEW_FD:
+			a->data = t_uv_new_fd();
+			break;
+		default:
+			break;
+		}
+	}
+	if (m->answer)
+		m->answer(cmd);
+	method_uhw(cmd);
+	return answer_driver(cmd);
+}
+
+/* DEVICE/INVOKE_WRITE: a write-format command in attributes. */
+static int run_tunnel(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *c = t_uv_attr(cmd, UVERBS_ATTR_WRITE_CMD);
+	struct ib_uverbs_attr *in = t_uv_attr(cmd, UVERBS_ATTR_CORE_IN);
+	struct ib_uverbs_attr *out = t_uv_attr(cmd, UVERBS_ATTR_CORE_OUT);
+
+	if (!c)
+		return EINVAL;
+	cmd->is_ioctl = false;
+	cmd->command = c->data;
+	if (in) {
+		cmd->core_in = in->len > sizeof(in->data) ?
+				       (const void *)(uintptr_t)in->data :
+				       (const void *)&in->data;
+		cmd->core_in_len = in->len;
+	}
+	if (out) {
+		cmd->core_out = (void *)(uintptr_t)out->data;
+		cmd->core_out_len = out->len;
+		out->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	}
+	method_uhw(cmd);
+	return run_write(cmd, t_uv_find_write(cmd->command));
+}
+
+static int run_method(struct t_uv_cmd *cmd, const struct t_uv_method *m)
+{
+	int err;
+
+	if (cmd->object == UVERBS_OBJECT_DEVICE &&
+	    cmd->method == UVERBS_METHOD_INVOKE_WRITE)
+		return run_tunnel(cmd);
+	if (t_uv.kernel == T_UV_TUNNEL)
+		return EPROTONOSUPPORT;
+	if (!m) {
+		err = t_uv.driver && t_uv.driver->method ?
+			      t_uv.driver->method(cmd) :
+			      -1;
+		return err < 0 ? EPROTONOSUPPORT : err;
+	}
+	err = scripted();
+	if (err)
+		return err;
+	return answer_method(cmd, m);
+}
+
+static int fake_ioctl(struct ib_uverbs_ioctl_hdr *h)
+{
+	struct t_uv_cmd cmd = {
+		.is_ioctl = true,
+		.object = h->object_id,
+		.method = h->method_id,
+		.hdr = h,
+	};
+	const struct t_uv_method *m =
+		t_uv_find_method(h->object_id, h->method_id);
+	int err;
+
+	t_uv.calls++;
+	trace_ioctl(h, m);
+	if (t_uv.kernel == T_UV_NO_IOCTL)
+		err = ENOTTY;
+	else if (h->length != sizeof(*h) + h->num_attrs * sizeof(h->attrs[0]) ||
+		 h->reserved1 || h->reserved2)
+		err = EINVAL;
+	else
+		err = run_method(&cmd, m);
+	trace("  -> %d\n", err);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+/* The interposed system calls. */
+
+int ioctl(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (t_uv_is_fake(fd)) {
+		if (request == RDMA_VERBS_IOCTL)
+			return fake_ioctl(arg);
+		errno = ENOTTY;
+		return -1;
+	}
+	return syscall(SYS_ioctl, fd, request, arg);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	if (t_uv_is_fake(fd))
+		return fake_write(buf, len);
+	return syscall(SYS_write, fd, buf, len);
+}

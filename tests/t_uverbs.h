@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A fake uverbs kernel at the system-call boundary, for tests that must
+ * run unchanged on our libibverbs and on Debian's rdma-core 44 (which has
+ * no seam of ours): the test program defines ioctl() and write(), so
+ * every call a library or provider makes on a fake command file lands
+ * here, while calls on any other file go to the real kernel.
+ *
+ * A fake command file is /dev/infiniband/uverbsN made as a node of
+ * /dev/zero (1:5) in the test's private mount namespace: the libraries
+ * open and fstat() it like a real one, and a provider can mmap() any
+ * offset of it (doorbells, queues) and get zeroed shared pages.
+ *
+ * The fake decodes each command the way the kernel does, whichever way
+ * it came (an ioctl method, a write() with the basic or the extended
+ * header, or a write() tunnelled through DEVICE/INVOKE_WRITE), into a
+ * core part and a driver part; it answers the core part itself and asks
+ * the current driver (struct t_uv_driver) for the driver part. It can
+ * play three kernels (enum t_uv_kernel) and logs every call as one
+ * canonical text record (t_uv_trace), in which addresses are named
+ * rather than printed, so that two runs of the same calls, one on each
+ * library, give identical text exactly when the kernel saw the same.
+ */
+#ifndef T_UVERBS_H
+#define T_UVERBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+
+/* The device number of a fake command file: /dev/zero's. */
+#define T_UV_MAJOR 1
+#define T_UV_MINOR 5
+
+enum t_uv_kernel {
+	T_UV_IOCTL, /* a current kernel: every ioctl method and write() */
+	T_UV_NO_IOCTL, /* no ioctl interface at all: ENOTTY, write() only */
+	/*
+	 * ioctl, but every method other than DEVICE/INVOKE_WRITE refused
+	 * (EPROTONOSUPPORT): the write-format commands go through the
+	 * tunnel.
+	 */
+	T_UV_TUNNEL,
+};
+
+/* One command as the kernel's dispatcher sees it, after decoding. */
+struct t_uv_cmd {
+	bool is_ioctl; /* a method (not a write-format command) */
+	uint16_t object, method; /* of a method */
+	uint32_t command; /* of a write-format command, with the EX flag */
+	struct ib_uverbs_ioctl_hdr *hdr; /* of a method */
+	const void *core_in; /* a write-format command's core request */
+	size_t core_in_len;
+	void *core_out; /* ... and where its core answer goes */
+	size_t core_out_len;
+	const void *drv_in; /* the driver's request (UHW_IN) */
+	size_t drv_in_len;
+	void *drv_out; /* the driver's answer (UHW_OUT) */
+	size_t drv_out_len;
+};
+
+/*
+ * What a device's driver answers. @answer fills cmd->drv_out (the fake
+ * has zeroed it, as the kernel's udata copy would leave what the driver
+ * does not write) and returns 0, or an errno value to fail the command.
+ * @method answers a method the core does not know (a driver's own
+ * namespace) and returns 0, an errno value, or -1 for "no such method",
+ * which the fake turns into EPROTONOSUPPORT. Either may be NULL: the
+ * driver part is then filled with the fake's pattern, and driver methods
+ * are refused.
+ */
+struct t_uv_driver {
+	const char *name;
+	int (*answer)(struct t_uv_cmd *cmd);
+	int (*method)(struct t_uv_cmd *cmd);
+};
+
+struct t_uv {
+	enum t_uv_kernel kernel;
+	const struct t_uv_driver *driver;
+	FILE *trace; /* NULL: nothing is logged */
+	unsigned int calls; /* system calls on fake files */
+	int next_err; /* the next command fails with this, once */
+};
+
+extern struct t_uv t_uv;
+
+/* Back to a fresh kernel of @kernel: no objects, no script. */
+void t_uv_reset(enum t_uv_kernel kernel);
+const char *t_uv_kernel_name(enum t_uv_kernel kernel);
+
+/* Whether @fd is a fake command file. */
+bool t_uv_is_fake(int fd);
+
+/*
+ * Names a buffer of the test, so that the trace shows addresses inside
+ * it as "<name>+<offset>" instead of by order of appearance. Forgotten
+ * by t_uv_forget_all().
+ */
+void t_uv_name(const char *name, const void *buf, size_t len);
+/* Forgets @buf's name (a buffer on a stack frame about to return). */
+void t_uv_unname(const void *buf);
+void t_uv_forget_all(void);
+
+/*
+ * The trace: a section per case, free text the test adds (results), and
+ * a dump of a buffer as 64-bit words with addresses named.
+ */
+void t_uv_section(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void t_uv_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void t_uv_dump(const char *what, const void *buf, size_t len);
+
+/* The fake's deterministic fill for answers: byte @i of a stream @seed. */
+void t_uv_pattern(void *buf, size_t len, uint32_t seed);
+
+/* The attribute @id of a method the fake is answering, or NULL. */
+struct ib_uverbs_attr *t_uv_attr(const struct t_uv_cmd *cmd, uint16_t id);
+
+/* A new file the fake hands out (an eventfd at a fixed number). */
+int t_uv_new_fd(void);
+
+#endif

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What the fake uverbs kernel knows of the interface, from the system's
+ * <rdma/ib_user_verbs.h> and <rdma/ib_user_ioctl_cmds.h>: the core sizes
+ * of every write-format command, the attributes of every core ioctl
+ * method that the kernel writes (outputs, new handles, new files) or
+ * reads as a file, and the answers that carry meaning. Everything else
+ * the fake answers with its pattern (t_uv_pattern()), so that a library
+ * copying a field from the wrong place shows up in the results.
+ *
+ * Answers with meaning: new handles, counted from 0x10 after each reset;
+ * new files; the "events reported" counts of destroys, always 0 so that
+ * no destroy waits; response_length, the bytes the kernel wrote; a
+ * device with one port; two completions per POLL_CQ; no failed work
+ * request; a GID table as long as the room given for it, up to 2.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "t_uverbs_cmds.h"
+
+static uint32_t next_handle;
+
+uint32_t t_uv_new_handle(void)
+{
+	return next_handle++;
+}
+
+void t_uv_reset_handles(void)
+{
+	next_handle = 0x10;
+}
+
+#define OUT_AS(type, cmd) ((type *)(cmd)->core_out)
+/* Whether the core answer reaches to the end of @field of @type. */
+#define HAS(type, cmd, field)   \
+	((cmd)->core_out_len >= \
+	 offsetof(type, field) + sizeof(((type *)0)->field))
+#define IN_AS(type, cmd) ((const type *)(cmd)->core_in)
+#define IN_HAS(type, cmd, field) \
+	((cmd)->core_in_len >=   \
+	 offsetof(type, field) + sizeof(((type *)0)->field))
+
+/* Sets @field of the core answer, when the room given reaches it. */
+#define SET(type, cmd, field, value)                        \
+	do {                                                \
+		if (HAS(type, cmd, field))                  \
+			OUT_AS(type, cmd)->field = (value); \
+	} while (0)
+
+/* The first u32 of the answer is the new object's handle. */
+static void first_is_handle(struct t_uv_cmd *cmd)
+{
+	uint32_t h = t_uv_new_handle();
+
+	if (cmd->core_out_len >= 4)
+		memcpy(cmd->core_out, &h, 4);
+}
+
+static void get_context(struct t_uv_cmd *cmd)
+{
+	SET(struct ib_uverbs_get_context_resp, cmd, async_fd, t_uv_new_fd());
+	SET(struct ib_uverbs_get_context_resp, cmd, num_comp_vectors, 3);
+}
+
+static void query_device(struct t_uv_cmd *cmd)
+{
+	SET(struct ib_uverbs_query_device_resp, cmd, phys_port_cnt, 1);
+}
+
+static void query_device_ex(struct t_uv_cmd *cmd)
+{
+	size_t n = cmd->core_out_len;
+
+	if (n > sizeof(struct ib_uverbs_ex_query_device_resp))
+		n = sizeof(struct ib_uverbs_ex_query_device_resp);
+	SET(struct ib_uverbs_ex_query_device_resp, cmd, base.phys_port_cnt, 1);
+	SET(struct ib_uverbs_ex_query_device_resp, cmd, comp_mask, 0);
+	SET(struct ib_uverbs_ex_query_device_resp, cmd, response_length, n);
+}
+
+static void create_comp_channel(struct t_uv_cmd *cmd)
+{
+	SET(struct ib_uverbs_create_comp_channel_resp, cmd, fd, t_uv_new_fd());
+}
+
+static void create_cq(struct t_uv_cmd *cmd)
+{
+	SET(struct ib_uverbs_create_cq_resp, cmd, cq_handle, t_uv_new_handle());
+}
+
+static void create_cq_ex(struct t_uv_cmd *cmd)
+{
+	typedef struct ib_uverbs_ex_create_cq_resp R;
+
+	SET(R, cmd, base.cq_handle, t_uv_new_handle());
+	SET(R, cmd, comp_mask, 0);
+	SET(R, cmd, response_length, sizeof(R));
+}
+
+/* Up to two completions of the pattern, never more than asked for. */
+static void poll_cq(struct t_uv_cmd *cmd)
+{
+	typedef struct ib_uverbs_poll_cq_resp R;
+	uint32_t ne = 0, room;
+
+	if (IN_HAS(struct ib_uverbs_poll_cq, cmd, ne))
+		ne = IN_AS(struct ib_uverbs_poll_cq, cmd)->ne;
+	room = (cmd->core_out_len - sizeof(R)) / sizeof(struct ib_uverbs_wc);
+	if (ne > room)
+		ne = room;
+	SET(R, cmd, count, ne < 2 ? ne : 2);
+}
+
+static void zero_answer(struct t_uv_cmd *cmd)
+{
+	memset(cmd->core_out, 0, cmd->core_out_len);
+}
+
+static void create_qp(struct t_uv_cmd *cmd)
+{
+	SET(struct ib_uverbs_create_qp_resp, cmd, qp_handle, t_uv_new_handle());
+}
+
+static void create_qp_ex(struct t_uv_cmd *cmd)
+{
+	typedef struct ib_uverbs_ex_create_qp_resp R;
+
+	SET(R, cmd, base.qp_handle, t_uv_new_handle());
+	SET(R, cmd, comp_mask, 0);
+	SET(R, cmd, response_length, sizeof(R));
+}
+
+static void modify_qp_ex(struct t_uv_cmd *cmd)
+{
+	typedef struct ib_uverbs_ex_modify_qp_resp R;
+
+	SET(R, cmd, comp_mask, 0);
+	SET(R, cmd, response_length, sizeof(R));
+}
+
+static void no_bad_wr(struct t_uv_cmd *cmd)
+{
+	SET(struct ib_uverbs_post_send_resp, cmd, bad_wr, 0);
+}
+
+static void create_srq(struct t_uv_cmd *cmd)
+{
+	SET(struct ib_uverbs_create_srq_resp, cmd, srq_handle,
+	    t_uv_new_handle());
+}
+
+static void create_flow(struct t_uv_cmd *cmd)
+{
+	SET(struct ib_uverbs_create_flow_resp, cmd, comp_mask, 0);
+	SET(struct ib_uverbs_create_flow_resp, cmd, flow_handle,
+	    t_uv_new_handle());
+}
+
+static void create_wq(struct t_uv_cmd *cmd)
+{
+	typedef struct ib_uverbs_ex_create_wq_resp R;
+
+	SET(R, cmd, comp_mask, 0);
+	SET(R, cmd, response_length, sizeof(R));
+	SET(R, cmd, wq_handle, t_uv_new_handle());
+}
+
+static void destroy_wq(struct t_uv_cmd *cmd)
+{
+	typedef struct ib_uverbs_ex_destroy_wq_resp R;
+
+	zero_answer(cmd);
+	SET(R, cmd, response_length, sizeof(R));
+}
+
+static void create_ind_tbl(struct t_uv_cmd *cmd)
+{
+	typedef struct ib_uverbs_ex_create_rwq_ind_table_resp R;
+
+	SET(R, cmd, comp_mask, 0);
+	SET(R, cmd, response_length, sizeof(R));
+	SET(R, cmd, ind_tbl_handle, t_uv_new_handle());
+}
+
+#define EX IB_USER_VERBS_CMD_FLAG_EXTENDED
+#define W(cmd, req_t, resp_t, fn)                                    \
+	{                                                            \
+		IB_USER_VERBS_CMD_##cmd, #cmd, sizeof(struct req_t), \
+			sizeof(struct resp_t), false, fn             \
+	}
+#define W_NORESP(cmd, req_t)                                                   \
+	{                                                                      \
+		IB_USER_VERBS_CMD_##cmd, #cmd, sizeof(struct req_t), 0, false, \
+			NULL                                                   \
+	}
+#define W_VAR(cmd, req_t, resp_t, fn)                                \
+	{                                                            \
+		IB_USER_VERBS_CMD_##cmd, #cmd, sizeof(struct req_t), \
+			sizeof(struct resp_t), true, fn              \
+	}
+#define W_EX(cmd, req_t, resp_t, fn)                                           \
+	{                                                                      \
+		EX | IB_USER_VERBS_EX_CMD_##cmd, "EX_" #cmd,                   \
+			sizeof(struct req_t), sizeof(struct resp_t), false, fn \
+	}
+#define W_EX_NORESP(cmd, req_t)                              \
+	{                                                    \
+		EX | IB_USER_VERBS_EX_CMD_##cmd, "EX_" #cmd, \
+			sizeof(struct req_t), 0, false, NULL \
+	}
+
+static const struct t_uv_write writes[] = {
+	W(GET_CONTEXT, ib_uverbs_get_context, ib_uverbs_get_context_resp,
+	  get_context),
+	W(QUERY_DEVICE, ib_uverbs_query_device, ib_uverbs_query_device_resp,
+	  query_device),
+	W(QUERY_PORT, ib_uverbs_query_port, ib_uverbs_query_port_resp, NULL),
+	W(ALLOC_PD, ib_uverbs_alloc_pd, ib_uverbs_alloc_pd_resp,
+	  first_is_handle),
+	W_NORESP(DEALLOC_PD, ib_uverbs_dealloc_pd),
+	W(CREATE_AH, ib_uverbs_create_ah, ib_uverbs_create_ah_resp,
+	  first_is_handle),
+	W_NORESP(DESTROY_AH, ib_uverbs_destroy_ah),
+	W(REG_MR, ib_uverbs_reg_mr, ib_uverbs_reg_mr_resp, NULL),
+	W(REREG_MR, ib_uverbs_rereg_mr, ib_uverbs_rereg_mr_resp, NULL),
+	W_NORESP(DEREG_MR, ib_uverbs_dereg_mr),
+	W(ALLOC_MW, ib_uverbs_alloc_mw, ib_uverbs_alloc_mw_resp,
+	  first_is_handle),
+	W_NORESP(DEALLOC_MW, ib_uverbs_dealloc_mw),
+	W(CREATE_COMP_CHANNEL, ib_uverbs_create_comp_channel,
+	  ib_uverbs_create_comp_channel_resp, create_comp_channel),
+	W(CREATE_CQ, ib_uverbs_create_cq, ib_uverbs_create_cq_resp, create_cq),
+	W(RESIZE_CQ, ib_uverbs_resize_cq, ib_uverbs_resize_cq_resp, NULL),
+	W(DESTROY_CQ, ib_uverbs_destroy_cq, ib_uverbs_destroy_cq_resp,
+	  zero_answer),
+	W_VAR(POLL_CQ, ib_uverbs_poll_cq, ib_uverbs_poll_cq_resp, poll_cq),
+	W_NORESP(REQ_NOTIFY_CQ, ib_uverbs_req_notify_cq),
+	W(CREATE_QP, ib_uverbs_create_qp, ib_uverbs_create_qp_resp, create_qp),
+	W(QUERY_QP, ib_uverbs_query_qp, ib_uverbs_query_qp_resp, NULL),
+	W_NORESP(MODIFY_QP, ib_uverbs_modify_qp),
+	W(DESTROY_QP, ib_uverbs_destroy_qp, ib_uverbs_destroy_qp_resp,
+	  zero_answer),
+	W_VAR(POST_SEND, ib_uverbs_post_send, ib_uverbs_post_send_resp,
+	      no_bad_wr),
+	W_VAR(POST_RECV, ib_uverbs_post_recv, ib_uverbs_post_recv_resp,
+	      no_bad_wr),
+	W_NORESP(ATTACH_MCAST, ib_uverbs_attach_mcast),
+	W_NORESP(DETACH_MCAST, ib_uverbs_detach_mcast),
+	W(CREATE_SRQ, ib_uverbs_create_srq, ib_uverbs_create_srq_resp,
+	  create_srq),
+	W_NORESP(MODIFY_SRQ, ib_uverbs_modify_srq),
+	W(QUERY_SRQ, ib_uverbs_query_srq, ib_uverbs_query_srq_resp, NULL),
+	W(DESTROY_SRQ, ib_uverbs_destroy_srq, ib_uverbs_destroy_srq_resp,
+	  zero_answer),
+	W_VAR(POST_SRQ_RECV, ib_uverbs_post_srq_recv,
+	      ib_uverbs_post_srq_recv_resp, no_bad_wr),
+	W(OPEN_XRCD, ib_uverbs_open_xrcd, ib_uverbs_open_xrcd_resp,
+	  first_is_handle),
+	W_NORESP(CLOSE_XRCD, ib_uverbs_close_xrcd),
+	W(CREATE_XSRQ, ib_uverbs_create_xsrq, ib_uverbs_create_srq_resp,
+	  create_srq),
+	W(OPEN_QP, ib_uverbs_open_qp, ib_uverbs_create_qp_resp, create_qp),
+	W_EX(QUERY_DEVICE, ib_uverbs_ex_query_device,
+	     ib_uverbs_ex_query_device_resp, query_device_ex),
+	W_EX(CREATE_CQ, ib_uverbs_ex_create_cq, ib_uverbs_ex_create_cq_resp,
+	     create_cq_ex),
+	W_EX(CREATE_QP, ib_uverbs_ex_create_qp, ib_uverbs_ex_create_qp_resp,
+	     create_qp_ex),
+	W_EX(MODIFY_QP, ib_uverbs_ex_modify_qp, ib_uverbs_ex_modify_qp_resp,
+	     modify_qp_ex),
+	W_EX(CREATE_FLOW, ib_uverbs_create_flow, ib_uverbs_create_flow_resp,
+	     create_flow),
+	W_EX_NORESP(DESTROY_FLOW, ib_uverbs_destroy_flow),
+	W_EX(CREATE_WQ, ib_uverbs_ex_create_wq, ib_uverbs_ex_create_wq_resp,
+	     create_wq),
+	W_EX_NORESP(MODIFY_WQ, ib_uverbs_ex_modify_wq),
+	W_EX(DESTROY_WQ, ib_uverbs_ex_destroy_wq, ib_uverbs_ex_destroy_wq_resp,
+	     destroy_wq),
+	W_EX(CREATE_RWQ_IND_TBL, ib_uverbs_ex_create_rwq_ind_table,
+	     ib_uverbs_ex_create_rwq_ind_table_resp, create_ind_tbl),
+	W_EX_NORESP(DESTROY_RWQ_IND_TBL, ib_uverbs_ex_destroy_rwq_ind_table),
+	W_EX_NORESP(MODIFY_CQ, ib_uverbs_ex_modify_cq),
+};
+
+const struct t_uv_write *t_uv_find_write(uint32_t command)
+{
+	for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++)
+		if (writes[i].command == command)
+			return &writes[i];
+	return NULL;
+}
+
+/* The methods' answers with meaning. */
+
+static void *out_data(struct t_uv_cmd *cmd, uint16_t id, size_t len)
+{
+	struct ib_uverbs_attr *a = t_uv_attr(cmd, id);
+
+	if (!a || a->len < len)
+		return NULL;
+	return (void *)(uintptr_t)a->data;
+}
+
+static void put_u32(struct t_uv_cmd *cmd, uint16_t id, uint32_t v)
+{
+	void *p = out_data(cmd, id, sizeof(v));
+
+	if (p)
+		memcpy(p, &v, sizeof(v));
+}
+
+static void query_port_ioctl(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_query_port_resp_ex *r = out_data(
+		cmd, UVERBS_ATTR_QUERY_PORT_RESP, sizeof(r->legacy_resp));
+
+	if (r)
+		r->legacy_resp.state = 4; /* IB_PORT_ACTIVE */
+}
+
+static void get_context_ioctl(struct t_uv_cmd *cmd)
+{
+	put_u32(cmd, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, 3);
+}
+
+static void query_context_ioctl(struct t_uv_cmd *cmd)
+{
+	put_u32(cmd, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, 3);
+}
+
+/* Never more entries than the room for them, at most 2. */
+static void gid_table(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *size, *entries;
+	uint64_t n = 0, *count;
+
+	size = t_uv_attr(cmd, UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE);
+	entries = t_uv_attr(cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES);
+	count = out_data(cmd, UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+			 sizeof(*count));
+	if (size && size->data && entries)
+		n = entries->len / size->data;
+	if (count)
+		*count = n < 2 ? n : 2;
+}
+
+static void zero_outputs(struct t_uv_cmd *cmd)
+{
+	for (unsigned int i = 0; i < cmd->hdr->num_attrs; i++) {
+		struct ib_uverbs_attr *a = &cmd->hdr->attrs[i];
+		const struct t_uv_method *m =
+			t_uv_find_method(cmd->object, cmd->method);
+
+		if (t_uv_attr_kind(m, a->attr_id) == T_OUT)
+			memset((void *)(uintptr_t)a->data, 0, a->len);
+	}
+}
+
+#define M(obj, meth, fn, ...)                                              \
+	{                                                                  \
+		UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth, #obj "/" #meth, \
+			{ __VA_ARGS__ }, fn                                \
+	}
+#define NEW(id)                             \
+	{                                   \
+		UVERBS_ATTR_##id, T_NEW_OBJ \
+	}
+#define OUT(id)                         \
+	{                               \
+		UVERBS_ATTR_##id, T_OUT \
+	}
+#define NEW_FD(id)                         \
+	{                                  \
+		UVERBS_ATTR_##id, T_NEW_FD \
+	}
+#define FD_IN(id)                         \
+	{                                 \
+		UVERBS_ATTR_##id, T_FD_IN \
+	}
+
+static const struct t_uv_method methods[] = {
+	/* Answered as the write-format command it carries (t_uverbs.c). */
+	M(DEVICE, INVOKE_WRITE, NULL, OUT(CORE_OUT)),
+	M(DEVICE, QUERY_PORT, query_port_ioctl, OUT(QUERY_PORT_RESP)),
+	M(DEVICE, GET_CONTEXT, get_context_ioctl,
+	  OUT(GET_CONTEXT_NUM_COMP_VECTORS), OUT(GET_CONTEXT_CORE_SUPPORT)),
+	M(DEVICE, QUERY_CONTEXT, query_context_ioctl,
+	  OUT(QUERY_CONTEXT_NUM_COMP_VECTORS), OUT(QUERY_CONTEXT_CORE_SUPPORT)),
+	M(DEVICE, QUERY_GID_TABLE, gid_table, OUT(QUERY_GID_TABLE_RESP_ENTRIES),
+	  OUT(QUERY_GID_TABLE_RESP_NUM_ENTRIES)),
+	M(DEVICE, QUERY_GID_ENTRY, NULL, OUT(QUERY_GID_ENTRY_RESP_ENTRY)),
+	M(DEVICE, INFO_HANDLES, NULL, OUT(INFO_TOTAL_HANDLES),
+	  OUT(INFO_HANDLES_LIST)),
+	M(ASYNC_EVENT, ASYNC_EVENT_ALLOC, NULL,
+	  NEW_FD(ASYNC_EVENT_ALLOC_FD_HANDLE)),
+	M(PD, PD_DESTROY, NULL),
+	M(MR, DM_MR_REG, NULL, NEW(REG_DM_MR_HANDLE), OUT(REG_DM_MR_RESP_LKEY),
+	  OUT(REG_DM_MR_RESP_RKEY)),
+	M(MR, MR_DESTROY, NULL),
+	M(MR, ADVISE_MR, NULL),
+	M(MR, QUERY_MR, NULL, OUT(QUERY_MR_RESP_LKEY), OUT(QUERY_MR_RESP_RKEY),
+	  OUT(QUERY_MR_RESP_LENGTH), OUT(QUERY_MR_RESP_IOVA)),
+	M(MR, REG_DMABUF_MR, NULL, NEW(REG_DMABUF_MR_HANDLE),
+	  FD_IN(REG_DMABUF_MR_FD), OUT(REG_DMABUF_MR_RESP_LKEY),
+	  OUT(REG_DMABUF_MR_RESP_RKEY)),
+	M(MW, MW_DESTROY, NULL),
+	M(XRCD, XRCD_DESTROY, NULL),
+	M(AH, AH_DESTROY, NULL),
+	M(DM, DM_ALLOC, NULL, NEW(ALLOC_DM_HANDLE)),
+	M(DM, DM_FREE, NULL),
+	M(CQ, CQ_CREATE, NULL, NEW(CREATE_CQ_HANDLE),
+	  FD_IN(CREATE_CQ_COMP_CHANNEL), FD_IN(CREATE_CQ_EVENT_FD),
+	  OUT(CREATE_CQ_RESP_CQE)),
+	M(CQ, CQ_DESTROY, zero_outputs, OUT(DESTROY_CQ_RESP)),
+	M(QP, QP_CREATE, NULL, NEW(CREATE_QP_HANDLE), FD_IN(CREATE_QP_EVENT_FD),
+	  OUT(CREATE_QP_RESP_CAP), OUT(CREATE_QP_RESP_QP_NUM)),
+	M(QP, QP_DESTROY, zero_outputs, OUT(DESTROY_QP_RESP)),
+	M(SRQ, SRQ_CREATE, NULL, NEW(CREATE_SRQ_HANDLE),
+	  FD_IN(CREATE_SRQ_EVENT_FD), OUT(CREATE_SRQ_RESP_MAX_WR),
+	  OUT(CREATE_SRQ_RESP_MAX_SGE), OUT(CREATE_SRQ_RESP_SRQ_NUM)),
+	M(SRQ, SRQ_DESTROY, zero_outputs, OUT(DESTROY_SRQ_RESP)),
+	M(WQ, WQ_CREATE, NULL, NEW(CREATE_WQ_HANDLE), FD_IN(CREATE_WQ_EVENT_FD),
+	  OUT(CREATE_WQ_RESP_MAX_WR), OUT(CREATE_WQ_RESP_MAX_SGE),
+	  OUT(CREATE_WQ_RESP_WQ_NUM)),
+	M(WQ, WQ_DESTROY, zero_outputs, OUT(DESTROY_WQ_RESP)),
+	M(RWQ_IND_TBL, RWQ_IND_TBL_DESTROY, NULL),
+	M(FLOW, FLOW_DESTROY, NULL),
+	M(FLOW_ACTION, FLOW_ACTION_ESP_CREATE, NULL,
+	  NEW(CREATE_FLOW_ACTION_ESP_HANDLE)),
+	M(FLOW_ACTION, FLOW_ACTION_ESP_MODIFY, NULL),
+	M(FLOW_ACTION, FLOW_ACTION_DESTROY, NULL),
+	M(COUNTERS, COUNTERS_CREATE, NULL, NEW(CREATE_COUNTERS_HANDLE)),
+	M(COUNTERS, COUNTERS_DESTROY, NULL),
+	M(COUNTERS, COUNTERS_READ, NULL, OUT(READ_COUNTERS_BUFF)),
+};
+
+const struct t_uv_method *t_uv_find_method(uint16_t object, uint16_t method)
+{
+	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
+		if (methods[i].object == object && methods[i].method == method)
+			return &methods[i];
+	return NULL;
+}
+
+enum t_uv_kind t_uv_attr_kind(const struct t_uv_method *m, uint16_t id)
+{
+	if (id == UVERBS_ATTR_UHW_OUT)
+		return T_OUT;
+	if (!m)
+		return T_IN;
+	for (size_t i = 0; i < sizeof(m->attrs) / sizeof(m->attrs[0]); i++)
+		if (m->attrs[i].kind != T_IN && m->attrs[i].id == id)
+			return m->attrs[i].kind;
+	return T_IN;
+}
