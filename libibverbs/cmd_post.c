@@ -8,7 +8,10 @@
  * kernel work request per element of the chain, then every scatter entry
  * of the chain in order. It is built on the stack: the write() header
  * counts the whole request in 16 bits of 4-byte words, which bounds it
- * (256 KiB); a longer chain fails with EINVAL, nothing sent.
+ * (256 KiB); a longer chain, or a negative num_sge, fails with EINVAL
+ * before anything is copied or sent. (rdma-core 44 adds the counts in
+ * 32 bits: a chain whose sum wraps passes its size check and overruns
+ * the stack.)
  *
  * The kernel answers with the 1-based index of the first request it did
  * not take, which becomes the caller's *bad_wr.
@@ -27,35 +30,46 @@
 _Static_assert(sizeof(struct ibv_sge) == sizeof(struct ib_uverbs_sge),
 	       "sge layout");
 
-/* Counts of a chain, and the bytes of its request after @core. */
+/* Counts of a chain, and the bytes of its request. */
 struct post_size {
 	uint32_t wrs, sges;
 	size_t len;
 };
 
+/*
+ * Adds one request of @wr_size bytes and @num_sge scatter entries to @s;
+ * false once the request could not be sent. The sum is taken in size_t
+ * and checked at every step, so no count, however large or negative,
+ * wraps it, and a chain that loops back on itself ends here too.
+ */
+static bool add_wr(struct post_size *s, size_t wr_size, int num_sge)
+{
+	if (num_sge < 0 || (size_t)num_sge > POST_MAX_BYTES)
+		return false;
+	s->len += wr_size + (size_t)num_sge * sizeof(struct ib_uverbs_sge);
+	if (s->len > POST_MAX_BYTES)
+		return false;
+	s->wrs++;
+	s->sges += num_sge;
+	return true;
+}
+
 static bool send_size(struct ibv_send_wr *wr, struct post_size *s)
 {
-	*s = (struct post_size){ 0 };
-	for (; wr; wr = wr->next) {
-		s->wrs++;
-		s->sges += wr->num_sge;
-	}
-	s->len = sizeof(struct ibv_post_send) +
-		 (size_t)s->wrs * sizeof(struct ib_uverbs_send_wr) +
-		 (size_t)s->sges * sizeof(struct ib_uverbs_sge);
-	return s->len <= POST_MAX_BYTES;
+	*s = (struct post_size){ .len = sizeof(struct ibv_post_send) };
+	for (; wr; wr = wr->next)
+		if (!add_wr(s, sizeof(struct ib_uverbs_send_wr), wr->num_sge))
+			return false;
+	return true;
 }
 
 static bool recv_size(struct ibv_recv_wr *wr, size_t core, struct post_size *s)
 {
-	*s = (struct post_size){ 0 };
-	for (; wr; wr = wr->next) {
-		s->wrs++;
-		s->sges += wr->num_sge;
-	}
-	s->len = core + (size_t)s->wrs * sizeof(struct ib_uverbs_recv_wr) +
-		 (size_t)s->sges * sizeof(struct ib_uverbs_sge);
-	return s->len <= POST_MAX_BYTES;
+	*s = (struct post_size){ .len = core };
+	for (; wr; wr = wr->next)
+		if (!add_wr(s, sizeof(struct ib_uverbs_recv_wr), wr->num_sge))
+			return false;
+	return true;
 }
 
 /* The remote half of one send request; UD QPs name an AH instead. */
@@ -102,7 +116,7 @@ static void marshal_send(void *k_wrs, uint32_t nwr, struct ibv_send_wr *wr,
 		/* imm_data and invalidate_rkey share these bytes. */
 		k->ex.imm_data = wr->imm_data;
 		send_remote(k, wr, type);
-		memcpy(sge, wr->sg_list, wr->num_sge * sizeof(*sge));
+		memcpy(sge, wr->sg_list, (size_t)wr->num_sge * sizeof(*sge));
 		sge += wr->num_sge;
 	}
 }
@@ -115,7 +129,7 @@ static void marshal_recv(void *k_wrs, uint32_t nwr, struct ibv_recv_wr *wr)
 	for (; wr; wr = wr->next, k++) {
 		k->wr_id = wr->wr_id;
 		k->num_sge = wr->num_sge;
-		memcpy(sge, wr->sg_list, wr->num_sge * sizeof(*sge));
+		memcpy(sge, wr->sg_list, (size_t)wr->num_sge * sizeof(*sge));
 		sge += wr->num_sge;
 	}
 }

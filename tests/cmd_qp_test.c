@@ -496,6 +496,51 @@ static void test_post_send_bytes(void **state)
 	assert_ptr_equal(bad, &w1);
 }
 
+/*
+ * Counts a request cannot hold fail with EINVAL before anything is
+ * copied or sent: scatter counts whose 32-bit sum wraps, a negative
+ * count, a chain that loops back on itself.
+ */
+static void test_post_counts_cannot_wrap(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_qp qp = { .context = ctx, .handle = 7 };
+	struct ibv_srq srq = { .context = ctx, .handle = 8 };
+	struct ibv_sge sg = { 0x1000, 8, 0x11 };
+	struct ibv_send_wr s[3], *bad_s = NULL;
+	struct ibv_recv_wr r[3], *bad_r = NULL;
+
+	tk.no_ioctl = true;
+	for (int i = 0; i < 3; i++) {
+		/* 3 * 0x55555556 is 2 in 32 bits. */
+		s[i] = (struct ibv_send_wr){ .next = i < 2 ? &s[i + 1] : NULL,
+					     .sg_list = &sg,
+					     .num_sge = 0x55555556 };
+		r[i] = (struct ibv_recv_wr){ .next = i < 2 ? &r[i + 1] : NULL,
+					     .sg_list = &sg,
+					     .num_sge = 0x55555556 };
+	}
+	assert_int_equal(ibv_cmd_post_send(&qp, s, &bad_s), EINVAL);
+	assert_ptr_equal(bad_s, s);
+	assert_int_equal(ibv_cmd_post_recv(&qp, r, &bad_r), EINVAL);
+	assert_ptr_equal(bad_r, r);
+	assert_int_equal(ibv_cmd_post_srq_recv(&srq, r, &bad_r), EINVAL);
+
+	s[0] = (struct ibv_send_wr){ .sg_list = &sg, .num_sge = -1 };
+	assert_int_equal(ibv_cmd_post_send(&qp, s, &bad_s), EINVAL);
+	r[0] = (struct ibv_recv_wr){ .sg_list = &sg, .num_sge = -1 };
+	assert_int_equal(ibv_cmd_post_recv(&qp, r, &bad_r), EINVAL);
+
+	r[0] = (struct ibv_recv_wr){ .next = &r[1],
+				     .sg_list = &sg,
+				     .num_sge = 1 };
+	r[1] = (struct ibv_recv_wr){ .next = &r[0],
+				     .sg_list = &sg,
+				     .num_sge = 1 };
+	assert_int_equal(ibv_cmd_post_srq_recv(&srq, r, &bad_r), EINVAL);
+	assert_int_equal(tk.ncalls, 0);
+}
+
 /* Receives: wqe_size 16, the UD AH handle path is not taken. */
 static void test_post_recv_bytes(void **state)
 {
@@ -1004,6 +1049,7 @@ int main(void)
 		T_CASE(test_destroy_qp_fallback),
 		T_CASE(test_post_send_bytes),
 		T_CASE(test_post_recv_bytes),
+		T_CASE(test_post_counts_cannot_wrap),
 		T_CASE(test_modify_qp_mask),
 		T_CASE(test_query_qp),
 		T_CASE(test_mcast),
