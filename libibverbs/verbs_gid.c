@@ -40,24 +40,50 @@ static struct verbs_sysfs_dev *sysfs_of(struct ibv_context *ctx)
 	return verbs_get_device(ctx->device)->sysfs;
 }
 
-/* "fe80:0000:...": eight groups of four hex digits. EINVAL otherwise. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * The kernel's text of a GID, "fe80:0000:...": eight groups of four hex
+ * digits, colons between them, nothing else. Every byte looked at is
+ * inside the string read (a short or odd file is EINVAL; rdma-core 44
+ * reads past its end).
+ */
+static int parse_gid(const char *text, union ibv_gid *gid)
+{
+	if (strlen(text) != 8 * 5 - 1)
+		return EINVAL;
+	for (int i = 0; i < 16; i++) {
+		const char *p = text + i / 2 * 5 + i % 2 * 2;
+		int hi = hex_digit(p[0]), lo = hex_digit(p[1]);
+
+		if (hi < 0 || lo < 0)
+			return EINVAL;
+		gid->raw[i] = hi << 4 | lo;
+	}
+	for (int i = 1; i < 8; i++)
+		if (text[i * 5 - 1] != ':')
+			return EINVAL;
+	return 0;
+}
+
 static int sysfs_gid(struct ibv_context *ctx, uint32_t port, uint32_t index,
 		     union ibv_gid *gid)
 {
 	char buf[41];
-	unsigned int val;
-	int i;
 
 	if (ibv_read_ibdev_sysfs_file(buf, sizeof(buf), sysfs_of(ctx),
 				      "ports/%u/gids/%u", port, index) < 0)
 		return EINVAL;
-	for (i = 0; i < 8; i++) {
-		if (sscanf(buf + i * 5, "%4x", &val) != 1)
-			return EINVAL;
-		gid->raw[i * 2] = val >> 8;
-		gid->raw[i * 2 + 1] = val & 0xff;
-	}
-	return 0;
+	return parse_gid(buf, gid);
 }
 
 /*

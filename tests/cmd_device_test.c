@@ -800,6 +800,12 @@ static int t_group_setup(void **state)
 	t_file("ports/1/gid_attrs/ndevs/0", "lo");
 	t_file("ports/1/gid_attrs/types/9", "RoCE v3");
 	t_file("ports/2/gids/0", T_LINK_GID);
+	/* Short or odd GID files: what a hostile sysfs may hold. */
+	t_file("ports/2/gids/1", "fe80:0000:0000:0000:0000:0000:0000");
+	t_file("ports/2/gids/2", "fe80");
+	t_file("ports/2/gids/3", "fe80:0000:0000:0000:0211:22ff:fe33:44");
+	t_file("ports/2/gids/4", "fe80:0000:0000:0000:0211:22ff:fe33:44zz");
+	t_file("ports/2/gids/5", "fe80-0000-0000-0000-0211-22ff-fe33-4455");
 	t_file("ports/1/pkeys/0", "0xffff");
 	t_file("ports/1/pkeys/1", "0x8001");
 	return 0;
@@ -814,6 +820,36 @@ static int t_group_teardown(void **state)
 	assert_int_equal(system(cmd), 0);
 	free(t_root);
 	return 0;
+}
+
+/*
+ * Leaves hex digits where the next calls' stack frames will be, so that
+ * a parser reading past the end of what it read would find a GID there.
+ */
+static void __attribute__((noinline)) t_hex_on_stack(void)
+{
+	volatile char junk[8192];
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = i % 5 == 4 ? ':' : '1';
+}
+
+/* A GID file that is not eight groups of four hex digits is EINVAL. */
+static void test_gid_sysfs_malformed(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_gid_entry e;
+	union ibv_gid gid;
+
+	tk.no_ioctl = true;
+	assert_int_equal(ibv_query_gid(ctx, 2, 0, &gid), 0);
+	assert_int_equal(gid.raw[15], 0x55);
+	for (unsigned int i = 1; i <= 5; i++) {
+		t_hex_on_stack();
+		assert_int_equal(ibv_query_gid_ex(ctx, 2, i, &e, 0), EINVAL);
+		t_hex_on_stack();
+		assert_int_equal(ibv_query_gid(ctx, 2, i, &gid), -1);
+	}
 }
 
 /* Kernels without the GID methods: one entry from sysfs. */
@@ -1231,6 +1267,7 @@ int main(void)
 		T_CASE(test_query_port_verbs),
 		T_CASE(test_gid_ioctl),
 		T_CASE(test_gid_sysfs_entry),
+		T_CASE(test_gid_sysfs_malformed),
 		T_CASE(test_gid_sysfs_type),
 		T_CASE(test_gid_sysfs_table),
 		T_CASE(test_pkey),
