@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "t_diff.h"
+#include "t_diffrun.h"
 #include "t_util.h"
 
 static const struct t_case_set *const families[] = {
@@ -111,63 +112,14 @@ static int record(const char *path)
 	return 0;
 }
 
-/*
- * Differences made on purpose. A trace is a list of records: a system
- * call (its "ioctl" or "write" line up to its "  -> errno" line) or a
- * result line. A dropping rule takes the system calls it matches out of
- * both traces; a line rule replaces, in one case's rdma-core trace, a
- * line with the one our library writes instead.
- */
-struct t_drop {
-	const char *name;
-	bool (*match)(const char *record);
-	const char *why;
-	unsigned int ours, ref; /* records dropped over the whole run */
-};
-
-struct t_line {
-	const char *case_name;
-	const char *ref, *ours;
-	const char *why;
-	unsigned int used;
-};
-
-static int record_errno(const char *record)
-{
-	const char *ret = strstr(record, "\n  -> ");
-
-	return ret ? atoi(ret + 6) : 0;
-}
-
-static bool is_tunnel_probe(const char *record)
-{
-	return !strncmp(record, "ioctl DEVICE/INVOKE_WRITE ", 26) &&
-	       strstr(record, " num_attrs=1 ") &&
-	       strstr(record, "\n  attr 2 flags=1 len=8 1\n");
-}
-
-static bool is_refused(const char *record)
-{
-	int err = record_errno(record);
-
-	return !strncmp(record, "ioctl ", 6) &&
-	       (err == ENOTTY || err == EPROTONOSUPPORT);
-}
-
+/* Differences made on purpose (t_diffrun.h), each with its reason. */
 static struct t_drop drops[] = {
 	{ .name = "tunnel probe",
-	  .match = is_tunnel_probe,
-	  .why = "rdma-core 44 asks for DEVICE/INVOKE_WRITE (with QUERY_DEVICE and "
-		 "no request, which a kernel that has the tunnel refuses with "
-		 "ENOSPC) each time a context opens; we learn whether the kernel "
-		 "has the tunnel from the first command that needs it, and save "
-		 "that system call on every open" },
+	  .match = t_drop_tunnel_probe,
+	  .why = T_DROP_TUNNEL_PROBE_WHY },
 	{ .name = "refused by the dispatcher",
-	  .match = is_refused,
-	  .why = "an ioctl the kernel's dispatcher refuses (ENOTTY: no ioctl at "
-		 "all; EPROTONOSUPPORT: no such method) reaches no handler and "
-		 "changes nothing; both libraries remember the refusal, but learn "
-		 "it at different calls (see the tunnel probe)" },
+	  .match = t_drop_refused,
+	  .why = T_DROP_REFUSED_WHY },
 };
 #define NDROPS (sizeof(drops) / sizeof(drops[0]))
 
@@ -178,140 +130,32 @@ static struct t_drop drops[] = {
 	"honours them (VLAN stripping turned on); we send 0 every way"
 
 static struct t_line lines[] = {
-	{ .case_name = "wq_stale_flags",
+	{ .name = "wq_stale_flags",
 	  .ref = "  cmd EX_CREATE_WQ core 0 wq+0 1100000010 200000010 1",
 	  .ours = "  cmd EX_CREATE_WQ core 0 wq+0 1100000010 200000010 0",
 	  .why = WQ_FLAGS_WHY },
-	{ .case_name = "wq_stale_flags",
+	{ .name = "wq_stale_flags",
 	  .ref = "  attr 0 flags=1 len=40 in@ptr 0 wq+0 1100000010 200000010 1",
 	  .ours = "  attr 0 flags=1 len=40 in@ptr 0 wq+0 1100000010 200000010 0",
 	  .why = WQ_FLAGS_WHY },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
-/* @text without the records a dropping rule matches. */
-static char *drop_records(const char *text, bool ours)
-{
-	char *out = malloc(strlen(text) + 1), *o = out;
-	const char *p = text;
-
-	while (*p) {
-		const char *end = strchrnul(p, '\n');
-		bool call = !strncmp(p, "ioctl ", 6) ||
-			    !strncmp(p, "write ", 6);
-		bool drop = false;
-		char *record;
-		size_t n;
-
-		/* A call's record runs to its "  -> " line. */
-		if (call && strstr(p, "\n  -> "))
-			end = strchrnul(strstr(p, "\n  -> ") + 1, '\n');
-		n = (*end ? end + 1 : end) - p;
-		record = strndup(p, n);
-		for (size_t i = 0; call && i < NDROPS && !drop; i++)
-			if (drops[i].match(record)) {
-				(*(ours ? &drops[i].ours : &drops[i].ref))++;
-				drop = true;
-			}
-		if (!drop)
-			o = mempcpy(o, record, n);
-		free(record);
-		p += n;
-	}
-	*o = '\0';
-	return out;
-}
-
-/* The rdma-core trace of @name with the line rules applied. */
-static char *replace_lines(char *text, const char *name)
-{
-	for (size_t i = 0; i < NLINES; i++) {
-		size_t rl = strlen(lines[i].ref), ol = strlen(lines[i].ours);
-		char *at;
-
-		if (strcmp(lines[i].case_name, name))
-			continue;
-		while ((at = strstr(text, lines[i].ref)) &&
-		       (at[rl] == '\n' || !at[rl])) {
-			char *next = malloc(strlen(text) - rl + ol + 1);
-
-			memcpy(next, text, at - text);
-			strcpy(mempcpy(next + (at - text), lines[i].ours, ol),
-			       at + rl);
-			free(text);
-			text = next;
-			lines[i].used++;
-		}
-	}
-	return text;
-}
-
-/* One case under one kernel, from one of the traces, normalised. */
-static char *section(const char *text, const char *name, enum t_uv_kernel k,
-		     bool ours)
-{
-	char head[128], *raw, *norm;
-	const char *start, *end;
-
-	snprintf(head, sizeof(head), "== %s %s\n", name, t_uv_kernel_name(k));
-	start = strstr(text, head);
-	if (!start)
-		return NULL;
-	start += strlen(head);
-	end = strstr(start, "\n== ");
-	end = end ? end + 1 : start + strlen(start);
-	raw = strndup(start, end - start);
-	norm = drop_records(raw, ours);
-	free(raw);
-	return ours ? norm : replace_lines(norm, name);
-}
-
-/* The first line where @a and @b part. */
-static void show_difference(const char *a, const char *b)
-{
-	const char *la = a, *lb = b;
-	unsigned int line = 1;
-
-	while (*la && *lb) {
-		const char *ea = strchrnul(la, '\n'), *eb = strchrnul(lb, '\n');
-
-		if (ea - la != eb - lb || memcmp(la, lb, ea - la)) {
-			print_message(
-				"line %u differs:\n  ours: %.*s\n  ref:  %.*s\n",
-				line, (int)(ea - la), la, (int)(eb - lb), lb);
-			return;
-		}
-		la = *ea ? ea + 1 : ea;
-		lb = *eb ? eb + 1 : eb;
-		line++;
-	}
-	print_message(
-		"line %u: one trace ends early\n  ours: %.60s\n  ref:  %.60s\n",
-		line, la, lb);
-}
-
-static char *text_ours, *text_ref;
+static struct t_diffrun run = {
+	.drops = drops,
+	.ndrops = NDROPS,
+	.lines = lines,
+	.nlines = NLINES,
+};
 
 static void compare_case(void **state)
 {
 	const struct t_case *c = *state;
 	bool same = true;
 
-	for (size_t k = 0; k < NKERNELS; k++) {
-		char *ours = section(text_ours, c->name, kernels[k], true);
-		char *ref = section(text_ref, c->name, kernels[k], false);
-
-		assert_non_null(ours);
-		assert_non_null(ref);
-		if (strcmp(ours, ref)) {
-			print_message("%s, %s kernel:\n", c->name,
-				      t_uv_kernel_name(kernels[k]));
-			show_difference(ours, ref);
-			same = false;
-		}
-		free(ours);
-		free(ref);
-	}
+	for (size_t k = 0; k < NKERNELS; k++)
+		same &= t_diffrun_compare(&run, c->name,
+					  t_uv_kernel_name(kernels[k]));
 	assert_true(same);
 }
 
@@ -319,112 +163,26 @@ static void compare_case(void **state)
 static void deliberate_differences(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < NDROPS; i++)
-		print_message(
-			"dropped %u of ours and %u of rdma-core's: %s (%s)\n",
-			drops[i].ours, drops[i].ref, drops[i].name,
-			drops[i].why);
-	for (size_t i = 0; i < NLINES; i++) {
-		print_message("%s: %u line(s) differ on purpose: %s\n",
-			      lines[i].case_name, lines[i].used, lines[i].why);
-		assert_int_not_equal(lines[i].used, 0);
-	}
+	assert_true(t_diffrun_report(&run));
 }
 
-/* Recording both, in children; 0, T_SKIP, or 1 with the reason printed. */
-
-static char trace_ours[64] = "/tmp/ibvt-diff-ours-XXXXXX";
-static char trace_ref[64] = "/tmp/ibvt-diff-ref-XXXXXX";
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-
-	if (!f)
-		return NULL;
-	if (getdelim(&buf, &len, '\0', f) < 0) {
-		free(buf);
-		buf = strdup("");
-	}
-	fclose(f);
-	return buf;
-}
-
-static int run_child(const char *path, const char *libdir)
-{
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int status;
-	pid_t pid;
-
-	if (n < 0)
-		return -1;
-	self[n] = '\0';
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		setenv("T_UV_RECORD", path, 1);
-		if (libdir)
-			setenv("LD_LIBRARY_PATH", libdir, 1);
-		execl(self, self, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-static int record_both(void)
-{
-	const char *ref = getenv("IBV_REFERENCE_LIBDIR");
-	int fd, rc;
-
-	if (!ref) {
-		fprintf(stderr, "skip: IBV_REFERENCE_LIBDIR is not set\n");
-		return T_SKIP;
-	}
-	fd = mkstemp(trace_ours);
-	close(fd);
-	fd = mkstemp(trace_ref);
-	close(fd);
-	rc = run_child(trace_ours, NULL);
-	if (!rc)
-		rc = run_child(trace_ref, ref);
-	if (rc) {
-		fprintf(stderr, "a recording child exited with %d\n", rc);
-		return rc == T_SKIP ? T_SKIP : 1;
-	}
-	text_ours = slurp(trace_ours);
-	text_ref = slurp(trace_ref);
-	return text_ours && text_ref ? 0 : 1;
-}
-
-static int drop_traces(void **state)
+static int end_run(void **state)
 {
 	(void)state;
-	if (!getenv("T_UV_KEEP")) {
-		unlink(trace_ours);
-		unlink(trace_ref);
-	} else {
-		print_message("traces kept: %s %s\n", trace_ours, trace_ref);
-	}
-	free(text_ours);
-	free(text_ref);
+	t_diffrun_end(&run);
 	return 0;
 }
 
 int main(void)
 {
-	const char *rec = getenv("T_UV_RECORD");
+	const char *rec = t_diffrun_recording();
 	struct CMUnitTest *tests;
 	size_t n = 0;
 	int rc;
 
 	if (rec)
 		return record(rec);
-	rc = record_both();
+	rc = t_diffrun_record(&run);
 	if (rc)
 		return rc;
 	for (size_t f = 0; f < NFAMILIES; f++)
@@ -444,7 +202,7 @@ int main(void)
 		.test_func = deliberate_differences,
 	};
 	rc = _cmocka_run_group_tests("driver_cmd_diff", tests, n, NULL,
-				     drop_traces);
+				     end_run);
 	free(tests);
 	return rc;
 }

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Recording a test twice, on both libraries, and comparing the traces
+ * (see t_diffrun.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "t_diffrun.h"
+
+#define T_SKIP 77
+
+static int record_errno(const char *record)
+{
+	const char *ret = strstr(record, "\n  -> ");
+
+	return ret ? atoi(ret + 6) : 0;
+}
+
+bool t_drop_tunnel_probe(const char *record)
+{
+	return !strncmp(record, "ioctl DEVICE/INVOKE_WRITE ", 26) &&
+	       strstr(record, " num_attrs=1 ") &&
+	       strstr(record, "\n  attr 2 flags=1 len=8 1\n");
+}
+
+bool t_drop_refused(const char *record)
+{
+	int err = record_errno(record);
+
+	return !strncmp(record, "ioctl ", 6) &&
+	       (err == ENOTTY || err == EPROTONOSUPPORT);
+}
+
+/* @text without the records a drop rule matches. */
+static char *drop_records(struct t_diffrun *run, const char *text, bool ours)
+{
+	char *out = malloc(strlen(text) + 1), *o = out;
+	const char *p = text;
+
+	while (*p) {
+		const char *end = strchrnul(p, '\n'),
+			   *ret = strstr(p, "\n  -> ");
+		bool call = !strncmp(p, "ioctl ", 6) ||
+			    !strncmp(p, "write ", 6);
+		bool drop = false;
+		char *record;
+		size_t n;
+
+		/* A call's record runs to its "  -> " line. */
+		if (call && ret)
+			end = strchrnul(ret + 1, '\n');
+		n = (*end ? end + 1 : end) - p;
+		record = strndup(p, n);
+		for (size_t i = 0; call && i < run->ndrops && !drop; i++)
+			if (run->drops[i].match(record)) {
+				if (ours)
+					run->drops[i].ours++;
+				else
+					run->drops[i].ref++;
+				drop = true;
+			}
+		if (!drop)
+			o = mempcpy(o, record, n);
+		free(record);
+		p += n;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* @text with every whole line @from replaced by @to; counts in *@used. */
+static char *replace_line(char *text, const char *from, const char *to,
+			  unsigned int *used)
+{
+	size_t fl = strlen(from), tl = strlen(to);
+	char *at = text;
+
+	while ((at = strstr(at, from))) {
+		char *next;
+
+		if ((at != text && at[-1] != '\n') ||
+		    (at[fl] != '\n' && at[fl])) {
+			at += fl;
+			continue;
+		}
+		next = malloc(strlen(text) - fl + tl + 1);
+		memcpy(next, text, at - text);
+		strcpy(mempcpy(next + (at - text), to, tl), at + fl);
+		at = next + (at - text) + tl;
+		free(text);
+		text = next;
+		(*used)++;
+	}
+	return text;
+}
+
+static char *section(struct t_diffrun *run, const char *name,
+		     const char *variant, bool ours)
+{
+	const char *text = ours ? run->ours : run->ref, *start, *end;
+	char head[256], *raw, *norm;
+
+	snprintf(head, sizeof(head), "== %s %s\n", name, variant);
+	start = strstr(text, head);
+	if (!start)
+		return NULL;
+	start += strlen(head);
+	end = strstr(start, "\n== ");
+	end = end ? end + 1 : start + strlen(start);
+	raw = strndup(start, end - start);
+	norm = drop_records(run, raw, ours);
+	free(raw);
+	for (size_t i = 0; !ours && i < run->nlines; i++)
+		if (!strcmp(run->lines[i].name, name))
+			norm = replace_line(norm, run->lines[i].ref,
+					    run->lines[i].ours,
+					    &run->lines[i].used);
+	return norm;
+}
+
+/* The first line where @a and @b part. */
+static void show_difference(const char *a, const char *b)
+{
+	const char *la = a, *lb = b;
+	unsigned int line = 1;
+
+	while (*la && *lb) {
+		const char *ea = strchrnul(la, '\n'), *eb = strchrnul(lb, '\n');
+
+		if (ea - la != eb - lb || memcmp(la, lb, ea - la)) {
+			printf("line %u differs:\n  ours: %.*s\n  ref:  %.*s\n",
+			       line, (int)(ea - la), la, (int)(eb - lb), lb);
+			return;
+		}
+		la = *ea ? ea + 1 : ea;
+		lb = *eb ? eb + 1 : eb;
+		line++;
+	}
+	printf("line %u: one trace ends early\n  ours: %.70s\n  ref:  %.70s\n",
+	       line, la, lb);
+}
+
+bool t_diffrun_compare(struct t_diffrun *run, const char *name,
+		       const char *variant)
+{
+	char *ours = section(run, name, variant, true);
+	char *ref = section(run, name, variant, false);
+	bool same = ours && ref && !strcmp(ours, ref);
+
+	if (!same) {
+		printf("%s, %s:\n", name, variant);
+		if (ours && ref)
+			show_difference(ours, ref);
+		else
+			printf("no such section in %s\n",
+			       ours ? "rdma-core's trace" : "our trace");
+	}
+	fflush(stdout);
+	free(ours);
+	free(ref);
+	return same;
+}
+
+bool t_diffrun_report(struct t_diffrun *run)
+{
+	bool ok = true;
+
+	for (size_t i = 0; i < run->ndrops; i++)
+		printf("dropped %u of ours and %u of rdma-core's: %s (%s)\n",
+		       run->drops[i].ours, run->drops[i].ref,
+		       run->drops[i].name, run->drops[i].why);
+	for (size_t i = 0; i < run->nlines; i++) {
+		printf("%s: %u line(s) differ on purpose: %s\n",
+		       run->lines[i].name, run->lines[i].used,
+		       run->lines[i].why);
+		if (!run->lines[i].used) {
+			printf("  ... but the rule no longer matches: %s\n",
+			       run->lines[i].ref);
+			ok = false;
+		}
+	}
+	fflush(stdout);
+	return ok;
+}
+
+const char *t_diffrun_recording(void)
+{
+	return getenv("T_UV_RECORD");
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	fclose(f);
+	return buf;
+}
+
+static int run_child(const char *path, const char *libdir)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int status;
+	pid_t pid;
+
+	if (n < 0)
+		return -1;
+	self[n] = '\0';
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		setenv("T_UV_RECORD", path, 1);
+		if (libdir)
+			setenv("LD_LIBRARY_PATH", libdir, 1);
+		execl(self, self, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static int temp_file(char *path, size_t size, const char *what)
+{
+	int fd;
+
+	snprintf(path, size, "/tmp/ibvt-diff-%s-XXXXXX", what);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+int t_diffrun_record(struct t_diffrun *run)
+{
+	const char *ref = getenv("IBV_REFERENCE_LIBDIR");
+	int rc;
+
+	if (!ref) {
+		fprintf(stderr, "skip: IBV_REFERENCE_LIBDIR is not set\n");
+		return T_SKIP;
+	}
+	if (temp_file(run->path_ours, sizeof(run->path_ours), "ours") ||
+	    temp_file(run->path_ref, sizeof(run->path_ref), "ref"))
+		return 1;
+	rc = run_child(run->path_ours, NULL);
+	if (!rc)
+		rc = run_child(run->path_ref, ref);
+	if (rc) {
+		fprintf(stderr, "a recording child exited with %d\n", rc);
+		return rc == T_SKIP ? T_SKIP : 1;
+	}
+	run->ours = slurp(run->path_ours);
+	run->ref = slurp(run->path_ref);
+	return run->ours && run->ref ? 0 : 1;
+}
+
+void t_diffrun_end(struct t_diffrun *run)
+{
+	if (getenv("T_UV_KEEP")) {
+		printf("traces kept: %s %s\n", run->path_ours, run->path_ref);
+	} else {
+		unlink(run->path_ours);
+		unlink(run->path_ref);
+	}
+	free(run->ours);
+	free(run->ref);
+}
