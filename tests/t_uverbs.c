@@ -277,6 +277,25 @@ static int answer_write(struct t_uv_cmd *cmd, const struct t_uv_write *w)
 	return answer_driver(cmd);
 }
 
+/* The driver's request, less the bytes its driver says are undefined. */
+static void trace_drv_in(const struct t_uv_cmd *cmd)
+{
+	uint8_t *copy;
+
+	if (!t_uv.driver || !t_uv.driver->mask_in || !cmd->drv_in_len) {
+		trace_words(cmd->drv_in, cmd->drv_in_len);
+		return;
+	}
+	copy = malloc(cmd->drv_in_len);
+	if (!copy)
+		abort();
+	memcpy(copy, cmd->drv_in, cmd->drv_in_len);
+	t_uv.driver->mask_in(cmd, copy, cmd->drv_in_len);
+	trace("(masked)");
+	trace_words(copy, cmd->drv_in_len);
+	free(copy);
+}
+
 static void trace_write(const struct t_uv_cmd *cmd, const struct t_uv_write *w)
 {
 	char where[64];
@@ -284,7 +303,7 @@ static void trace_write(const struct t_uv_cmd *cmd, const struct t_uv_write *w)
 	trace("  cmd %s core", w ? w->name : "?");
 	trace_words(cmd->core_in, cmd->core_in_len);
 	trace("\n  drv");
-	trace_words(cmd->drv_in, cmd->drv_in_len);
+	trace_drv_in(cmd);
 	fmt_value(where, sizeof(where), (uintptr_t)cmd->core_out);
 	trace("\n  answer core=%zu@%s", cmd->core_out_len,
 	      cmd->core_out_len ? where : "-");
@@ -419,7 +438,24 @@ static ssize_t fake_write(const void *buf, size_t len)
 
 /* The ioctl side. */
 
-static void trace_attr(const struct t_uv_method *m,
+/* UHW_IN of a method, with the driver's mask (see trace_drv_in()). */
+static void trace_uhw_in(const struct t_uv_cmd *cmd,
+			 const struct ib_uverbs_attr *a)
+{
+	struct t_uv_cmd in = *cmd;
+	char v[64];
+
+	fmt_value(v, sizeof(v), a->data);
+	in.drv_in = a->len > sizeof(a->data) ?
+			    (const void *)(uintptr_t)a->data :
+			    (const void *)&a->data;
+	in.drv_in_len = a->len;
+	if (a->len > sizeof(a->data))
+		trace(" in@%s", v);
+	trace_drv_in(&in);
+}
+
+static void trace_attr(const struct t_uv_cmd *cmd, const struct t_uv_method *m,
 		       const struct ib_uverbs_attr *a)
 {
 	enum t_uv_kind kind = t_uv_attr_kind(m, a->attr_id);
@@ -428,6 +464,11 @@ static void trace_attr(const struct t_uv_method *m,
 	trace("  attr %x flags=%x len=%u", a->attr_id, a->flags, a->len);
 	if (a->attr_data.reserved)
 		trace(" attr_data=%x", a->attr_data.reserved);
+	if (a->attr_id == UVERBS_ATTR_UHW_IN) {
+		trace_uhw_in(cmd, a);
+		trace("\n");
+		return;
+	}
 	switch (kind) {
 	case T_OUT:
 		fmt_value(v, sizeof(v), a->data);
@@ -453,15 +494,16 @@ static void trace_attr(const struct t_uv_method *m,
 	trace("\n");
 }
 
-static void trace_ioctl(const struct ib_uverbs_ioctl_hdr *h,
-			const struct t_uv_method *m)
+static void trace_ioctl(const struct t_uv_cmd *cmd, const struct t_uv_method *m)
 {
+	const struct ib_uverbs_ioctl_hdr *h = cmd->hdr;
+
 	trace("ioctl %s object=%u method=%u length=%u num_attrs=%u driver_id=%u reserved=%llx/%x\n",
 	      m ? m->name : "-", h->object_id, h->method_id, h->length,
 	      h->num_attrs, h->driver_id, (unsigned long long)h->reserved1,
 	      h->reserved2);
 	for (unsigned int i = 0; i < h->num_attrs; i++)
-		trace_attr(m, &h->attrs[i]);
+		trace_attr(cmd, m, &h->attrs[i]);
 }
 
 /* The driver's data of a method, inline when short. */
@@ -569,10 +611,18 @@ static int fake_ioctl(struct ib_uverbs_ioctl_hdr *h)
 	};
 	const struct t_uv_method *m =
 		t_uv_find_method(h->object_id, h->method_id);
+	struct ib_uverbs_attr *wcmd = t_uv_attr(&cmd, UVERBS_ATTR_WRITE_CMD);
+	struct t_uv_cmd shown = cmd;
 	int err;
 
 	t_uv.calls++;
-	trace_ioctl(h, m);
+	/* A tunnelled command is shown to the driver's mask as itself. */
+	if (h->object_id == UVERBS_OBJECT_DEVICE &&
+	    h->method_id == UVERBS_METHOD_INVOKE_WRITE && wcmd) {
+		shown.is_ioctl = false;
+		shown.command = wcmd->data;
+	}
+	trace_ioctl(&shown, m);
 	if (t_uv.kernel == T_UV_NO_IOCTL)
 		err = ENOTTY;
 	else if (h->length != sizeof(*h) + h->num_attrs * sizeof(h->attrs[0]) ||

@@ -79,6 +79,15 @@ struct t_uv_driver {
 	const char *name;
 	int (*answer)(struct t_uv_cmd *cmd);
 	int (*method)(struct t_uv_cmd *cmd);
+	/*
+	 * Zeroes, in a copy of the driver's request about to be traced, the
+	 * bytes the provider leaves uninitialised (reserved fields of a
+	 * struct on its stack): they hold whatever the stack held, which
+	 * differs with the core underneath. The fake has set cmd->drv_in
+	 * and cmd->drv_in_len; the trace then says "drv(masked)".
+	 */
+	void (*mask_in)(const struct t_uv_cmd *cmd, uint8_t *drv_in,
+			size_t len);
 };
 
 struct t_uv {

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * provider_drive_test: the generic steps every persona is taken through
+ * (t_drive.h), each through the public verbs as an application calls
+ * them, each noting in the trace what the provider reported. A step that
+ * fails ends the drive: what comes after it needs its object.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "t_drive.h"
+
+struct drive {
+	const struct t_persona *p;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	struct ibv_cq *cq;
+	struct ibv_cq_ex *cq_ex;
+	struct ibv_qp *qp, *qp_ex, *ud;
+	struct ibv_srq *srq;
+	struct ibv_ah *ah;
+	void *buf;
+};
+
+static bool wants(const struct drive *d, unsigned int step)
+{
+	return d->p->steps & step;
+}
+
+/* NULL is a failure, noted with errno; false ends the drive. */
+static bool made(const char *what, const void *obj)
+{
+	if (!obj)
+		t_uv_note("%s failed errno=%d", what, errno);
+	return obj;
+}
+
+static bool step_query(struct drive *d)
+{
+	struct ibv_device_attr_ex attr;
+	struct ibv_port_attr port;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	ret = ibv_query_device_ex(d->ctx, NULL, &attr);
+	t_uv_note("query_device_ex ret=%d fw_ver=%.64s", ret,
+		  attr.orig_attr.fw_ver);
+	if (ret)
+		return false;
+	memset(attr.orig_attr.fw_ver, 0, sizeof(attr.orig_attr.fw_ver));
+	t_uv_dump("device_attr_ex", &attr, sizeof(attr));
+	memset(&port, 0, sizeof(port));
+	ret = ibv_query_port(d->ctx, 1, &port);
+	t_uv_note("query_port ret=%d", ret);
+	t_uv_dump("port_attr", &port, sizeof(port));
+	return !ret;
+}
+
+static bool step_pd_mr(struct drive *d)
+{
+	if (wants(d, T_STEP_PD) &&
+	    !made("alloc_pd", d->pd = ibv_alloc_pd(d->ctx)))
+		return false;
+	if (!wants(d, T_STEP_MR))
+		return true;
+	d->buf = aligned_alloc(4096, 4 * 4096);
+	t_uv_name("buf", d->buf, 4 * 4096);
+	d->mr = ibv_reg_mr(d->pd, d->buf, 4 * 4096,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ);
+	if (!made("reg_mr", d->mr))
+		return false;
+	t_uv_note("mr lkey=%x rkey=%x length=%zu", d->mr->lkey, d->mr->rkey,
+		  d->mr->length);
+	return true;
+}
+
+static bool step_cqs(struct drive *d)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		.cqe = 32,
+		.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM,
+	};
+
+	if (wants(d, T_STEP_CQ)) {
+		d->cq = ibv_create_cq(d->ctx, 16, NULL, NULL, 0);
+		if (!made("create_cq", d->cq))
+			return false;
+		t_uv_note("cq cqe=%d", d->cq->cqe);
+	}
+	if (wants(d, T_STEP_CQ_EX)) {
+		d->cq_ex = ibv_create_cq_ex(d->ctx, &attr);
+		if (!made("create_cq_ex", d->cq_ex))
+			return false;
+		t_uv_note("cq_ex cqe=%d", d->cq_ex->cqe);
+	}
+	return true;
+}
+
+static void note_qp(const char *what, struct ibv_qp *qp,
+		    const struct ibv_qp_init_attr *init)
+{
+	t_uv_note("%s qp_num=%x state=%d cap=%u/%u/%u/%u/%u", what, qp->qp_num,
+		  qp->state, init->cap.max_send_wr, init->cap.max_recv_wr,
+		  init->cap.max_send_sge, init->cap.max_recv_sge,
+		  init->cap.max_inline_data);
+}
+
+static struct ibv_qp *create_qp(struct drive *d, enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = d->cq,
+		.recv_cq = d->cq,
+		.cap = { .max_send_wr = 16,
+			 .max_recv_wr = 16,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.qp_type = type,
+	};
+	struct ibv_qp *qp = ibv_create_qp(d->pd, &init);
+
+	if (made(type == IBV_QPT_UD ? "create_qp(UD)" : "create_qp", qp))
+		note_qp("qp", qp, &init);
+	return qp;
+}
+
+static bool step_qp_ex(struct drive *d)
+{
+	struct ibv_qp_init_attr_ex init = {
+		.send_cq = d->cq,
+		.recv_cq = d->cq,
+		.cap = { .max_send_wr = 8,
+			 .max_recv_wr = 8,
+			 .max_send_sge = 2,
+			 .max_recv_sge = 2 },
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = d->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND |
+				  IBV_QP_EX_WITH_RDMA_WRITE,
+	};
+
+	d->qp_ex = ibv_create_qp_ex(d->ctx, &init);
+	if (!made("create_qp_ex", d->qp_ex))
+		return false;
+	note_qp("qp_ex", d->qp_ex, (struct ibv_qp_init_attr *)&init);
+	return true;
+}
+
+/* The RC QP to RTS, as a connection manager would take it. */
+static bool step_modify(struct drive *d)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+	int ret;
+
+	ret = ibv_modify_qp(d->qp, &a,
+			    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				    IBV_QP_ACCESS_FLAGS);
+	t_uv_note("modify_qp INIT ret=%d", ret);
+	if (ret)
+		return false;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = d->qp->qp_num;
+	a.rq_psn = 0x123;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.dlid = 1;
+	a.ah_attr.port_num = 1;
+	if (d->p->link_layer == IBV_LINK_LAYER_ETHERNET) {
+		a.ah_attr.is_global = 1;
+		a.ah_attr.grh.hop_limit = 64;
+		a.ah_attr.grh.dgid.raw[10] = 0xff;
+		a.ah_attr.grh.dgid.raw[11] = 0xff;
+		a.ah_attr.grh.dgid.raw[12] = 192;
+		a.ah_attr.grh.dgid.raw[14] = 2;
+		a.ah_attr.grh.dgid.raw[15] = 1;
+	}
+	ret = ibv_modify_qp(d->qp, &a,
+			    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				    IBV_QP_MAX_DEST_RD_ATOMIC |
+				    IBV_QP_MIN_RNR_TIMER);
+	t_uv_note("modify_qp RTR ret=%d", ret);
+	if (ret)
+		return false;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = 0x456;
+	a.max_rd_atomic = 1;
+	ret = ibv_modify_qp(d->qp, &a,
+			    IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				    IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+				    IBV_QP_MAX_QP_RD_ATOMIC);
+	t_uv_note("modify_qp RTS ret=%d state=%d", ret, d->qp->state);
+	return !ret;
+}
+
+static bool step_srq_ah(struct drive *d)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 32,
+						  .max_sge = 1 } };
+	struct ibv_ah_attr aa = { .dlid = 2, .port_num = 1 };
+
+	if (wants(d, T_STEP_SRQ)) {
+		d->srq = ibv_create_srq(d->pd, &sa);
+		if (!made("create_srq", d->srq))
+			return false;
+		t_uv_note("srq max_wr=%u max_sge=%u", sa.attr.max_wr,
+			  sa.attr.max_sge);
+	}
+	if (!wants(d, T_STEP_AH))
+		return true;
+	if (d->p->link_layer == IBV_LINK_LAYER_ETHERNET) {
+		aa.is_global = 1;
+		aa.grh.hop_limit = 64;
+		aa.grh.dgid.raw[10] = 0xff;
+		aa.grh.dgid.raw[11] = 0xff;
+		aa.grh.dgid.raw[12] = 192;
+		aa.grh.dgid.raw[14] = 2;
+		aa.grh.dgid.raw[15] = 2;
+	}
+	d->ah = ibv_create_ah(d->pd, &aa);
+	return made("create_ah", d->ah);
+}
+
+static bool run_steps(struct drive *d)
+{
+	if (wants(d, T_STEP_QUERY) && !step_query(d))
+		return false;
+	if (!step_pd_mr(d) || !step_cqs(d))
+		return false;
+	if (wants(d, T_STEP_QP) && !(d->qp = create_qp(d, IBV_QPT_RC)))
+		return false;
+	if (wants(d, T_STEP_UD) && !(d->ud = create_qp(d, IBV_QPT_UD)))
+		return false;
+	if (wants(d, T_STEP_QP_EX) && !step_qp_ex(d))
+		return false;
+	if (wants(d, T_STEP_MODIFY) && !step_modify(d))
+		return false;
+	return step_srq_ah(d);
+}
+
+#define DESTROY(fn, obj)                                   \
+	do {                                               \
+		if (obj)                                   \
+			t_uv_note(#fn " ret=%d", fn(obj)); \
+	} while (0)
+
+static void tear_down(struct drive *d)
+{
+	DESTROY(ibv_destroy_ah, d->ah);
+	DESTROY(ibv_destroy_srq, d->srq);
+	DESTROY(ibv_destroy_qp, d->qp_ex);
+	DESTROY(ibv_destroy_qp, d->ud);
+	DESTROY(ibv_destroy_qp, d->qp);
+	if (d->cq_ex)
+		t_uv_note("ibv_destroy_cq(ex) ret=%d",
+			  ibv_destroy_cq(ibv_cq_ex_to_cq(d->cq_ex)));
+	DESTROY(ibv_destroy_cq, d->cq);
+	DESTROY(ibv_dereg_mr, d->mr);
+	DESTROY(ibv_dealloc_pd, d->pd);
+	free(d->buf);
+}
+
+static struct ibv_device *find(struct ibv_device **list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(ibv_get_device_name(*list), name))
+			return *list;
+	return NULL;
+}
+
+void t_drive(const struct t_persona *p)
+{
+	struct drive d = { .p = p };
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_device *dev = find(list, p->ibdev);
+
+	if (!dev) {
+		t_uv_note("no device %s (errno=%d)", p->ibdev, errno);
+		ibv_free_device_list(list);
+		return;
+	}
+	d.ctx = ibv_open_device(dev);
+	/*
+	 * A provider that fails to open leaves errno as the core's last
+	 * system call left it, which is no result of the provider's.
+	 */
+	if (!d.ctx)
+		t_uv_note("open_device failed");
+	if (d.ctx) {
+		run_steps(&d);
+		if (p->dv)
+			p->dv(d.ctx);
+		tear_down(&d);
+		t_uv_note("close_device ret=%d", ibv_close_device(d.ctx));
+	}
+	ibv_free_device_list(list);
+}

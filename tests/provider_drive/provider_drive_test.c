@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Debian's 17 provider plugins driven through the fake kernel, on
+ * Debian's libibverbs and on ours (t_drive.h). The program records every
+ * persona under the three kernels of t_uverbs.h, each drive in a process
+ * of its own (a provider that crashes on an answer shows as such, and
+ * every drive starts with a fresh library), twice: once per library
+ * (t_diffrun.h). A cmocka case per provider then compares the two.
+ *
+ * The providers come from $IBV_REFERENCE_PROVIDERS (the unpacked
+ * ibverbs-providers 44.0-2), named by path in RDMAV_DRIVERS, and only
+ * from there: the private /etc of the fake kernel has no driver files.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "t_diffrun.h"
+#include "t_drive.h"
+#include "t_rdma_nl.h"
+#include "t_util.h"
+
+static const enum t_uv_kernel kernels[] = { T_UV_IOCTL, T_UV_NO_IOCTL,
+					    T_UV_TUNNEL };
+#define NKERNELS (sizeof(kernels) / sizeof(kernels[0]))
+
+/* Recording. */
+
+static const struct t_persona *current;
+
+/* The device's core answers first, then the persona's driver part. */
+static int drive_answer(struct t_uv_cmd *cmd)
+{
+	t_device_answer(current, cmd);
+	return current->answer ? current->answer(cmd) : 0;
+}
+
+static int drive_method(struct t_uv_cmd *cmd)
+{
+	return current->method ? current->method(cmd) : -1;
+}
+
+static void drive_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
+			  size_t len)
+{
+	if (current->mask_in)
+		current->mask_in(cmd, drv_in, len);
+}
+
+static const struct t_uv_driver drive_driver = {
+	.name = "persona",
+	.answer = drive_answer,
+	.method = drive_method,
+	.mask_in = drive_mask_in,
+};
+
+/* The persona's device, in a sysfs tree and on netlink of its own. */
+static void make_device(const struct t_persona *p)
+{
+	char modalias[96];
+	struct t_dev sys = {
+		.ibdev = p->ibdev,
+		.uverbs = 0,
+		.maj = T_UV_MAJOR,
+		.min = T_UV_MINOR,
+		.abi = p->abi,
+		.node_type = p->node_type,
+		.guid = "0b0a:0fff:fe00:0001",
+	};
+	struct t_nl_dev nl = {
+		.index = 1,
+		.name = p->ibdev,
+		.node_type = p->node_type,
+		.node_guid = 0x0100fefff0a0a0bull,
+		.ports = 1,
+		.maj = T_UV_MAJOR,
+		.min = T_UV_MINOR,
+		.chardev = "uverbs0",
+		.abi = p->abi,
+		.driver_id = p->driver_id,
+	};
+	char *root = t_sysfs_new();
+
+	if (p->vendor) {
+		snprintf(modalias, sizeof(modalias),
+			 "pci:v%08Xd%08Xsv%08Xsd%08Xbc02sc00i00", p->vendor,
+			 p->device, p->vendor, 0);
+		sys.modalias = modalias;
+	}
+	t_sysfs_add(root, &sys);
+	setenv("SYSFS_PATH", root, 1);
+	t_nl_enable();
+	t_nl_add(&nl);
+}
+
+static void drive_one(const struct t_persona *p, enum t_uv_kernel k,
+		      const char *path)
+{
+	char drivers[4096];
+
+	snprintf(drivers, sizeof(drivers), "%s/lib%s",
+		 getenv("IBV_REFERENCE_PROVIDERS"), p->name);
+	setenv("RDMAV_DRIVERS", drivers, 1);
+	make_device(p);
+	current = p;
+	t_uv.trace = fopen(path, "a");
+	if (!t_uv.trace)
+		exit(1);
+	setvbuf(t_uv.trace, NULL, _IOLBF, 0);
+	t_uv.driver = &drive_driver;
+	t_uv_reset(k);
+	t_uv_section("%s %s", p->name, t_uv_kernel_name(k));
+	t_drive(p);
+	fclose(t_uv.trace);
+}
+
+/* Each drive in a child, so that a crash is one provider's result. */
+static int record_one(const struct t_persona *p, enum t_uv_kernel k,
+		      const char *path)
+{
+	int status;
+	pid_t pid;
+	FILE *f;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		drive_one(p, k, path);
+		exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return 1;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	f = fopen(path, "a");
+	if (!f)
+		return 1;
+	fprintf(f, "  result drive ended: %s %d\n",
+		WIFSIGNALED(status) ? "signal" : "exit",
+		WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	fclose(f);
+	return 0;
+}
+
+/* T_DRIVE_ONLY=<name> records one persona, for working on it. */
+static bool chosen(const struct t_persona *p)
+{
+	const char *only = getenv("T_DRIVE_ONLY");
+
+	return !only || !strcmp(only, p->name);
+}
+
+static int record(const char *path)
+{
+	if (!getenv("IBV_REFERENCE_PROVIDERS")) {
+		fprintf(stderr, "skip: IBV_REFERENCE_PROVIDERS is not set\n");
+		return T_SKIP;
+	}
+	if (!t_ns_enter())
+		return T_SKIP;
+	/* Only the providers named in RDMAV_DRIVERS. */
+	t_rm_rf("/etc/libibverbs.d");
+	for (unsigned int i = 0; i < t_npersonas; i++)
+		for (size_t k = 0; k < NKERNELS && chosen(t_personas[i]); k++)
+			if (record_one(t_personas[i], kernels[k], path))
+				return 1;
+	return 0;
+}
+
+/* Comparing. */
+
+static struct t_drop drops[] = {
+	{ .name = "tunnel probe",
+	  .match = t_drop_tunnel_probe,
+	  .why = T_DROP_TUNNEL_PROBE_WHY },
+	{ .name = "refused by the dispatcher",
+	  .match = t_drop_refused,
+	  .why = T_DROP_REFUSED_WHY },
+};
+
+static struct t_diffrun run = {
+	.drops = drops,
+	.ndrops = sizeof(drops) / sizeof(drops[0]),
+};
+
+static void compare_provider(void **state)
+{
+	const struct t_persona *p = *state;
+	bool same = true;
+
+	for (size_t k = 0; k < NKERNELS; k++)
+		same &= t_diffrun_compare(&run, p->name,
+					  t_uv_kernel_name(kernels[k]));
+	assert_true(same);
+}
+
+static void deliberate_differences(void **state)
+{
+	(void)state;
+	assert_true(t_diffrun_report(&run));
+}
+
+static int end_run(void **state)
+{
+	(void)state;
+	t_diffrun_end(&run);
+	return 0;
+}
+
+int main(void)
+{
+	const char *rec = t_diffrun_recording();
+	struct CMUnitTest tests[64];
+	unsigned int n = 0;
+	int rc;
+
+	if (rec)
+		return record(rec);
+	rc = t_diffrun_record(&run);
+	if (rc)
+		return rc;
+	for (unsigned int i = 0; i < t_npersonas; i++)
+		if (chosen(t_personas[i]))
+			tests[n++] = (struct CMUnitTest){
+				.name = t_personas[i]->name,
+				.test_func = compare_provider,
+				.initial_state = (void *)t_personas[i],
+			};
+	tests[n++] = (struct CMUnitTest){
+		.name = "deliberate_differences",
+		.test_func = deliberate_differences,
+	};
+	return _cmocka_run_group_tests("provider_drive", tests, n, NULL,
+				       end_run);
+}

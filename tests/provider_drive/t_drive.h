@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * provider_drive_test: Debian's 17 provider plugins, the real clients of
+ * the private ABI, driven through the fake kernel (t_uverbs.h) and the
+ * fake RDMA netlink (t_rdma_nl.h) as far as each can go without its
+ * hardware, once on Debian's libibverbs and once on ours; the traffic
+ * and what each provider reports must agree.
+ *
+ * A persona is what the fake answers in a driver's place: its device
+ * (as netlink and sysfs show it), the driver part of each command's
+ * answer (the provider's <rdma/<hw>-abi.h> response structs), and how
+ * far the generic steps (drive.c) take it. The core part of every
+ * answer is a plausible device's (device.c), so that a provider's checks
+ * of the kernel's limits pass.
+ */
+#ifndef T_DRIVE_H
+#define T_DRIVE_H
+
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "t_uverbs.h"
+
+/* The generic steps, in the order drive.c takes them. */
+enum {
+	T_STEP_QUERY = 1 << 0, /* ibv_query_device_ex, ibv_query_port */
+	T_STEP_PD = 1 << 1,
+	T_STEP_MR = 1 << 2,
+	T_STEP_CQ = 1 << 3,
+	T_STEP_CQ_EX = 1 << 4,
+	T_STEP_QP = 1 << 5, /* an RC QP on the CQ */
+	T_STEP_QP_EX = 1 << 6,
+	T_STEP_MODIFY = 1 << 7, /* the RC QP to INIT, RTR and RTS */
+	T_STEP_SRQ = 1 << 8,
+	T_STEP_AH = 1 << 9,
+	T_STEP_UD = 1 << 10, /* a UD QP, for providers without RC */
+};
+
+#define T_STEPS_ALL 0x7ff
+
+struct t_persona {
+	const char *name; /* the provider: lib<name>-rdmav34.so */
+	const char *ibdev; /* its device's name */
+	uint32_t driver_id; /* RDMA_DRIVER_* */
+	uint16_t vendor, device; /* PCI ids for the modalias; 0: none */
+	uint32_t abi; /* the uverbs device's ABI version */
+	uint8_t node_type; /* kernel node type: 1 CA, 4 RNIC */
+	uint8_t link_layer; /* IBV_LINK_LAYER_* of port 1 */
+	unsigned int steps;
+	/* The driver's answers (struct t_uv_driver); NULL: the pattern. */
+	int (*answer)(struct t_uv_cmd *cmd);
+	int (*method)(struct t_uv_cmd *cmd);
+	void (*mask_in)(const struct t_uv_cmd *cmd, uint8_t *drv_in,
+			size_t len);
+	/* After the steps: the provider's own queries (mlx5dv_, efadv_). */
+	void (*dv)(struct ibv_context *ctx);
+};
+
+/* Every persona, in the order the test runs them. */
+extern const struct t_persona *const t_personas[];
+extern const unsigned int t_npersonas;
+
+/* The core part of an answer, as a plausible device gives it. */
+void t_device_answer(const struct t_persona *p, struct t_uv_cmd *cmd);
+
+/* Runs @p's steps on a fresh library; everything goes to the trace. */
+void t_drive(const struct t_persona *p);
+
+/* The verb a command is, whichever way it came, for personas. */
+enum t_verb {
+	T_V_OTHER,
+	T_V_GET_CONTEXT,
+	T_V_QUERY_DEVICE,
+	T_V_QUERY_PORT,
+	T_V_ALLOC_PD,
+	T_V_REG_MR,
+	T_V_CREATE_CQ,
+	T_V_CREATE_QP,
+	T_V_MODIFY_QP,
+	T_V_CREATE_SRQ,
+	T_V_CREATE_AH,
+	T_V_CREATE_WQ,
+	T_V_ALLOC_MW,
+	T_V_OPEN_XRCD,
+	T_V_RESIZE_CQ,
+};
+enum t_verb t_verb_of(const struct t_uv_cmd *cmd);
+
+/* Copies @len bytes of @src into the driver's answer, as far as it goes. */
+void t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len);
+
+#endif

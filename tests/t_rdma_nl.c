@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The fake RDMA netlink (see t_rdma_nl.h). A fake socket is one end of
+ * an AF_UNIX SOCK_SEQPACKET pair, which keeps message boundaries as
+ * netlink does: a request sent on it is answered at once by writing the
+ * reply messages into the other end, so the caller's next recvmsg()
+ * finds them. What libnl checks of the socket itself (the bound port
+ * from getsockname(), the sender's address on every message) is made
+ * up to look like the kernel's.
+ */
+#include <errno.h>
+#include <linux/netlink.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <rdma/rdma_netlink.h>
+
+#include "t_rdma_nl.h"
+
+#define T_NL_MAX_SOCKS 8
+#define T_NL_MAX_DEVS 8
+
+static bool enabled;
+static struct t_nl_dev devs[T_NL_MAX_DEVS];
+static unsigned int ndevs;
+
+static struct {
+	int fd, peer; /* -1: free */
+	struct sockaddr_nl local;
+} socks[T_NL_MAX_SOCKS] = { [0 ... T_NL_MAX_SOCKS - 1] = { -1, -1 } };
+
+void t_nl_enable(void)
+{
+	enabled = true;
+}
+
+void t_nl_add(const struct t_nl_dev *dev)
+{
+	if (ndevs == T_NL_MAX_DEVS)
+		abort();
+	devs[ndevs++] = *dev;
+}
+
+static int find_sock(int fd)
+{
+	for (int i = 0; i < T_NL_MAX_SOCKS; i++)
+		if (fd >= 0 && socks[i].fd == fd)
+			return i;
+	return -1;
+}
+
+/* Building replies. */
+
+struct reply {
+	uint8_t buf[4096];
+	size_t len;
+};
+
+static void *put(struct reply *r, const void *data, size_t len)
+{
+	void *at = r->buf + r->len;
+
+	if (r->len + NLMSG_ALIGN(len) > sizeof(r->buf))
+		abort();
+	memcpy(at, data, len);
+	memset((uint8_t *)at + len, 0, NLMSG_ALIGN(len) - len);
+	r->len += NLMSG_ALIGN(len);
+	return at;
+}
+
+static void attr(struct reply *r, uint16_t type, const void *data, size_t len)
+{
+	struct nlattr a = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
+
+	put(r, &a, sizeof(a));
+	put(r, data, len);
+}
+
+static void attr_u8(struct reply *r, uint16_t type, uint8_t v)
+{
+	attr(r, type, &v, sizeof(v));
+}
+
+static void attr_u32(struct reply *r, uint16_t type, uint32_t v)
+{
+	attr(r, type, &v, sizeof(v));
+}
+
+static void attr_u64(struct reply *r, uint16_t type, uint64_t v)
+{
+	attr(r, type, &v, sizeof(v));
+}
+
+static void attr_str(struct reply *r, uint16_t type, const char *s)
+{
+	attr(r, type, s, strlen(s) + 1);
+}
+
+/* A message header now; its length is fixed by end_msg(). */
+static size_t begin_msg(struct reply *r, const struct nlmsghdr *req,
+			uint16_t type, uint16_t flags)
+{
+	struct nlmsghdr h = {
+		.nlmsg_type = type,
+		.nlmsg_flags = flags,
+		.nlmsg_seq = req->nlmsg_seq,
+		.nlmsg_pid = req->nlmsg_pid,
+	};
+	size_t at = r->len;
+
+	put(r, &h, sizeof(h));
+	return at;
+}
+
+static void end_msg(struct reply *r, size_t at)
+{
+	((struct nlmsghdr *)(r->buf + at))->nlmsg_len = r->len - at;
+}
+
+static void error_msg(struct reply *r, const struct nlmsghdr *req, int err)
+{
+	size_t at = begin_msg(r, req, NLMSG_ERROR, 0);
+	struct nlmsgerr e = { .error = -err, .msg = *req };
+
+	put(r, &e, sizeof(e));
+	end_msg(r, at);
+}
+
+static void dev_attrs(struct reply *r, const struct t_nl_dev *d)
+{
+	attr_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
+	attr_str(r, RDMA_NLDEV_ATTR_DEV_NAME, d->name);
+	attr_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, d->ports);
+	attr_u64(r, RDMA_NLDEV_ATTR_NODE_GUID, d->node_guid);
+	attr_u8(r, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, d->node_type);
+}
+
+static void dump_devices(struct reply *r, const struct nlmsghdr *req)
+{
+	for (unsigned int i = 0; i < ndevs; i++) {
+		size_t at = begin_msg(r, req, req->nlmsg_type, NLM_F_MULTI);
+
+		dev_attrs(r, &devs[i]);
+		end_msg(r, at);
+	}
+	end_msg(r, begin_msg(r, req, NLMSG_DONE, NLM_F_MULTI));
+}
+
+/* The attribute @type of a request, or NULL. */
+static const struct nlattr *req_attr(const struct nlmsghdr *req, uint16_t type)
+{
+	const uint8_t *p = NLMSG_DATA(req),
+		      *end = (const uint8_t *)req + req->nlmsg_len;
+
+	while (p + NLA_HDRLEN <= end) {
+		const struct nlattr *a = (const void *)p;
+
+		if (a->nla_len < NLA_HDRLEN || p + a->nla_len > end)
+			break;
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+		p += NLA_ALIGN(a->nla_len);
+	}
+	return NULL;
+}
+
+/* The kernel's encoding of a dev_t in 64 bits (huge_encode_dev). */
+static uint64_t encode_dev(unsigned int maj, unsigned int min)
+{
+	return (min & 0xff) | ((uint64_t)maj << 8) |
+	       ((uint64_t)(min & ~0xffu) << 12);
+}
+
+static void get_chardev(struct reply *r, const struct nlmsghdr *req)
+{
+	const struct nlattr *idx = req_attr(req, RDMA_NLDEV_ATTR_DEV_INDEX);
+	const struct nlattr *type = req_attr(req, RDMA_NLDEV_ATTR_CHARDEV_TYPE);
+	const struct t_nl_dev *d = NULL;
+	size_t at;
+
+	for (unsigned int i = 0; idx && i < ndevs; i++)
+		if (devs[i].index == *(const uint32_t *)(idx + 1))
+			d = &devs[i];
+	if (!d || !type || strcmp((const char *)(type + 1), "uverbs")) {
+		error_msg(r, req, d ? EOPNOTSUPP : ENODEV);
+		return;
+	}
+	at = begin_msg(r, req, req->nlmsg_type, 0);
+	attr_u64(r, RDMA_NLDEV_ATTR_CHARDEV, encode_dev(d->maj, d->min));
+	attr_u64(r, RDMA_NLDEV_ATTR_CHARDEV_ABI, d->abi);
+	attr_str(r, RDMA_NLDEV_ATTR_CHARDEV_NAME, d->chardev);
+	attr_u32(r, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, d->driver_id);
+	end_msg(r, at);
+}
+
+static void answer(int peer, const struct nlmsghdr *req)
+{
+	struct reply r = { .len = 0 };
+
+	if (req->nlmsg_type ==
+		    RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET) &&
+	    (req->nlmsg_flags & NLM_F_DUMP))
+		dump_devices(&r, req);
+	else if (req->nlmsg_type ==
+		 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV))
+		get_chardev(&r, req);
+	else
+		error_msg(&r, req, EOPNOTSUPP);
+	/* One datagram per message, as the kernel's socket buffer holds them. */
+	for (size_t off = 0; off < r.len;) {
+		const struct nlmsghdr *h = (const void *)(r.buf + off);
+
+		if (syscall(SYS_sendto, peer, h, h->nlmsg_len, MSG_DONTWAIT,
+			    NULL, 0) < 0)
+			abort();
+		off += NLMSG_ALIGN(h->nlmsg_len);
+	}
+}
+
+/* The interposed calls. */
+
+int socket(int domain, int type, int protocol)
+{
+	int pair[2], i;
+
+	if (!enabled || domain != AF_NETLINK || protocol != NETLINK_RDMA)
+		return syscall(SYS_socket, domain, type, protocol);
+	for (i = 0; i < T_NL_MAX_SOCKS && socks[i].fd >= 0; i++)
+		;
+	if (i == T_NL_MAX_SOCKS) {
+		errno = EMFILE;
+		return -1;
+	}
+	if (syscall(SYS_socketpair, AF_UNIX,
+		    SOCK_SEQPACKET | (type & (SOCK_CLOEXEC | SOCK_NONBLOCK)), 0,
+		    pair))
+		return -1;
+	socks[i].fd = pair[0];
+	socks[i].peer = pair[1];
+	socks[i].local = (struct sockaddr_nl){ .nl_family = AF_NETLINK };
+	return pair[0];
+}
+
+int bind(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	int i = find_sock(fd);
+
+	if (i < 0)
+		return syscall(SYS_bind, fd, addr, len);
+	if (len < sizeof(struct sockaddr_nl) || addr->sa_family != AF_NETLINK) {
+		errno = EINVAL;
+		return -1;
+	}
+	socks[i].local = *(const struct sockaddr_nl *)addr;
+	if (!socks[i].local.nl_pid)
+		socks[i].local.nl_pid = getpid();
+	return 0;
+}
+
+int getsockname(int fd, struct sockaddr *addr, socklen_t *len)
+{
+	int i = find_sock(fd);
+
+	if (i < 0)
+		return syscall(SYS_getsockname, fd, addr, len);
+	if (*len >= sizeof(socks[i].local))
+		memcpy(addr, &socks[i].local, sizeof(socks[i].local));
+	*len = sizeof(socks[i].local);
+	return 0;
+}
+
+int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	if (find_sock(fd) < 0)
+		return syscall(SYS_setsockopt, fd, level, name, val, len);
+	return 0;
+}
+
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	uint8_t buf[4096];
+	size_t len = 0;
+	int i = find_sock(fd);
+
+	if (i < 0)
+		return syscall(SYS_sendmsg, fd, msg, flags);
+	for (size_t v = 0; v < msg->msg_iovlen; v++) {
+		if (len + msg->msg_iov[v].iov_len > sizeof(buf)) {
+			errno = EMSGSIZE;
+			return -1;
+		}
+		memcpy(buf + len, msg->msg_iov[v].iov_base,
+		       msg->msg_iov[v].iov_len);
+		len += msg->msg_iov[v].iov_len;
+	}
+	for (size_t off = 0; off + NLMSG_HDRLEN <= len;) {
+		const struct nlmsghdr *h = (const void *)(buf + off);
+
+		if (h->nlmsg_len < NLMSG_HDRLEN || off + h->nlmsg_len > len)
+			break;
+		answer(socks[i].peer, h);
+		off += NLMSG_ALIGN(h->nlmsg_len);
+	}
+	return len;
+}
+
+ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	struct msghdr m;
+	ssize_t n;
+	int i = find_sock(fd);
+
+	if (i < 0)
+		return syscall(SYS_recvmsg, fd, msg, flags);
+	m = *msg;
+	m.msg_name = NULL;
+	m.msg_namelen = 0;
+	/* Nothing queued is nothing the kernel would ever send. */
+	n = syscall(SYS_recvmsg, fd, &m, flags | MSG_DONTWAIT);
+	if (n < 0)
+		return n;
+	msg->msg_flags = m.msg_flags;
+	msg->msg_controllen = 0;
+	if (msg->msg_name && msg->msg_namelen >= sizeof(struct sockaddr_nl)) {
+		struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+
+		memcpy(msg->msg_name, &kernel, sizeof(kernel));
+	}
+	msg->msg_namelen = sizeof(struct sockaddr_nl);
+	return n;
+}
+
+int close(int fd)
+{
+	int i = find_sock(fd);
+
+	if (i >= 0) {
+		syscall(SYS_close, socks[i].peer);
+		socks[i].fd = socks[i].peer = -1;
+	}
+	return syscall(SYS_close, fd);
+}

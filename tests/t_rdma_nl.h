@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A fake RDMA netlink at the system-call boundary, beside the fake uverbs
+ * kernel (t_uverbs.h): once t_nl_enable() was called, a NETLINK_RDMA
+ * socket the test program (a library, libnl, a provider) opens is a
+ * socket pair whose far end answers as the kernel's nldev would, for
+ * the devices the test added. It answers the device dump
+ * (RDMA_NLDEV_CMD_GET), the character device lookup (GET_CHARDEV, with
+ * the driver id providers such as siw are matched by) and nothing else
+ * (EOPNOTSUPP).
+ *
+ * Interposed: socket(), bind(), getsockname(), setsockopt(), sendmsg(),
+ * recvmsg() and close(), each passing anything that is not a fake
+ * socket to the real system call.
+ */
+#ifndef T_RDMA_NL_H
+#define T_RDMA_NL_H
+
+#include <stdint.h>
+
+struct t_nl_dev {
+	uint32_t index;
+	const char *name; /* ibdev name */
+	uint8_t node_type; /* kernel node type, 1 = CA */
+	uint64_t node_guid;
+	uint32_t ports;
+	unsigned int maj, min; /* of /dev/infiniband/<chardev> */
+	const char *chardev; /* "uverbs0" */
+	uint32_t abi;
+	uint32_t driver_id; /* RDMA_DRIVER_* */
+};
+
+/* Makes NETLINK_RDMA sockets fake from now on (in this process). */
+void t_nl_enable(void);
+/* Adds a device the fake reports; at most 8. */
+void t_nl_add(const struct t_nl_dev *dev);
+
+#endif
