@@ -39,6 +39,13 @@ enum {
 
 #define T_STEPS_ALL 0x7ff
 
+/* Kernel node types (rdma_node_type), as sysfs and netlink give them. */
+#define T_NODE_CA 1
+#define T_NODE_RNIC 4
+
+/* Linux 6.2 added MANA after ERDMA; the oldest headers we build on lack it. */
+#define RDMA_DRIVER_MANA_ (RDMA_DRIVER_ERDMA + 1)
+
 struct t_persona {
 	const char *name; /* the provider: lib<name>-rdmav34.so */
 	const char *ibdev; /* its device's name */

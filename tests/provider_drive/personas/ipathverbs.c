@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * provider_drive_test: the persona of libipathverbs, QLogic InfiniPath (qib) adapters.
+ */
+#include "t_drive.h"
+
+const struct t_persona t_persona_ipathverbs = {
+	.name = "ipathverbs",
+	.ibdev = "qib0",
+	.driver_id = RDMA_DRIVER_QIB,
+	.vendor = 0x1fc1,
+	.device = 0x0010,
+	.abi = 2,
+	.node_type = T_NODE_CA,
+	.link_layer = IBV_LINK_LAYER_INFINIBAND,
+	.steps = T_STEP_QUERY,
+};
