@@ -304,7 +304,10 @@ void t_drive(const struct t_persona *p)
 	if (d.ctx) {
 		run_steps(&d);
 		if (p->dv)
-			p->dv(d.ctx);
+			p->dv(&(struct t_objs){ .ctx = d.ctx,
+						.pd = d.pd,
+						.cq = d.cq,
+						.qp = d.qp });
 		tear_down(&d);
 		t_uv_note("close_device ret=%d", ibv_close_device(d.ctx));
 	}

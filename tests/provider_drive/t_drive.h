@@ -46,6 +46,14 @@ enum {
 /* Linux 6.2 added MANA after ERDMA; the oldest headers we build on lack it. */
 #define RDMA_DRIVER_MANA_ (RDMA_DRIVER_ERDMA + 1)
 
+/* What the generic steps made, for a persona's own verbs. */
+struct t_objs {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+};
+
 struct t_persona {
 	const char *name; /* the provider: lib<name>-rdmav34.so */
 	const char *ibdev; /* its device's name */
@@ -60,8 +68,12 @@ struct t_persona {
 	int (*method)(struct t_uv_cmd *cmd);
 	void (*mask_in)(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 			size_t len);
-	/* After the steps: the provider's own queries (mlx5dv_, efadv_). */
-	void (*dv)(struct ibv_context *ctx);
+	/*
+	 * After the steps, before anything is destroyed: the provider's own
+	 * verbs (mlx5dv_*, efadv_*), on the objects the steps made (NULL
+	 * where a step was not taken).
+	 */
+	void (*dv)(const struct t_objs *objs);
 };
 
 /* Every persona, in the order the test runs them. */
