@@ -225,7 +225,11 @@ static int send_write(struct ibv_context *ctx, const void *req, size_t len)
 	return errno;
 }
 
-/* Basic header: whole request and response, in 4-byte words. */
+/*
+ * Basic header: whole request and response, in 4-byte words. A response
+ * whose provider part ends in a partial word gets the whole words only,
+ * as rdma-core 44 sends it (its ioctl form takes the exact length).
+ */
 static int write_basic(struct ibv_context *ctx, const struct kcmd_write_args *w)
 {
 	struct ib_uverbs_cmd_hdr *hdr = w->req;
@@ -298,10 +302,16 @@ static bool words_ok(size_t len, size_t unit)
 }
 
 /*
- * Sizes the write() headers can express: the parts in order, each a whole
- * number of the header's words (4 bytes for the whole basic request and
- * response; 8 bytes for each part of an extended one). Checked whichever
- * way the command goes, so that the answer does not depend on the kernel.
+ * What the write() headers can express, checked whichever way the
+ * command goes so that the answer does not depend on the kernel: the
+ * parts in order; the request and the core response a whole number of
+ * the header's words (4 bytes for a basic command; 8 for each part of an
+ * extended one), so that the kernel finds the provider's data where the
+ * provider put it. Only the provider's part of the response may end in a
+ * partial word, which the write() form then leaves out (see
+ * write_basic()): rdma-core 44 allows it, and a provider's response
+ * struct may be so sized. rdma-core 44 also sends a request of partial
+ * words, which the kernel refuses (EINVAL); it is refused here unsent.
  */
 static bool sizes_ok(const struct kcmd_write_args *w)
 {
@@ -309,11 +319,12 @@ static bool sizes_ok(const struct kcmd_write_args *w)
 	    w->resp_len < w->resp_core || (w->resp_len && !w->resp))
 		return false;
 	if (!w->extended)
-		return words_ok(w->req_len, 4) && words_ok(w->resp_len, 4);
+		return words_ok(w->req_len, 4) && words_ok(w->resp_core, 4) &&
+		       w->resp_len / 4 <= UINT16_MAX;
 	return words_ok(w->req_core - hdr_room(w), 8) &&
 	       words_ok(w->req_len - w->req_core, 8) &&
 	       words_ok(w->resp_core, 8) &&
-	       words_ok(w->resp_len - w->resp_core, 8);
+	       (w->resp_len - w->resp_core) / 8 <= UINT16_MAX;
 }
 
 int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *w)

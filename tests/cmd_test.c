@@ -428,6 +428,51 @@ static void test_errors_pass_through(void **state)
 	assert_int_equal(t_send_basic(ctx, &req, resp), EIO);
 }
 
+/*
+ * A provider's response part that ends in a partial word: the tunnel
+ * takes its exact length, write() its whole words, as rdma-core 44 does.
+ */
+static void test_write_partial_response_word(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct t_basic req = { .token = 0x1234, .drv = 0x77 };
+	uint64_t resp[3], xreq[6] = { 0, 0, 0, 0xc1, 0xc2, 0xd1 };
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_ALLOC_PD,
+		.req = &req,
+		.req_core = 24,
+		.req_len = sizeof(req),
+		.resp = resp,
+		.resp_core = 8,
+		.resp_len = 14,
+	};
+	const struct ib_uverbs_attr *uhw_out;
+
+	req.response = (uintptr_t)resp;
+	assert_int_equal(kcmd_write(ctx, &w), 0);
+	uhw_out = (const void *)(tk.log[0].bytes + 24 + 4 * 16);
+	assert_int_equal(uhw_out->attr_id, UVERBS_ATTR_UHW_OUT);
+	assert_int_equal(uhw_out->len, 6);
+
+	t_kernel_reset();
+	tk.no_ioctl = true;
+	assert_int_equal(kcmd_write(ctx, &w), 0);
+	assert_int_equal(t_get64(tk.log[1].bytes) >> 48, 3); /* out_words */
+
+	w = (struct kcmd_write_args){
+		.command = IB_USER_VERBS_EX_CMD_CREATE_FLOW,
+		.extended = true,
+		.req = xreq,
+		.req_core = 40,
+		.req_len = 48,
+		.resp = resp,
+		.resp_core = 8,
+		.resp_len = 20,
+	};
+	assert_int_equal(kcmd_write(ctx, &w), 0);
+	assert_int_equal(tk.log[2].bytes[18], 1); /* provider_out_words */
+}
+
 /* Sizes the headers cannot express: EINVAL, nothing sent. */
 static void test_write_bad_sizes(void **state)
 {
@@ -540,6 +585,7 @@ int main(void)
 		T_CASE(test_method_refused),
 		T_CASE(test_tunnel_refused),
 		T_CASE(test_errors_pass_through),
+		T_CASE(test_write_partial_response_word),
 		T_CASE(test_write_bad_sizes),
 		T_CASE(test_threads),
 		T_CASE(test_threads_no_ioctl),
