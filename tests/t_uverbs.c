@@ -525,7 +525,7 @@ static void method_uhw(struct t_uv_cmd *cmd)
 	}
 }
 
-static int answer_method(struct t_uv_cmd *cmd, const struct t_uv_method *m)
+static int answer_outputs(struct t_uv_cmd *cmd, const struct t_uv_method *m)
 {
 	for (unsigned int i = 0; i < cmd->hdr->num_attrs; i++) {
 		struct ib_uverbs_attr *a = &cmd->hdr->attrs[i];
@@ -552,6 +552,62 @@ static int answer_method(struct t_uv_cmd *cmd, const struct t_uv_method *m)
 		m->answer(cmd);
 	method_uhw(cmd);
 	return answer_driver(cmd);
+}
+
+/*
+ * The kernel copies a method's inputs in before its handler writes any
+ * output, and rdma-core gives some methods one buffer for both (QP_CREATE's
+ * CAP and RESP_CAP). Answers read the copies; the caller's header gets its
+ * own pointers back.
+ */
+#define MAX_INPUTS 16 /* more than any method has */
+
+struct inputs {
+	unsigned int n;
+	struct {
+		struct ib_uverbs_attr *attr;
+		uint64_t data;
+	} saved[MAX_INPUTS];
+};
+
+static void copy_inputs(struct t_uv_cmd *cmd, const struct t_uv_method *m,
+			struct inputs *in)
+{
+	in->n = 0;
+	for (unsigned int i = 0; i < cmd->hdr->num_attrs; i++) {
+		struct ib_uverbs_attr *a = &cmd->hdr->attrs[i];
+		void *copy;
+
+		if (t_uv_attr_kind(m, a->attr_id) != T_IN ||
+		    a->len <= sizeof(a->data) || in->n == MAX_INPUTS)
+			continue;
+		copy = malloc(a->len);
+		if (!copy)
+			abort();
+		memcpy(copy, (void *)(uintptr_t)a->data, a->len);
+		in->saved[in->n].attr = a;
+		in->saved[in->n++].data = a->data;
+		a->data = (uintptr_t)copy;
+	}
+}
+
+static void restore_inputs(struct inputs *in)
+{
+	for (unsigned int i = 0; i < in->n; i++) {
+		free((void *)(uintptr_t)in->saved[i].attr->data);
+		in->saved[i].attr->data = in->saved[i].data;
+	}
+}
+
+static int answer_method(struct t_uv_cmd *cmd, const struct t_uv_method *m)
+{
+	struct inputs in;
+	int err;
+
+	copy_inputs(cmd, m, &in);
+	err = answer_outputs(cmd, m);
+	restore_inputs(&in);
+	return err;
 }
 
 /* DEVICE/INVOKE_WRITE: a write-format command in attributes. */

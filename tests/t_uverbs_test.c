@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The fake uverbs kernel (t_uverbs.h) behaves as the kernel does where a
+ * provider can tell: the differential tests trust it on both libraries
+ * alike, so a flaw of the fake shows in neither comparison, only here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rdma/rdma_user_ioctl.h>
+
+#include "t_util.h"
+#include "t_uverbs.h"
+
+static int open_fake(void)
+{
+	t_mknod("uverbs0", T_UV_MAJOR, T_UV_MINOR);
+	return open("/dev/infiniband/uverbs0", O_RDWR | O_CLOEXEC);
+}
+
+/* What the driver found in QP_CREATE's CAP when asked to answer. */
+static struct ib_uverbs_qp_cap seen;
+
+static int see_caps(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *a = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP);
+
+	if (a && a->len == sizeof(seen))
+		memcpy(&seen, (void *)(uintptr_t)a->data, sizeof(seen));
+	return 0;
+}
+
+static const struct t_uv_driver seeing = { .name = "seeing",
+					   .answer = see_caps };
+
+/*
+ * rdma-core gives QP_CREATE one struct as CAP and as RESP_CAP. The
+ * kernel copies the request in before it writes any answer, so what the
+ * driver reads is what the library asked for.
+ */
+static void method_input_before_output(void **state)
+{
+	struct ib_uverbs_qp_cap cap = { 16, 8, 2, 1, 64 }, asked = cap;
+	uint32_t qpn;
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr attrs[3];
+	} c = {
+		.hdr = { .length = sizeof(c),
+			 .object_id = UVERBS_OBJECT_QP,
+			 .method_id = UVERBS_METHOD_QP_CREATE,
+			 .num_attrs = 3 },
+		.attrs = {
+			{ .attr_id = UVERBS_ATTR_CREATE_QP_CAP,
+			  .len = sizeof(cap),
+			  .data = (uintptr_t)&cap },
+			{ .attr_id = UVERBS_ATTR_CREATE_QP_RESP_CAP,
+			  .len = sizeof(cap),
+			  .data = (uintptr_t)&cap },
+			{ .attr_id = UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
+			  .len = sizeof(qpn),
+			  .data = (uintptr_t)&qpn },
+		},
+	};
+	int fd = open_fake();
+
+	(void)state;
+	assert_true(fd >= 0);
+	t_uv_reset(T_UV_IOCTL);
+	t_uv.driver = &seeing;
+	assert_int_equal(ioctl(fd, RDMA_VERBS_IOCTL, &c), 0);
+	assert_memory_equal(&seen, &asked, sizeof(asked));
+	assert_int_equal(c.attrs[0].data, (uintptr_t)&cap);
+	t_uv.driver = NULL;
+	close(fd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(method_input_before_output),
+	};
+
+	if (!t_ns_enter())
+		return T_SKIP;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
