@@ -719,3 +719,35 @@ ssize_t write(int fd, const void *buf, size_t len)
 		return fake_write(buf, len);
 	return syscall(SYS_write, fd, buf, len);
 }
+
+/*
+ * A fake command file maps as fresh shared zeroed pages at any offset:
+ * /dev/zero's own shared mapping is a file only as long as the mapping,
+ * so a page at an offset past that length would fault (SIGBUS). The
+ * trace shows where a provider mapped what, and the driver lays out
+ * its shared memory there.
+ */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	bool fake = fd >= 0 && !(flags & MAP_ANONYMOUS) && t_uv_is_fake(fd);
+	void *p;
+	int err;
+
+	if (fake)
+		p = (void *)syscall(SYS_mmap, addr, len, prot,
+				    flags | MAP_ANONYMOUS, -1, 0);
+	else
+		p = (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+	err = errno;
+	if (!fake)
+		return p;
+	trace("mmap len=%zu prot=%x flags=%x offset=%llx", len, prot, flags,
+	      (unsigned long long)off);
+	if (p == MAP_FAILED)
+		trace(" -> %d", err);
+	trace("\n");
+	if (p != MAP_FAILED && t_uv.driver && t_uv.driver->mmap)
+		t_uv.driver->mmap((uint64_t)off, p, len);
+	errno = err;
+	return p;
+}

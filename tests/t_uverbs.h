@@ -4,7 +4,9 @@
  * run unchanged on our libibverbs and on Debian's rdma-core 44 (which has
  * no seam of ours): the test program defines ioctl() and write(), so
  * every call a library or provider makes on a fake command file lands
- * here, while calls on any other file go to the real kernel.
+ * here, while calls on any other file go to the real kernel. It also
+ * defines mmap(), to trace what a provider maps of a fake command file
+ * and let the driver fill it (t_uv_driver.mmap).
  *
  * A fake command file is /dev/infiniband/uverbsN made as a node of
  * /dev/zero (1:5) in the test's private mount namespace: the libraries
@@ -88,6 +90,13 @@ struct t_uv_driver {
 	 */
 	void (*mask_in)(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 			size_t len);
+	/*
+	 * Lays out, in the @len bytes a provider just mapped at @offset of
+	 * a fake command file (zeroed pages), what the kernel driver's
+	 * memory shared there holds: a queue's header, a doorbell page.
+	 * NULL: the pages stay zero.
+	 */
+	void (*mmap)(uint64_t offset, void *addr, size_t len);
 };
 
 struct t_uv {

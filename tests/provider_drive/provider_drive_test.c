@@ -54,11 +54,18 @@ static void drive_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 		current->mask_in(cmd, drv_in, len);
 }
 
+static void drive_mmap(uint64_t offset, void *addr, size_t len)
+{
+	if (current->mmap)
+		current->mmap(offset, addr, len);
+}
+
 static const struct t_uv_driver drive_driver = {
 	.name = "persona",
 	.answer = drive_answer,
 	.method = drive_method,
 	.mask_in = drive_mask_in,
+	.mmap = drive_mmap,
 };
 
 /* The persona's device, in a sysfs tree and on netlink of its own. */

@@ -68,6 +68,8 @@ struct t_persona {
 	int (*method)(struct t_uv_cmd *cmd);
 	void (*mask_in)(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 			size_t len);
+	/* What the driver shares at an mmap offset (t_uv_driver.mmap). */
+	void (*mmap)(uint64_t offset, void *addr, size_t len);
 	/*
 	 * After the steps, before anything is destroyed: the provider's own
 	 * verbs (mlx5dv_*, efadv_*), on the objects the steps made (NULL
