@@ -730,24 +730,28 @@ ssize_t write(int fd, const void *buf, size_t len)
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	bool fake = fd >= 0 && !(flags & MAP_ANONYMOUS) && t_uv_is_fake(fd);
+	bool fill = fake && t_uv.driver && t_uv.driver->mmap;
 	void *p;
 	int err;
 
-	if (fake)
-		p = (void *)syscall(SYS_mmap, addr, len, prot,
-				    flags | MAP_ANONYMOUS, -1, 0);
-	else
-		p = (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
-	err = errno;
 	if (!fake)
-		return p;
+		return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd,
+				       off);
+	/* Writable while the driver lays it out, then as the provider asked. */
+	p = (void *)syscall(SYS_mmap, addr, len,
+			    fill ? prot | PROT_READ | PROT_WRITE : prot,
+			    flags | MAP_ANONYMOUS, -1, 0);
+	err = errno;
 	trace("mmap len=%zu prot=%x flags=%x offset=%llx", len, prot, flags,
 	      (unsigned long long)off);
 	if (p == MAP_FAILED)
 		trace(" -> %d", err);
 	trace("\n");
-	if (p != MAP_FAILED && t_uv.driver && t_uv.driver->mmap)
+	if (p != MAP_FAILED && fill) {
 		t_uv.driver->mmap((uint64_t)off, p, len);
+		if (mprotect(p, len, prot))
+			abort();
+	}
 	errno = err;
 	return p;
 }
