@@ -1,8 +1,148 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * provider_drive_test: the persona of libbnxt_re, Broadcom NetXtreme-E/-C RoCE adapters.
+ *
+ * The driver's answers (<rdma/bnxt_re-abi.h>): a context on a BCM57508
+ * (a P5 chip) with 4 KiB pages, 32-byte CQEs and the static WQE mode;
+ * the provider maps a shared page at offset 0 of the command file when
+ * the context opens, and the first PD's doorbell page at the offset the
+ * PD's answer gives (dbr). The queues' ids follow from their handles.
  */
+#include <rdma/bnxt_re-abi.h>
+
+#include <errno.h>
+#include <string.h>
+
 #include "t_drive.h"
+
+#define PAGE 4096
+
+static int get_context(struct t_uv_cmd *cmd)
+{
+	struct bnxt_re_uctx_resp r = {
+		.dev_id = 0,
+		.max_qp = 1024,
+		.pg_size = PAGE,
+		.cqe_sz = 32,
+		.max_cqd = 65535,
+		.comp_mask = BNXT_RE_UCNTX_CMASK_HAVE_CCTX |
+			     BNXT_RE_UCNTX_CMASK_HAVE_MODE,
+		.chip_id0 = 0x1750,
+		.mode = BNXT_QPLIB_WQE_MODE_STATIC,
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+/*
+ * The new object's handle, from which its id follows: a method's @attr,
+ * or the first word of a write-format command's core answer.
+ */
+static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
+{
+	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
+	uint32_t h = 0;
+
+	if (a)
+		return a->data;
+	if (cmd->core_out_len >= 4)
+		memcpy(&h, cmd->core_out, 4);
+	return h;
+}
+
+static int alloc_pd(struct t_uv_cmd *cmd)
+{
+	struct bnxt_re_pd_resp r = {
+		.pdid = handle_of(cmd, 0),
+		.dpi = 1,
+		.dbr = 0xfe000000ull + PAGE,
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_cq(struct t_uv_cmd *cmd)
+{
+	struct bnxt_re_cq_resp r = {
+		.cqid = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.tail = 0,
+		.phase = 1,
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_qp(struct t_uv_cmd *cmd)
+{
+	struct bnxt_re_qp_resp r = {
+		.qpid = 0x100 + handle_of(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_srq(struct t_uv_cmd *cmd)
+{
+	struct bnxt_re_srq_resp r = {
+		.srqid = 0x200 + handle_of(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int bnxt_re_answer(struct t_uv_cmd *cmd)
+{
+	switch (t_verb_of(cmd)) {
+	case T_V_GET_CONTEXT:
+		return get_context(cmd);
+	case T_V_ALLOC_PD:
+		return alloc_pd(cmd);
+	case T_V_CREATE_CQ:
+		return create_cq(cmd);
+	case T_V_CREATE_QP:
+		return create_qp(cmd);
+	case T_V_CREATE_SRQ:
+		return create_srq(cmd);
+	default:
+		return 0;
+	}
+}
+
+/* The extended verbs bnxt_re 44 lacks, refused the same on both cores. */
+static void bnxt_re_dv(const struct t_objs *o)
+{
+	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
+	struct ibv_qp_init_attr_ex qa = {
+		.send_cq = o->cq,
+		.recv_cq = o->cq,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = o->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND,
+	};
+	struct ibv_cq_ex *cq = ibv_create_cq_ex(o->ctx, &ca);
+	struct ibv_qp *qp;
+
+	t_uv_note("create_cq_ex %s errno=%d", cq ? "made" : "refused",
+		  cq ? 0 : errno);
+	if (cq)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+	qp = ibv_create_qp_ex(o->ctx, &qa);
+	t_uv_note("create_qp_ex %s errno=%d", qp ? "made" : "refused",
+		  qp ? 0 : errno);
+	if (qp)
+		ibv_destroy_qp(qp);
+}
 
 const struct t_persona t_persona_bnxt_re = {
 	.name = "bnxt_re",
@@ -13,5 +153,11 @@ const struct t_persona t_persona_bnxt_re = {
 	.abi = 1,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY,
+	/*
+	 * bnxt_re 44 has neither create_cq_ex nor create_qp_ex: the dv
+	 * hook shows both refused.
+	 */
+	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
+	.answer = bnxt_re_answer,
+	.dv = bnxt_re_dv,
 };
