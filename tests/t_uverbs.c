@@ -277,23 +277,41 @@ static int answer_write(struct t_uv_cmd *cmd, const struct t_uv_write *w)
 	return answer_driver(cmd);
 }
 
-/* The driver's request, less the bytes its driver says are undefined. */
-static void trace_drv_in(const struct t_uv_cmd *cmd)
+typedef void mask_fn(const struct t_uv_cmd *cmd, uint8_t *buf, size_t len);
+
+/* @len bytes of a request, less those @mask says are undefined. */
+static void trace_masked(const struct t_uv_cmd *cmd, const void *buf,
+			 size_t len, mask_fn *mask)
 {
 	uint8_t *copy;
 
-	if (!t_uv.driver || !t_uv.driver->mask_in || !cmd->drv_in_len) {
-		trace_words(cmd->drv_in, cmd->drv_in_len);
+	if (!mask || !len) {
+		trace_words(buf, len);
 		return;
 	}
-	copy = malloc(cmd->drv_in_len);
+	copy = malloc(len);
 	if (!copy)
 		abort();
-	memcpy(copy, cmd->drv_in, cmd->drv_in_len);
-	t_uv.driver->mask_in(cmd, copy, cmd->drv_in_len);
+	memcpy(copy, buf, len);
+	mask(cmd, copy, len);
 	trace("(masked)");
-	trace_words(copy, cmd->drv_in_len);
+	trace_words(copy, len);
 	free(copy);
+}
+
+/* The driver's request, less the bytes its driver says are undefined. */
+static void trace_drv_in(const struct t_uv_cmd *cmd)
+{
+	trace_masked(cmd, cmd->drv_in, cmd->drv_in_len,
+		     t_uv.driver ? t_uv.driver->mask_in : NULL);
+}
+
+/* A write-format command's core request, the same way. */
+static void trace_core_in(const struct t_uv_cmd *cmd, const void *buf,
+			  size_t len)
+{
+	trace_masked(cmd, buf, len,
+		     t_uv.driver ? t_uv.driver->mask_core_in : NULL);
 }
 
 static void trace_write(const struct t_uv_cmd *cmd, const struct t_uv_write *w)
@@ -301,7 +319,7 @@ static void trace_write(const struct t_uv_cmd *cmd, const struct t_uv_write *w)
 	char where[64];
 
 	trace("  cmd %s core", w ? w->name : "?");
-	trace_words(cmd->core_in, cmd->core_in_len);
+	trace_core_in(cmd, cmd->core_in, cmd->core_in_len);
 	trace("\n  drv");
 	trace_drv_in(cmd);
 	fmt_value(where, sizeof(where), (uintptr_t)cmd->core_out);
@@ -483,7 +501,13 @@ static void trace_attr(const struct t_uv_cmd *cmd, const struct t_uv_method *m,
 			fmt_value(v, sizeof(v), a->data);
 			/* A driver's method: input or output, the fake knows not. */
 			trace(" %s@%s", m ? "in" : "ptr", v);
-			if (m)
+			/* A tunnelled command shows as itself (fake_ioctl()). */
+			if (m && !cmd->is_ioctl &&
+			    a->attr_id == UVERBS_ATTR_CORE_IN)
+				trace_core_in(cmd,
+					      (const void *)(uintptr_t)a->data,
+					      a->len);
+			else if (m)
 				trace_words((const void *)(uintptr_t)a->data,
 					    a->len);
 		} else {

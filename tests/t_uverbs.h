@@ -91,6 +91,15 @@ struct t_uv_driver {
 	void (*mask_in)(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 			size_t len);
 	/*
+	 * The same for a write-format command's core request, which the
+	 * core fills in a struct the provider hands it: rdma-core 44 writes
+	 * only some fields (MODIFY_QP: those of the attribute mask), so the
+	 * rest holds what the provider's stack held. The trace then says
+	 * "core(masked)".
+	 */
+	void (*mask_core_in)(const struct t_uv_cmd *cmd, uint8_t *core_in,
+			     size_t len);
+	/*
 	 * Lays out, in the @len bytes a provider just mapped at @offset of
 	 * a fake command file (zeroed pages), what the kernel driver's
 	 * memory shared there holds: a queue's header, a doorbell page.

@@ -9,6 +9,7 @@
  * the persona's link layer, and grants every queue the size asked for.
  * Handles and files stay the fake's.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "t_drive.h"
@@ -88,6 +89,54 @@ void t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len)
 {
 	memcpy(cmd->drv_out, src,
 	       len < cmd->drv_out_len ? len : cmd->drv_out_len);
+}
+
+#define MODIFY_FIELD(bit, field)                                         \
+	{                                                                \
+		bit, offsetof(struct ib_uverbs_modify_qp, field),        \
+			sizeof(((struct ib_uverbs_modify_qp *)0)->field) \
+	}
+
+void t_mask_modify_qp(const struct t_uv_cmd *cmd, uint8_t *core, size_t len)
+{
+	static const struct {
+		uint32_t bit;
+		size_t off, size;
+	} fields[] = {
+		MODIFY_FIELD(IBV_QP_STATE, qp_state),
+		MODIFY_FIELD(IBV_QP_CUR_STATE, cur_qp_state),
+		MODIFY_FIELD(IBV_QP_EN_SQD_ASYNC_NOTIFY, en_sqd_async_notify),
+		MODIFY_FIELD(IBV_QP_ACCESS_FLAGS, qp_access_flags),
+		MODIFY_FIELD(IBV_QP_PKEY_INDEX, pkey_index),
+		MODIFY_FIELD(IBV_QP_PORT, port_num),
+		MODIFY_FIELD(IBV_QP_QKEY, qkey),
+		MODIFY_FIELD(IBV_QP_AV, dest),
+		MODIFY_FIELD(IBV_QP_PATH_MTU, path_mtu),
+		MODIFY_FIELD(IBV_QP_TIMEOUT, timeout),
+		MODIFY_FIELD(IBV_QP_RETRY_CNT, retry_cnt),
+		MODIFY_FIELD(IBV_QP_RNR_RETRY, rnr_retry),
+		MODIFY_FIELD(IBV_QP_RQ_PSN, rq_psn),
+		MODIFY_FIELD(IBV_QP_MAX_QP_RD_ATOMIC, max_rd_atomic),
+		MODIFY_FIELD(IBV_QP_ALT_PATH, alt_dest),
+		MODIFY_FIELD(IBV_QP_ALT_PATH, alt_pkey_index),
+		MODIFY_FIELD(IBV_QP_ALT_PATH, alt_port_num),
+		MODIFY_FIELD(IBV_QP_ALT_PATH, alt_timeout),
+		MODIFY_FIELD(IBV_QP_MIN_RNR_TIMER, min_rnr_timer),
+		MODIFY_FIELD(IBV_QP_SQ_PSN, sq_psn),
+		MODIFY_FIELD(IBV_QP_MAX_DEST_RD_ATOMIC, max_dest_rd_atomic),
+		MODIFY_FIELD(IBV_QP_PATH_MIG_STATE, path_mig_state),
+		MODIFY_FIELD(IBV_QP_DEST_QPN, dest_qp_num),
+		MODIFY_FIELD(0, reserved),
+	};
+	const struct ib_uverbs_modify_qp *m = (const void *)core;
+	uint32_t mask;
+
+	if (t_verb_of(cmd) != T_V_MODIFY_QP || len < sizeof(*m))
+		return;
+	mask = m->attr_mask;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (!(mask & fields[i].bit))
+			memset(core + fields[i].off, 0, fields[i].size);
 }
 
 /* The output attribute @id, if the caller gave room for @len bytes. */

@@ -54,6 +54,13 @@ static void drive_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 		current->mask_in(cmd, drv_in, len);
 }
 
+static void drive_mask_core_in(const struct t_uv_cmd *cmd, uint8_t *core_in,
+			       size_t len)
+{
+	if (current->mask_core_in)
+		current->mask_core_in(cmd, core_in, len);
+}
+
 static void drive_mmap(uint64_t offset, void *addr, size_t len)
 {
 	if (current->mmap)
@@ -65,6 +72,7 @@ static const struct t_uv_driver drive_driver = {
 	.answer = drive_answer,
 	.method = drive_method,
 	.mask_in = drive_mask_in,
+	.mask_core_in = drive_mask_core_in,
 	.mmap = drive_mmap,
 };
 

@@ -68,6 +68,9 @@ struct t_persona {
 	int (*method)(struct t_uv_cmd *cmd);
 	void (*mask_in)(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 			size_t len);
+	/* The same for a core request (t_uv_driver.mask_core_in). */
+	void (*mask_core_in)(const struct t_uv_cmd *cmd, uint8_t *core_in,
+			     size_t len);
 	/* What the driver shares at an mmap offset (t_uv_driver.mmap). */
 	void (*mmap)(uint64_t offset, void *addr, size_t len);
 	/*
@@ -110,5 +113,13 @@ enum t_verb t_verb_of(const struct t_uv_cmd *cmd);
 
 /* Copies @len bytes of @src into the driver's answer, as far as it goes. */
 void t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len);
+
+/*
+ * For a persona's mask_core_in: zeroes, in a MODIFY_QP core request
+ * (struct ib_uverbs_modify_qp), every field its attribute mask leaves
+ * out, and the reserved bytes. rdma-core 44 writes only the fields of
+ * the mask into the provider's struct; we write zeroes in the rest.
+ */
+void t_mask_modify_qp(const struct t_uv_cmd *cmd, uint8_t *core, size_t len);
 
 #endif
