@@ -1,8 +1,124 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * provider_drive_test: the persona of libhns, HiSilicon RoCE engines (hip08 and later).
+ * provider_drive_test: the persona of libhns, HiSilicon Kunpeng 920 (HIP08/HIP09) RoCE.
+ *
+ * The driver's answers (<rdma/hns-abi.h>), as hns_roce_hw_v2 gives them
+ * on a HIP09: a context with 64-byte CQEs (hns 44 asks for no extended
+ * SGE config, so none is granted), QPs and CQs with record doorbells in
+ * user memory, ids from the handles. The device's hardware version,
+ * which the provider takes from ibv_query_device, is HIP09's (0x130):
+ * hns 44 refuses address handles below HIP08.
+ *
+ * The AH step ends the drive: hns 44 creates the kernel's AH, then asks
+ * ibv_resolve_eth_l2_from_gid() for the destination's MAC, which the
+ * host's IP stack cannot give for a fake device's GID; both cores fail
+ * it alike.
  */
+#include <rdma/hns-abi.h>
+
+#include <string.h>
+
 #include "t_drive.h"
+
+#define HW_VER_HIP09 0x130
+
+static int get_context(struct t_uv_cmd *cmd)
+{
+	struct hns_roce_ib_alloc_ucontext_resp r = {
+		.qp_tab_size = 0x10000,
+		.cqe_size = 64,
+		.srq_tab_size = 0x10000,
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+/* The core answer (device.c's) says which hardware this is. */
+static int query_device(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_query_device_resp *r = cmd->core_out;
+
+	if (cmd->core_out_len >= sizeof(*r))
+		r->hw_ver = HW_VER_HIP09;
+	return 0;
+}
+
+/*
+ * The new object's handle, from which its number follows: a method's
+ * @attr, or the first word of a write-format command's core answer.
+ */
+static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
+{
+	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
+	uint32_t h = 0;
+
+	if (a)
+		return a->data;
+	if (cmd->core_out_len >= 4)
+		memcpy(&h, cmd->core_out, 4);
+	return h;
+}
+
+static int alloc_pd(struct t_uv_cmd *cmd)
+{
+	struct hns_roce_ib_alloc_pd_resp r = { .pdn = handle_of(cmd, 0) };
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_cq(struct t_uv_cmd *cmd)
+{
+	struct hns_roce_ib_create_cq_resp r = {
+		.cqn = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cap_flags = HNS_ROCE_CQ_FLAG_RECORD_DB,
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_qp(struct t_uv_cmd *cmd)
+{
+	struct hns_roce_ib_create_qp_resp r = {
+		.cap_flags = HNS_ROCE_QP_CAP_RQ_RECORD_DB |
+			     HNS_ROCE_QP_CAP_SQ_RECORD_DB,
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_srq(struct t_uv_cmd *cmd)
+{
+	struct hns_roce_ib_create_srq_resp r = {
+		.srqn = 0x200 + handle_of(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int hns_answer(struct t_uv_cmd *cmd)
+{
+	switch (t_verb_of(cmd)) {
+	case T_V_GET_CONTEXT:
+		return get_context(cmd);
+	case T_V_QUERY_DEVICE:
+		return query_device(cmd);
+	case T_V_ALLOC_PD:
+		return alloc_pd(cmd);
+	case T_V_CREATE_CQ:
+		return create_cq(cmd);
+	case T_V_CREATE_QP:
+		return create_qp(cmd);
+	case T_V_CREATE_SRQ:
+		return create_srq(cmd);
+	default:
+		return 0;
+	}
+}
 
 const struct t_persona t_persona_hns = {
 	.name = "hns",
@@ -13,5 +129,12 @@ const struct t_persona t_persona_hns = {
 	.abi = 1,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY,
+	.steps = T_STEPS_ALL,
+	.answer = hns_answer,
+	/*
+	 * hns 44 hands ibv_cmd_modify_qp() a struct ibv_modify_qp from its
+	 * stack, uninitialised: the fields outside the attribute mask (the
+	 * alternate path among them) hold what the stack held.
+	 */
+	.mask_core_in = t_mask_modify_qp,
 };
