@@ -1,13 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * provider_drive_test: the persona of libirdma, Intel Ethernet 800/X722 RDMA (RoCE v2 and iWARP).
+ *
+ * The driver's answers (<rdma/irdma-abi.h>), as irdma gives them on an
+ * E810 (GEN_2) in RoCE v2 mode: the hardware's limits in the context
+ * (which the provider sizes its queues by), a doorbell page at mmap key
+ * 0, ids from the handles, queues granted the depth the provider asked
+ * for, and no push pages. irdma registers each CQ's and QP's ring as a
+ * memory region of its own (irdma_mem_reg_req) before creating it.
  */
+#include <rdma/irdma-abi.h>
+
+#include <string.h>
+
 #include "t_drive.h"
+
+#define IRDMA_GEN_2 2
+#define IRDMA_FEATURE_CQ_RESIZE (1 << 1)
 
 /*
  * irdma 44 leaves rsvd32 and rsvd8[] of its GET_CONTEXT request (struct
- * irdma_alloc_ucontext_req) as its stack held them: only userspace_ver,
- * byte 4, is its.
+ * irdma_alloc_ucontext_req, 8 bytes there: no comp_mask yet) as its
+ * stack held them: only userspace_ver, byte 4, is its.
  */
 static void irdma_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 			  size_t len)
@@ -19,15 +33,126 @@ static void irdma_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 			drv_in[i] = 0;
 }
 
+static int get_context(struct t_uv_cmd *cmd)
+{
+	struct irdma_alloc_ucontext_resp r = {
+		.max_pds = 262144,
+		.max_qps = 65536,
+		.wq_size = 0,
+		.kernel_ver = IRDMA_ABI_VER,
+		.feature_flags = IRDMA_FEATURE_CQ_RESIZE,
+		.db_mmap_key = 0,
+		.max_hw_wq_frags = 13,
+		.max_hw_read_sges = 13,
+		.max_hw_inline = 101,
+		.max_hw_rq_quanta = 32768,
+		.max_hw_wq_quanta = 32768,
+		.min_hw_cq_size = 1,
+		.max_hw_cq_size = 1048575,
+		.max_hw_sq_chunk = 8,
+		.hw_rev = IRDMA_GEN_2,
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+/*
+ * The new object's handle, from which its id follows: a method's @attr,
+ * or the first word of a write-format command's core answer.
+ */
+static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
+{
+	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
+	uint32_t h = 0;
+
+	if (a)
+		return a->data;
+	if (cmd->core_out_len >= 4)
+		memcpy(&h, cmd->core_out, 4);
+	return h;
+}
+
+static int alloc_pd(struct t_uv_cmd *cmd)
+{
+	struct irdma_alloc_pd_resp r = { .pd_id = handle_of(cmd, 0) };
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static uint32_t asked(const struct t_uv_cmd *cmd, uint16_t attr,
+		      size_t core_off)
+{
+	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
+	uint32_t v = 0;
+
+	if (a)
+		return a->data;
+	if (cmd->core_in_len >= core_off + 4)
+		memcpy(&v, (const uint8_t *)cmd->core_in + core_off, 4);
+	return v;
+}
+
+static int create_cq(struct t_uv_cmd *cmd)
+{
+	struct irdma_create_cq_resp r = {
+		.cq_id = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cq_size = asked(cmd, UVERBS_ATTR_CREATE_CQ_CQE,
+				 offsetof(struct ib_uverbs_ex_create_cq, cqe)),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_qp(struct t_uv_cmd *cmd)
+{
+	struct irdma_create_qp_resp r = {
+		.qp_id = 0x100 + handle_of(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_ah(struct t_uv_cmd *cmd)
+{
+	struct irdma_create_ah_resp r = { .ah_id = 0x300 + handle_of(cmd, 0) };
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int irdma_answer(struct t_uv_cmd *cmd)
+{
+	switch (t_verb_of(cmd)) {
+	case T_V_GET_CONTEXT:
+		return get_context(cmd);
+	case T_V_ALLOC_PD:
+		return alloc_pd(cmd);
+	case T_V_CREATE_CQ:
+		return create_cq(cmd);
+	case T_V_CREATE_QP:
+		return create_qp(cmd);
+	case T_V_CREATE_AH:
+		return create_ah(cmd);
+	default:
+		return 0;
+	}
+}
+
 const struct t_persona t_persona_irdma = {
 	.name = "irdma",
 	.ibdev = "irdma0",
 	.driver_id = RDMA_DRIVER_IRDMA,
 	.vendor = 0x8086,
-	.device = 0x124c,
+	.device = 0x1592,
 	.abi = 5,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY,
+	/* irdma 44 has neither create_qp_ex nor SRQs. */
+	.steps = T_STEPS_ALL & ~(T_STEP_QP_EX | T_STEP_SRQ),
+	.answer = irdma_answer,
 	.mask_in = irdma_mask_in,
 };
