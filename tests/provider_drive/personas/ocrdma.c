@@ -1,8 +1,196 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * provider_drive_test: the persona of libocrdma, Emulex OneConnect RoCE adapters.
+ * provider_drive_test: the persona of libocrdma, Emulex OneConnect (BE3/Skyhawk) RoCE.
+ *
+ * The driver's answers (<rdma/ocrdma-abi.h>), as ocrdma gives them: the
+ * context carries the firmware's WQE and RQE sizes, its version string
+ * and a page for the provider's AH index table; the queues are one page
+ * of rings each with a doorbell page, which the provider maps at the
+ * bus addresses the answers give (here a page apart, from NEXT_ADDR's
+ * start). ids come from the handles; QP ids stay below the provider's
+ * table of 2048. DPP (direct packet push) is off, as on most adapters.
  */
+#include <rdma/ocrdma-abi.h>
+
+#include <string.h>
+
 #include "t_drive.h"
+
+#define PAGE 4096
+#define WQE_SIZE 256
+#define RQE_SIZE 128
+
+static uint64_t next_addr;
+
+static uint64_t new_page(uint32_t pages)
+{
+	uint64_t addr = next_addr;
+
+	next_addr += (uint64_t)pages * PAGE;
+	return addr;
+}
+
+static int get_context(struct t_uv_cmd *cmd)
+{
+	struct ocrdma_alloc_ucontext_resp r = {
+		.dev_id = 0,
+		.wqe_size = WQE_SIZE,
+		.max_inline_data = 220,
+		.dpp_wqe_size = WQE_SIZE,
+		.ah_tbl_len = PAGE,
+		.rqe_size = RQE_SIZE,
+		.fw_ver = "10.6.193.0",
+	};
+
+	next_addr = 0x80000000ull;
+	r.ah_tbl_page = new_page(1);
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+/*
+ * The new object's handle, from which its id follows: a method's @attr,
+ * or the first word of a write-format command's core answer.
+ */
+static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
+{
+	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
+	uint32_t h = 0;
+
+	if (a)
+		return a->data;
+	if (cmd->core_out_len >= 4)
+		memcpy(&h, cmd->core_out, 4);
+	return h;
+}
+
+static int alloc_pd(struct t_uv_cmd *cmd)
+{
+	struct ocrdma_alloc_pd_uresp r = { .id = handle_of(cmd, 0) };
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_cq(struct t_uv_cmd *cmd)
+{
+	struct ocrdma_create_cq_uresp r = {
+		.cq_id = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.page_size = PAGE,
+		.num_pages = 1,
+		.max_hw_cqe = PAGE / 16,
+		.db_page_size = PAGE,
+		.phase_change = 1,
+	};
+
+	r.page_addr[0] = new_page(1);
+	r.db_page_addr = new_page(1);
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+/* The capabilities the QP asked for, whichever way it came. */
+static void qp_cap(const struct t_uv_cmd *cmd, struct ib_uverbs_qp_cap *cap)
+{
+	struct ib_uverbs_attr *a =
+		cmd->is_ioctl ? t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP) :
+				NULL;
+
+	memset(cap, 0, sizeof(*cap));
+	if (a && a->len >= sizeof(*cap))
+		memcpy(cap, (void *)(uintptr_t)a->data, sizeof(*cap));
+	else if (!cmd->is_ioctl)
+		memcpy(cap,
+		       &((const struct ib_uverbs_create_qp *)cmd->core_in)
+				->max_send_wr,
+		       sizeof(*cap));
+}
+
+/* A ring of @n entries of @size bytes, in whole pages. */
+static uint32_t ring_pages(uint32_t n, uint32_t size)
+{
+	return ((uint64_t)n * size + PAGE - 1) / PAGE;
+}
+
+static int create_qp(struct t_uv_cmd *cmd)
+{
+	uint32_t h = handle_of(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+	struct ocrdma_create_qp_uresp r = {
+		.qp_id = 0x100 + h,
+		.sq_dbid = 0x100 + h,
+		.rq_dbid = 0x100 + h,
+		.num_sq_pages = 1,
+		.num_rq_pages = 1,
+		.db_page_size = PAGE,
+		.db_sq_offset = 0,
+		.db_rq_offset = 0x100,
+		.db_shift = 16,
+	};
+	struct ib_uverbs_qp_cap cap;
+
+	qp_cap(cmd, &cap);
+	r.num_wqe_allocated = cap.max_send_wr + 1;
+	r.num_rqe_allocated = cap.max_recv_wr + 1;
+	r.sq_page_size = ring_pages(r.num_wqe_allocated, WQE_SIZE) * PAGE;
+	r.rq_page_size = ring_pages(r.num_rqe_allocated, RQE_SIZE) * PAGE;
+	r.sq_page_addr[0] = new_page(r.sq_page_size / PAGE);
+	r.rq_page_addr[0] = new_page(r.rq_page_size / PAGE);
+	r.db_page_addr = new_page(1);
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static uint32_t asked(const struct t_uv_cmd *cmd, uint16_t attr,
+		      size_t core_off)
+{
+	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
+	uint32_t v = 0;
+
+	if (a)
+		return a->data;
+	if (cmd->core_in_len >= core_off + 4)
+		memcpy(&v, (const uint8_t *)cmd->core_in + core_off, 4);
+	return v;
+}
+
+static int create_srq(struct t_uv_cmd *cmd)
+{
+	uint32_t wr = asked(cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR,
+			    offsetof(struct ib_uverbs_create_srq, max_wr));
+	struct ocrdma_create_srq_uresp r = {
+		.rq_dbid =
+			0x200 + handle_of(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.num_rq_pages = 1,
+		.db_page_size = PAGE,
+		.num_rqe_allocated = wr + 1,
+		.db_rq_offset = 0x100,
+		.db_shift = 16,
+	};
+
+	r.rq_page_size = ring_pages(r.num_rqe_allocated, RQE_SIZE) * PAGE;
+	r.rq_page_addr[0] = new_page(r.rq_page_size / PAGE);
+	r.db_page_addr = new_page(1);
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int ocrdma_answer(struct t_uv_cmd *cmd)
+{
+	switch (t_verb_of(cmd)) {
+	case T_V_GET_CONTEXT:
+		return get_context(cmd);
+	case T_V_ALLOC_PD:
+		return alloc_pd(cmd);
+	case T_V_CREATE_CQ:
+		return create_cq(cmd);
+	case T_V_CREATE_QP:
+		return create_qp(cmd);
+	case T_V_CREATE_SRQ:
+		return create_srq(cmd);
+	default:
+		return 0;
+	}
+}
 
 const struct t_persona t_persona_ocrdma = {
 	.name = "ocrdma",
@@ -13,5 +201,7 @@ const struct t_persona t_persona_ocrdma = {
 	.abi = 2,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY,
+	/* ocrdma 44 has neither create_cq_ex nor create_qp_ex. */
+	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
+	.answer = ocrdma_answer,
 };
