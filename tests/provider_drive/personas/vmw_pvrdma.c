@@ -1,8 +1,106 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * provider_drive_test: the persona of libvmw_pvrdma, VMware paravirtual RDMA.
+ * provider_drive_test: the persona of libvmw_pvrdma, VMware's paravirtual RDMA device.
+ *
+ * The driver's answers (<rdma/vmw_pvrdma-abi.h>), as vmw_pvrdma gives
+ * them: a context with the QP table's size (the provider indexes its QP
+ * table by QP handle within it) and its UAR page at offset 0, which the
+ * provider maps for doorbells; CQ, QP and SRQ numbers and QP handles
+ * from the fake's handles. The rings live in user memory the provider
+ * registers through the requests.
+ *
+ * The AH step ends the drive: vmw_pvrdma makes AHs without the kernel,
+ * but on a port with IP-based GIDs (RoCE v2, as device.c's) it asks
+ * ibv_resolve_eth_l2_from_gid() for the destination's MAC, which the
+ * host's IP stack cannot give for a fake device's GID; both cores fail
+ * it alike.
  */
+#include <rdma/vmw_pvrdma-abi.h>
+
+#include <string.h>
+
 #include "t_drive.h"
+
+#define QP_TAB_SIZE 1024
+
+static int get_context(struct t_uv_cmd *cmd)
+{
+	struct pvrdma_alloc_ucontext_resp r = { .qp_tab_size = QP_TAB_SIZE };
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+/*
+ * The new object's handle, from which its number follows: a method's
+ * @attr, or the first word of a write-format command's core answer.
+ */
+static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
+{
+	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
+	uint32_t h = 0;
+
+	if (a)
+		return a->data;
+	if (cmd->core_out_len >= 4)
+		memcpy(&h, cmd->core_out, 4);
+	return h;
+}
+
+static int alloc_pd(struct t_uv_cmd *cmd)
+{
+	struct pvrdma_alloc_pd_resp r = { .pdn = handle_of(cmd, 0) };
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_cq(struct t_uv_cmd *cmd)
+{
+	struct pvrdma_create_cq_resp r = {
+		.cqn = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_qp(struct t_uv_cmd *cmd)
+{
+	uint32_t h = handle_of(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+	struct pvrdma_create_qp_resp r = { .qpn = 0x100 + h, .qp_handle = h };
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_srq(struct t_uv_cmd *cmd)
+{
+	struct pvrdma_create_srq_resp r = {
+		.srqn = 0x200 + handle_of(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int pvrdma_answer(struct t_uv_cmd *cmd)
+{
+	switch (t_verb_of(cmd)) {
+	case T_V_GET_CONTEXT:
+		return get_context(cmd);
+	case T_V_ALLOC_PD:
+		return alloc_pd(cmd);
+	case T_V_CREATE_CQ:
+		return create_cq(cmd);
+	case T_V_CREATE_QP:
+		return create_qp(cmd);
+	case T_V_CREATE_SRQ:
+		return create_srq(cmd);
+	default:
+		return 0;
+	}
+}
 
 const struct t_persona t_persona_vmw_pvrdma = {
 	.name = "vmw_pvrdma",
@@ -13,5 +111,13 @@ const struct t_persona t_persona_vmw_pvrdma = {
 	.abi = 3,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY,
+	/* vmw_pvrdma 44 has neither create_cq_ex nor create_qp_ex. */
+	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
+	.answer = pvrdma_answer,
+	/*
+	 * vmw_pvrdma 44 hands ibv_cmd_modify_qp() a struct ibv_modify_qp
+	 * from its stack, uninitialised: the fields outside the attribute
+	 * mask hold what the stack held.
+	 */
+	.mask_core_in = t_mask_modify_qp,
 };
