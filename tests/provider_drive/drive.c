@@ -307,7 +307,8 @@ void t_drive(const struct t_persona *p)
 			p->dv(&(struct t_objs){ .ctx = d.ctx,
 						.pd = d.pd,
 						.cq = d.cq,
-						.qp = d.qp });
+						.qp = d.qp,
+						.ud = d.ud });
 		tear_down(&d);
 		t_uv_note("close_device ret=%d", ibv_close_device(d.ctx));
 	}

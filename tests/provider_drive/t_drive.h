@@ -52,6 +52,7 @@ struct t_objs {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
+	struct ibv_qp *ud; /* T_STEP_UD's */
 };
 
 struct t_persona {
