@@ -27,6 +27,32 @@ static int open_fake(void)
 	return open("/dev/infiniband/uverbs0", O_RDWR | O_CLOEXEC);
 }
 
+/*
+ * An ioctl header with room for its attributes: clang will not have the
+ * header, whose attributes are a flexible array, inside another struct.
+ */
+#define MAX_ATTRS 4
+union hdr_room {
+	struct ib_uverbs_ioctl_hdr hdr;
+	uint8_t room[sizeof(struct ib_uverbs_ioctl_hdr) +
+		     MAX_ATTRS * sizeof(struct ib_uverbs_attr)];
+};
+
+static struct ib_uverbs_ioctl_hdr *ioctl_hdr(union hdr_room *c, uint16_t object,
+					     uint16_t method,
+					     const struct ib_uverbs_attr *attrs,
+					     uint16_t n)
+{
+	assert_true(n <= MAX_ATTRS);
+	memset(c, 0, sizeof(*c));
+	c->hdr.length = sizeof(c->hdr) + n * sizeof(*attrs);
+	c->hdr.object_id = object;
+	c->hdr.method_id = method;
+	c->hdr.num_attrs = n;
+	memcpy(c->hdr.attrs, attrs, n * sizeof(*attrs));
+	return &c->hdr;
+}
+
 /* What the driver found in QP_CREATE's CAP when asked to answer. */
 static struct ib_uverbs_qp_cap seen;
 
@@ -51,35 +77,30 @@ static void method_input_before_output(void **state)
 {
 	struct ib_uverbs_qp_cap cap = { 16, 8, 2, 1, 64 }, asked = cap;
 	uint32_t qpn;
-	struct {
-		struct ib_uverbs_ioctl_hdr hdr;
-		struct ib_uverbs_attr attrs[3];
-	} c = {
-		.hdr = { .length = sizeof(c),
-			 .object_id = UVERBS_OBJECT_QP,
-			 .method_id = UVERBS_METHOD_QP_CREATE,
-			 .num_attrs = 3 },
-		.attrs = {
-			{ .attr_id = UVERBS_ATTR_CREATE_QP_CAP,
-			  .len = sizeof(cap),
-			  .data = (uintptr_t)&cap },
-			{ .attr_id = UVERBS_ATTR_CREATE_QP_RESP_CAP,
-			  .len = sizeof(cap),
-			  .data = (uintptr_t)&cap },
-			{ .attr_id = UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
-			  .len = sizeof(qpn),
-			  .data = (uintptr_t)&qpn },
-		},
+	const struct ib_uverbs_attr attrs[] = {
+		{ .attr_id = UVERBS_ATTR_CREATE_QP_CAP,
+		  .len = sizeof(cap),
+		  .data = (uintptr_t)&cap },
+		{ .attr_id = UVERBS_ATTR_CREATE_QP_RESP_CAP,
+		  .len = sizeof(cap),
+		  .data = (uintptr_t)&cap },
+		{ .attr_id = UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
+		  .len = sizeof(qpn),
+		  .data = (uintptr_t)&qpn },
 	};
+	union hdr_room c;
 	int fd = open_fake();
 
 	(void)state;
 	assert_true(fd >= 0);
 	t_uv_reset(T_UV_IOCTL);
 	t_uv.driver = &seeing;
-	assert_int_equal(ioctl(fd, RDMA_VERBS_IOCTL, &c), 0);
+	assert_int_equal(ioctl(fd, RDMA_VERBS_IOCTL,
+			       ioctl_hdr(&c, UVERBS_OBJECT_QP,
+					 UVERBS_METHOD_QP_CREATE, attrs, 3)),
+			 0);
 	assert_memory_equal(&seen, &asked, sizeof(asked));
-	assert_int_equal(c.attrs[0].data, (uintptr_t)&cap);
+	assert_int_equal(c.hdr.attrs[0].data, (uintptr_t)&cap);
 	t_uv.driver = NULL;
 	close(fd);
 }
