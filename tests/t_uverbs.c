@@ -482,7 +482,8 @@ static void trace_attr(const struct t_uv_cmd *cmd, const struct t_uv_method *m,
 	trace("  attr %x flags=%x len=%u", a->attr_id, a->flags, a->len);
 	if (a->attr_data.reserved)
 		trace(" attr_data=%x", a->attr_data.reserved);
-	if (a->attr_id == UVERBS_ATTR_UHW_IN) {
+	/* In a driver's own method, an empty 0x1000 is an object's handle. */
+	if (a->attr_id == UVERBS_ATTR_UHW_IN && (m || a->len)) {
 		trace_uhw_in(cmd, a);
 		trace("\n");
 		return;

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -137,11 +138,69 @@ static void method_input_before_output(void **state)
 	close(fd);
 }
 
+/* The trace of @fn's calls, as a string the caller frees. */
+static char *traced(void (*fn)(int fd))
+{
+	char *text = NULL;
+	size_t len = 0;
+	int fd = open_fake();
+
+	assert_true(fd >= 0);
+	t_uv_reset(T_UV_IOCTL);
+	t_uv.trace = open_memstream(&text, &len);
+	assert_non_null(t_uv.trace);
+	fn(fd);
+	fclose(t_uv.trace);
+	t_uv.trace = NULL;
+	close(fd);
+	return text;
+}
+
+static int any_method(struct t_uv_cmd *cmd)
+{
+	(void)cmd;
+	return 0;
+}
+
+static const struct t_uv_driver methods = { .name = "methods",
+					    .method = any_method };
+
+/* mlx5's UAR_OBJ_DESTROY: the object to destroy is attribute 0x1000. */
+static void destroy_uar(int fd)
+{
+	const struct ib_uverbs_attr attr = {
+		.attr_id = 0x1000,
+		.flags = UVERBS_ATTR_F_MANDATORY,
+		.data = 0x700,
+	};
+	union hdr_room c;
+
+	t_uv.driver = &methods;
+	assert_int_equal(ioctl(fd, RDMA_VERBS_IOCTL,
+			       ioctl_hdr(&c, 0x1008, 0x1001, &attr, 1)),
+			 0);
+	t_uv.driver = NULL;
+}
+
+/*
+ * In a driver's own method, attribute 0x1000 is the driver's first
+ * attribute, not UHW_IN: an object handle shows as one.
+ */
+static void driver_method_handle(void **state)
+{
+	char *text = traced(destroy_uar);
+
+	(void)state;
+	assert_non_null(strstr(text, "attr 1000 flags=1 len=0 700\n"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mmap_any_offset),
 		cmocka_unit_test(method_input_before_output),
+		cmocka_unit_test(driver_method_handle),
 	};
 
 	if (!t_ns_enter())
