@@ -107,7 +107,7 @@ struct ib_uverbs_attr *t_uv_attr(const struct t_uv_cmd *cmd, uint16_t id)
 
 /* Naming addresses. */
 
-#define T_UV_MAX_NAMES 32
+#define T_UV_MAX_NAMES 64
 static struct {
 	char name[32];
 	uintptr_t start;
@@ -746,6 +746,21 @@ ssize_t write(int fd, const void *buf, size_t len)
 }
 
 /*
+ * Where a provider keeps a driver's page (a doorbell register, a clock)
+ * is the kernel's business: the page is named by its offset, while there
+ * is room for a name.
+ */
+static void name_page(void *p, size_t len, off_t off)
+{
+	char name[32];
+
+	if (nnames == T_UV_MAX_NAMES)
+		return;
+	snprintf(name, sizeof(name), "map@%llx", (unsigned long long)off);
+	t_uv_name(name, p, len);
+}
+
+/*
  * A fake command file maps as fresh shared zeroed pages at any offset:
  * /dev/zero's own shared mapping is a file only as long as the mapping,
  * so a page at an offset past that length would fault (SIGBUS). The
@@ -777,6 +792,15 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		if (mprotect(p, len, prot))
 			abort();
 	}
+	if (p != MAP_FAILED)
+		name_page(p, len, off);
 	errno = err;
 	return p;
+}
+
+/* A page's name goes with it. */
+int munmap(void *addr, size_t len)
+{
+	t_uv_unname(addr);
+	return syscall(SYS_munmap, addr, len);
 }

@@ -195,12 +195,40 @@ static void driver_method_handle(void **state)
 	free(text);
 }
 
+/* Where a driver's page ended up in the provider's structs. */
+static void map_and_show(int fd)
+{
+	uint8_t *p = mmap(NULL, 8192, PROT_WRITE, MAP_SHARED, fd, 0x90000000);
+	uint64_t reg = (uintptr_t)p + 0x800;
+
+	assert_true(p != MAP_FAILED);
+	t_uv_dump("reg", &reg, sizeof(reg));
+	munmap(p, 8192);
+	t_uv_dump("reg", &reg, sizeof(reg));
+}
+
+/*
+ * An address inside a page mapped from the command file is named by the
+ * offset the page was mapped at, until it is unmapped.
+ */
+static void mapped_pages_named(void **state)
+{
+	char *text = traced(map_and_show);
+	char *named = strstr(text, "result reg[8] map@90000000+2048\n");
+
+	(void)state;
+	assert_non_null(named);
+	assert_null(strstr(strchr(named, '\n'), "map@"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mmap_any_offset),
 		cmocka_unit_test(method_input_before_output),
 		cmocka_unit_test(driver_method_handle),
+		cmocka_unit_test(mapped_pages_named),
 	};
 
 	if (!t_ns_enter())
