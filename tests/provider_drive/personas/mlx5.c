@@ -15,6 +15,8 @@
  * without the capabilities it would read from the firmware.
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,8 @@
 #define PDN 0x31
 #define CQN 0x400
 #define SRQN 0x500
+#define WQN 0x600
+#define TIRN 0x700
 #define UAR_PAGE_ID 0x21
 /* The first of the driver's mmap entries: page offset 9 << 16. */
 #define UAR_MMAP_BASE (9ull << 16 << 12)
@@ -142,7 +146,13 @@ static void create_qp(struct t_uv_cmd *cmd)
 	const struct mlx5_ib_create_qp *req = cmd->drv_in;
 	struct mlx5_ib_create_qp_resp r = { .bfreg_index = 0 };
 
-	if (cmd->drv_in_len >= sizeof(*req)) {
+	/* An RSS QP is a TIR: its number and ICM address come back. */
+	if (cmd->drv_in_len >= sizeof(struct mlx5_ib_create_qp_rss)) {
+		r.comp_mask = MLX5_IB_CREATE_QP_RESP_MASK_TIRN |
+			      MLX5_IB_CREATE_QP_RESP_MASK_TIR_ICM_ADDR;
+		r.tirn = TIRN;
+		r.tir_icm_addr = 0x7ac0000;
+	} else if (cmd->drv_in_len >= sizeof(*req)) {
 		if (!(req->flags & MLX5_QP_FLAG_UAR_PAGE_INDEX))
 			r.bfreg_index = 5;
 		/* The firmware accepts the ECE options offered. */
@@ -166,6 +176,80 @@ static void modify_qp(struct t_uv_cmd *cmd)
 static void put_u32(struct t_uv_cmd *cmd, uint32_t v)
 {
 	t_drv_answer(cmd, &v, sizeof(v));
+}
+
+/* The CQ takes the size asked for; mlx5's part is empty. */
+static void resize_cq(struct t_uv_cmd *cmd)
+{
+	const struct ib_uverbs_resize_cq *req = cmd->core_in;
+	struct ib_uverbs_resize_cq_resp *r = cmd->core_out;
+
+	if (cmd->core_out_len >= sizeof(*r))
+		r->cqe = req->cqe;
+}
+
+/* An output attribute of a method, as the kernel writes one. */
+static void out_ptr(struct t_uv_cmd *cmd, uint16_t id, const void *v,
+		    size_t len)
+{
+	struct ib_uverbs_attr *a = t_uv_attr(cmd, id);
+
+	if (!a || a->len < len)
+		return;
+	memcpy((void *)(uintptr_t)a->data, v, len);
+	a->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+}
+
+/* WQ_CREATE: the core's answers are attributes of their own. */
+static void create_wq_method(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *wr =
+		t_uv_attr(cmd, UVERBS_ATTR_CREATE_WQ_MAX_WR);
+	struct ib_uverbs_attr *sge =
+		t_uv_attr(cmd, UVERBS_ATTR_CREATE_WQ_MAX_SGE);
+	uint32_t v = WQN;
+
+	if (wr)
+		out_ptr(cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR, &wr->data, 4);
+	if (sge)
+		out_ptr(cmd, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE, &sge->data, 4);
+	out_ptr(cmd, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM, &v, sizeof(v));
+	put_u32(cmd, sizeof(struct mlx5_ib_create_wq_resp));
+}
+
+/* A WQ of the size asked for; mlx5 says how much of its part it wrote. */
+static void create_wq(struct t_uv_cmd *cmd)
+{
+	const struct ib_uverbs_ex_create_wq *req = cmd->core_in;
+	struct ib_uverbs_ex_create_wq_resp *r = cmd->core_out;
+
+	if (cmd->is_ioctl) {
+		create_wq_method(cmd);
+		return;
+	}
+	if (cmd->core_out_len >= sizeof(*r)) {
+		r->max_wr = req->max_wr;
+		r->max_sge = req->max_sge;
+		r->wqn = WQN;
+	}
+	put_u32(cmd, sizeof(struct mlx5_ib_create_wq_resp));
+}
+
+static void create_ind_tbl(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_ex_create_rwq_ind_table_resp *r = cmd->core_out;
+
+	if (cmd->core_out_len >= sizeof(*r))
+		r->ind_tbl_num = 0x900;
+	put_u32(cmd, sizeof(struct mlx5_ib_create_rwq_ind_tbl_resp));
+}
+
+/* The commands t_verb_of() has no name for. */
+static void answer_other(struct t_uv_cmd *cmd)
+{
+	if (cmd->command == (IB_USER_VERBS_CMD_FLAG_EXTENDED |
+			     IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL))
+		create_ind_tbl(cmd);
 }
 
 static int mlx5_answer(struct t_uv_cmd *cmd)
@@ -192,24 +276,21 @@ static int mlx5_answer(struct t_uv_cmd *cmd)
 	case T_V_CREATE_SRQ:
 		put_u32(cmd, SRQN);
 		break;
+	case T_V_RESIZE_CQ:
+		resize_cq(cmd);
+		break;
+	case T_V_CREATE_WQ:
+		create_wq(cmd);
+		break;
 	default:
+		if (!cmd->is_ioctl)
+			answer_other(cmd);
 		break;
 	}
 	return 0;
 }
 
 /* Driver methods. */
-
-static void out_ptr(struct t_uv_cmd *cmd, uint16_t id, const void *v,
-		    size_t len)
-{
-	struct ib_uverbs_attr *a = t_uv_attr(cmd, id);
-
-	if (!a || a->len < len)
-		return;
-	memcpy((void *)(uintptr_t)a->data, v, len);
-	a->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
-}
 
 /* A UAR page: a handle, where to map it, how long, and its index. */
 static int uar_alloc(struct t_uv_cmd *cmd)
@@ -264,6 +345,16 @@ struct dv_obj {
 #define DV_CQ_SIZE 48
 #define DV_PD_SIZE 16
 
+/* NULL is a failure, noted with errno. */
+static bool made_note(const char *what, const void *obj)
+{
+	if (obj)
+		t_uv_note("%s ok", what);
+	else
+		t_uv_note("%s failed errno=%d", what, errno);
+	return obj;
+}
+
 static void *dv_sym(const char *name)
 {
 	char path[4096];
@@ -316,10 +407,287 @@ static void dv_init_obj(const struct t_objs *o)
 	t_uv_dump("mlx5dv_pd", pd, sizeof(pd));
 }
 
+/* More of mlx5's paths through the core, each on objects of its own. */
+
+/* struct mlx5dv_cq_init_attr, 16 bytes. */
+struct dv_cq_attr {
+	uint64_t comp_mask;
+	uint8_t cqe_comp_res_format;
+	uint32_t flags;
+	uint16_t cqe_size;
+};
+#define DV_CQ_MASK_COMPRESSED_CQE 1
+#define DV_CQE_RES_FORMAT_HASH 1
+
+/*
+ * A CQ resized, and one made by mlx5dv_create_cq (CQE compression) on a
+ * completion channel: the core's verbs_init_cq() must count the CQ on
+ * the channel, which cannot go before it.
+ */
+static void more_cqs(const struct t_objs *o)
+{
+	struct ibv_cq_ex *(
+		*create)(struct ibv_context *, struct ibv_cq_init_attr_ex *,
+			 struct dv_cq_attr *) = dv_sym("mlx5dv_create_cq");
+	struct dv_cq_attr dv = { .comp_mask = DV_CQ_MASK_COMPRESSED_CQE,
+				 .cqe_comp_res_format =
+					 DV_CQE_RES_FORMAT_HASH };
+	struct ibv_cq_init_attr_ex attr = {
+		.cqe = 8, .wc_flags = IBV_WC_EX_WITH_BYTE_LEN
+	};
+	struct ibv_cq_ex *cq;
+
+	int ret;
+
+	if (o->cq) {
+		ret = ibv_resize_cq(o->cq, 100);
+		t_uv_note("resize_cq ret=%d cqe=%d", ret, o->cq->cqe);
+	}
+	attr.channel = ibv_create_comp_channel(o->ctx);
+	if (!create || !attr.channel)
+		return;
+	cq = create(o->ctx, &attr, &dv);
+	t_uv_note("mlx5dv_create_cq %s cqe=%d", cq ? "ok" : "failed",
+		  cq ? cq->cqe : errno);
+	t_uv_note("destroy_comp_channel with a CQ ret=%d",
+		  ibv_destroy_comp_channel(attr.channel));
+	if (cq)
+		t_uv_note("destroy_cq ret=%d",
+			  ibv_destroy_cq(ibv_cq_ex_to_cq(cq)));
+	t_uv_note("destroy_comp_channel ret=%d",
+		  ibv_destroy_comp_channel(attr.channel));
+}
+
+/* A memory window, and what the kernel says of the RC QP and its ECE. */
+static void more_qp(const struct t_objs *o)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	struct ibv_ece ece;
+	struct ibv_mw *mw;
+	int ret;
+
+	mw = ibv_alloc_mw(o->pd, IBV_MW_TYPE_2);
+	t_uv_note("alloc_mw %s", mw ? "ok" : "failed");
+	if (mw)
+		t_uv_note("dealloc_mw ret=%d", ibv_dealloc_mw(mw));
+	if (!o->qp)
+		return;
+	memset(&attr, 0, sizeof(attr));
+	memset(&init, 0, sizeof(init));
+	ret = ibv_query_qp(o->qp, &attr, IBV_QP_STATE | IBV_QP_CAP, &init);
+	t_uv_note("query_qp ret=%d state=%d cap=%u/%u/%u/%u/%u", ret,
+		  attr.qp_state, init.cap.max_send_wr, init.cap.max_recv_wr,
+		  init.cap.max_send_sge, init.cap.max_recv_sge,
+		  init.cap.max_inline_data);
+	memset(&ece, 0, sizeof(ece));
+	ret = ibv_query_ece(o->qp, &ece);
+	t_uv_note("query_ece ret=%d vendor=%x options=%x", ret, ece.vendor_id,
+		  ece.options);
+}
+
+static struct ibv_qp *rc_qp(struct ibv_pd *pd, struct ibv_cq *cq)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+
+	return ibv_create_qp(pd, &init);
+}
+
+/*
+ * A thread domain gets a doorbell of its own; a QP on a parent domain
+ * (the core's helpers make it) rings that one.
+ */
+static void more_td(const struct t_objs *o)
+{
+	struct ibv_td_init_attr ta = { 0 };
+	struct ibv_parent_domain_init_attr pa = { .pd = o->pd };
+	struct ibv_pd *parent;
+	struct ibv_qp *qp;
+
+	pa.td = ibv_alloc_td(o->ctx, &ta);
+	t_uv_note("alloc_td %s", pa.td ? "ok" : "failed");
+	if (!pa.td)
+		return;
+	parent = ibv_alloc_parent_domain(o->ctx, &pa);
+	t_uv_note("alloc_parent_domain %s", parent ? "ok" : "failed");
+	if (parent) {
+		qp = rc_qp(parent, o->cq);
+		t_uv_note("create_qp(parent) %s", qp ? "ok" : "failed");
+		if (qp)
+			t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
+		t_uv_note("dealloc_pd(parent) ret=%d", ibv_dealloc_pd(parent));
+	}
+	t_uv_note("dealloc_td ret=%d", ibv_dealloc_td(pa.td));
+}
+
+/* A flow on the RSS QP: TCP over IPv4 to one address and port. */
+static void rss_flow(struct ibv_qp *qp)
+{
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+		struct ibv_flow_spec_ipv4 ip;
+		struct ibv_flow_spec_tcp_udp tcp;
+	} f = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
+			  .size = sizeof(f),
+			  .num_of_specs = 3,
+			  .port = 1 },
+		.eth = { .type = IBV_FLOW_SPEC_ETH,
+			 .size = sizeof(f.eth),
+			 .val.ether_type = 0x0008,
+			 .mask.ether_type = 0xffff },
+		.ip = { .type = IBV_FLOW_SPEC_IPV4,
+			.size = sizeof(f.ip),
+			.val.dst_ip = 0x0102a8c0,
+			.mask.dst_ip = 0xffffffff },
+		.tcp = { .type = IBV_FLOW_SPEC_TCP,
+			 .size = sizeof(f.tcp),
+			 .val.dst_port = 0x5000,
+			 .mask.dst_port = 0xffff },
+	};
+	struct ibv_flow *flow = ibv_create_flow(qp, &f.attr);
+
+	t_uv_note("create_flow %s", flow ? "ok" : "failed");
+	if (flow)
+		t_uv_note("destroy_flow ret=%d", ibv_destroy_flow(flow));
+}
+
+static struct ibv_qp *rss_qp(const struct t_objs *o,
+			     struct ibv_rwq_ind_table *tbl)
+{
+	static uint8_t key[40] = { 0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4,
+				   0xf7, 0xfc, 0xa2, 0x83, 0x19, 0xdb, 0x1a,
+				   0x3e, 0x94, 0x6b, 0x9e, 0x38, 0xd9 };
+	struct ibv_qp_init_attr_ex a = {
+		.qp_type = IBV_QPT_RAW_PACKET,
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE |
+			     IBV_QP_INIT_ATTR_RX_HASH,
+		.pd = o->pd,
+		.rwq_ind_tbl = tbl,
+		.rx_hash_conf = { .rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ,
+				  .rx_hash_key_len = sizeof(key),
+				  .rx_hash_key = key,
+				  .rx_hash_fields_mask = IBV_RX_HASH_SRC_IPV4 |
+							 IBV_RX_HASH_DST_IPV4 },
+	};
+
+	return ibv_create_qp_ex(o->ctx, &a);
+}
+
+/* A receive WQ, an indirection table of it, and an RSS QP over that. */
+static void more_rss(const struct t_objs *o)
+{
+	struct ibv_wq_init_attr wa = { .wq_type = IBV_WQT_RQ,
+				       .max_wr = 16,
+				       .max_sge = 1,
+				       .pd = o->pd,
+				       .cq = o->cq };
+	struct ibv_wq_attr mod = { .attr_mask = IBV_WQ_ATTR_STATE,
+				   .wq_state = IBV_WQS_RDY };
+	struct ibv_rwq_ind_table_init_attr ta = { .log_ind_tbl_size = 0 };
+	struct ibv_rwq_ind_table *tbl;
+	struct ibv_qp *qp;
+	struct ibv_wq *wq = ibv_create_wq(o->ctx, &wa);
+	int ret;
+
+	if (!made_note("create_wq", wq))
+		return;
+	t_uv_note("wq wq_num=%x max_wr=%u max_sge=%u", wq->wq_num, wa.max_wr,
+		  wa.max_sge);
+	ret = ibv_modify_wq(wq, &mod);
+	t_uv_note("modify_wq ret=%d state=%d", ret, wq->state);
+	ta.ind_tbl = &wq;
+	tbl = ibv_create_rwq_ind_table(o->ctx, &ta);
+	if (made_note("create_rwq_ind_table", tbl)) {
+		t_uv_note("ind_tbl_num=%x", tbl->ind_tbl_num);
+		qp = rss_qp(o, tbl);
+		if (made_note("create_qp(rss)", qp)) {
+			rss_flow(qp);
+			t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
+		}
+		t_uv_note("destroy_rwq_ind_table ret=%d",
+			  ibv_destroy_rwq_ind_table(tbl));
+	}
+	t_uv_note("destroy_wq ret=%d", ibv_destroy_wq(wq));
+}
+
+/* An XRC domain, an XRC SRQ in it, and the two ends of an XRC QP. */
+static void xrc_qps(const struct t_objs *o, struct ibv_xrcd *xrcd)
+{
+	struct ibv_qp_init_attr_ex send = {
+		.send_cq = o->cq,
+		.cap = { .max_send_wr = 4, .max_send_sge = 1 },
+		.qp_type = IBV_QPT_XRC_SEND,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = o->pd,
+	};
+	struct ibv_qp_init_attr_ex recv = {
+		.qp_type = IBV_QPT_XRC_RECV,
+		.comp_mask = IBV_QP_INIT_ATTR_XRCD,
+		.xrcd = xrcd,
+	};
+	struct ibv_qp *qp = ibv_create_qp_ex(o->ctx, &send);
+
+	if (made_note("create_qp(xrc send)", qp))
+		t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
+	qp = ibv_create_qp_ex(o->ctx, &recv);
+	if (made_note("create_qp(xrc recv)", qp))
+		t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
+}
+
+static void more_xrc(const struct t_objs *o)
+{
+	struct ibv_xrcd_init_attr xa = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1,
+		.oflags = O_CREAT,
+	};
+	struct ibv_srq_init_attr_ex sa = {
+		.attr = { .max_wr = 16, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC,
+		.pd = o->pd,
+		.cq = o->cq,
+	};
+	struct ibv_xrcd *xrcd = ibv_open_xrcd(o->ctx, &xa);
+	struct ibv_srq *srq;
+	uint32_t num = 0;
+	int ret;
+
+	if (!made_note("open_xrcd", xrcd))
+		return;
+	sa.xrcd = xrcd;
+	srq = ibv_create_srq_ex(o->ctx, &sa);
+	if (made_note("create_srq(xrc)", srq)) {
+		ret = ibv_get_srq_num(srq, &num);
+		t_uv_note("get_srq_num ret=%d num=%x", ret, num);
+		xrc_qps(o, xrcd);
+		t_uv_note("destroy_srq ret=%d", ibv_destroy_srq(srq));
+	}
+	t_uv_note("close_xrcd ret=%d", ibv_close_xrcd(xrcd));
+}
+
 static void mlx5_dv(const struct t_objs *o)
 {
 	dv_query_device(o->ctx);
 	dv_init_obj(o);
+	if (!o->pd || !o->cq)
+		return;
+	more_cqs(o);
+	more_qp(o);
+	more_td(o);
+	more_rss(o);
+	more_xrc(o);
 }
 
 const struct t_persona t_persona_mlx5 = {
