@@ -86,6 +86,16 @@ static void get_context(struct t_uv_cmd *cmd)
 	t_drv_answer(cmd, &r, sizeof(r));
 }
 
+/* The device has 128 KiB of memory of its own (MEMIC) to hand out. */
+static void device_memory(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_ex_query_device_resp *r = cmd->core_out;
+
+	if ((cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) &&
+	    cmd->core_out_len >= sizeof(*r))
+		r->max_dm_size = 128 << 10;
+}
+
 /* Every capability non-zero, so that each shows where it lands. */
 static void query_device(struct t_uv_cmd *cmd)
 {
@@ -135,6 +145,7 @@ static void query_device(struct t_uv_cmd *cmd)
 	r.response_length = cmd->drv_out_len < sizeof(r) ? cmd->drv_out_len :
 							   sizeof(r);
 	t_drv_answer(cmd, &r, sizeof(r));
+	device_memory(cmd);
 }
 
 /*
@@ -244,11 +255,29 @@ static void create_ind_tbl(struct t_uv_cmd *cmd)
 	put_u32(cmd, sizeof(struct mlx5_ib_create_rwq_ind_tbl_resp));
 }
 
+/*
+ * DM_ALLOC carries mlx5's own attributes: where in its page the memory
+ * starts, and the page's index for the mmap offset.
+ */
+static void alloc_dm(struct t_uv_cmd *cmd)
+{
+	uint64_t start = 0x180;
+	uint16_t page = 3;
+
+	out_ptr(cmd, MLX5_IB_ATTR_ALLOC_DM_RESP_START_OFFSET, &start,
+		sizeof(start));
+	out_ptr(cmd, MLX5_IB_ATTR_ALLOC_DM_RESP_PAGE_INDEX, &page,
+		sizeof(page));
+}
+
 /* The commands t_verb_of() has no name for. */
 static void answer_other(struct t_uv_cmd *cmd)
 {
-	if (cmd->command == (IB_USER_VERBS_CMD_FLAG_EXTENDED |
-			     IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL))
+	if (cmd->is_ioctl && cmd->object == UVERBS_OBJECT_DM &&
+	    cmd->method == UVERBS_METHOD_DM_ALLOC)
+		alloc_dm(cmd);
+	else if (cmd->command == (IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				  IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL))
 		create_ind_tbl(cmd);
 }
 
@@ -283,8 +312,7 @@ static int mlx5_answer(struct t_uv_cmd *cmd)
 		create_wq(cmd);
 		break;
 	default:
-		if (!cmd->is_ioctl)
-			answer_other(cmd);
+		answer_other(cmd);
 		break;
 	}
 	return 0;
@@ -677,6 +705,34 @@ static void more_xrc(const struct t_objs *o)
 	t_uv_note("close_xrcd ret=%d", ibv_close_xrcd(xrcd));
 }
 
+/*
+ * Device memory: mapped from the command file at the page the driver
+ * named, written and read there, and registered as an MR.
+ */
+static void more_dm(const struct t_objs *o)
+{
+	struct ibv_alloc_dm_attr attr = { .length = 4096 };
+	uint8_t in[64], out[64];
+	struct ibv_dm *dm = ibv_alloc_dm(o->ctx, &attr);
+	struct ibv_mr *mr;
+	int ret;
+
+	if (!made_note("alloc_dm", dm))
+		return;
+	memset(in, 0x5a, sizeof(in));
+	memset(out, 0, sizeof(out));
+	ret = ibv_memcpy_to_dm(dm, 64, in, sizeof(in));
+	t_uv_note("memcpy_to_dm ret=%d", ret);
+	ret = ibv_memcpy_from_dm(out, dm, 64, sizeof(out));
+	t_uv_note("memcpy_from_dm ret=%d same=%d", ret,
+		  !memcmp(in, out, sizeof(in)));
+	mr = ibv_reg_dm_mr(o->pd, dm, 0, 4096,
+			   IBV_ACCESS_ZERO_BASED | IBV_ACCESS_LOCAL_WRITE);
+	if (made_note("reg_dm_mr", mr))
+		t_uv_note("dereg_mr ret=%d", ibv_dereg_mr(mr));
+	t_uv_note("free_dm ret=%d", ibv_free_dm(dm));
+}
+
 static void mlx5_dv(const struct t_objs *o)
 {
 	dv_query_device(o->ctx);
@@ -688,6 +744,7 @@ static void mlx5_dv(const struct t_objs *o)
 	more_td(o);
 	more_rss(o);
 	more_xrc(o);
+	more_dm(o);
 }
 
 const struct t_persona t_persona_mlx5 = {
