@@ -92,6 +92,7 @@ static int record(const char *path)
 	if (!root)
 		return T_SKIP;
 	t_sysfs_add(root, &dev);
+	free(root);
 	list = ibv_get_device_list(NULL);
 	d = find_tdrv(list);
 	if (!d) {
