@@ -137,13 +137,31 @@ void t_uv_forget_all(void)
 	nnames = 0;
 }
 
+/*
+ * The lowest address a library's buffer can have. Under AddressSanitizer
+ * everything below 0x10007fff8000 is its shadow: mapped, yet no buffer's,
+ * and wide enough to take in two u32 handles side by side (0x1100000010).
+ */
+#if defined(__SANITIZE_ADDRESS__) /* gcc */
+#define T_UV_ASAN 1
+#elif defined(__has_feature) /* clang */
+#if __has_feature(address_sanitizer)
+#define T_UV_ASAN 1
+#endif
+#endif
+#ifdef T_UV_ASAN
+#define LOWEST_ADDRESS 0x10007fff8000ull
+#else
+#define LOWEST_ADDRESS (1ull << 32)
+#endif
+
 /* Whether @v is an address in this process's user space. */
 static bool is_address(uint64_t v)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned char vec;
 
-	if (v < (1ull << 32) || v >= (1ull << 47))
+	if (v < LOWEST_ADDRESS || v >= (1ull << 47))
 		return false;
 	return !mincore((void *)(uintptr_t)(v & ~(uint64_t)(page - 1)), 1,
 			&vec);
