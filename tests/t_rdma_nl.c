@@ -31,7 +31,8 @@ static unsigned int ndevs;
 static struct {
 	int fd, peer; /* -1: free */
 	struct sockaddr_nl local;
-} socks[T_NL_MAX_SOCKS] = { [0 ... T_NL_MAX_SOCKS - 1] = { -1, -1 } };
+} socks[T_NL_MAX_SOCKS] = { [0 ... T_NL_MAX_SOCKS - 1] = { .fd = -1,
+							   .peer = -1 } };
 
 void t_nl_enable(void)
 {

@@ -23,6 +23,15 @@
 
 #include "t_uverbs.h"
 
+/*
+ * A provider's request and response structs put its own words behind the
+ * kernel's core struct, whose last member is a flexible array (the
+ * driver_data[] of <rdma/ib_user_verbs.h>), as every lib*-abi.h does.
+ */
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+#endif
+
 /* The provider's own request and response words, as lib*-abi.h adds. */
 struct tdrv_drv_in {
 	uint64_t a, b;
