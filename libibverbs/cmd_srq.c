@@ -145,7 +145,9 @@ static int fill_type(struct srq_create *c, struct ibv_command_buffer *cmdb,
 
 /*
  * SRQ/CREATE, in rdma-core 44's attribute order. The core's fields of
- * the SRQ are set first: events may name it as soon as it exists.
+ * the SRQ are set first: events may name it as soon as it exists. The
+ * PD is not among them: rdma-core 44 leaves it to the public verb (or
+ * to the provider, for an SRQ made by create_srq_ex).
  */
 static int create_srq(struct srq_create *c)
 {
@@ -157,7 +159,6 @@ static int create_srq(struct srq_create *c)
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_SRQ,
 			       UVERBS_METHOD_SRQ_CREATE, 15);
 
-	c->srq->pd = c->pd;
 	c->srq->context = ctx;
 	pthread_mutex_init(&c->srq->mutex, NULL);
 	pthread_cond_init(&c->srq->cond, NULL);
