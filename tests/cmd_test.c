@@ -196,6 +196,29 @@ static void test_ioctl_buffer_error(void **state)
 	assert_int_equal(t_syscalls(), 0);
 }
 
+/*
+ * The header's 16-bit length counts the attributes as well: a buffer
+ * with more than it can count is EINVAL, unsent, rather than a length
+ * cut short.
+ */
+static void test_ioctl_too_many_attrs(void **state)
+{
+	struct ibv_context *ctx = *state;
+	const unsigned int max =
+		(UINT16_MAX - sizeof(struct ib_uverbs_ioctl_hdr)) /
+		sizeof(struct ib_uverbs_attr);
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+			       max + 1);
+
+	for (unsigned int i = 0; i <= max; i++)
+		fill_attr_in_obj(cmdb, i, i);
+	assert_false(cmdb->buffer_error);
+	errno = 0;
+	assert_int_equal(execute_ioctl(ctx, cmdb), EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(t_syscalls(), 0);
+}
+
 /* A basic command: header room, response pointer, token, driver data. */
 struct t_basic {
 	struct ib_uverbs_cmd_hdr hdr;
@@ -533,6 +556,7 @@ int main(void)
 		T_CASE(test_ioctl_linked),
 		T_CASE(test_ioctl_uhw_in),
 		T_CASE(test_ioctl_buffer_error),
+		T_CASE(test_ioctl_too_many_attrs),
 		T_CASE(test_write_basic),
 		T_CASE(test_write_ex),
 		T_CASE(test_tunnel),
