@@ -157,6 +157,28 @@ static void test_ioctl_linked(void **state)
 	assert_true(attr_output_valid(drv_out));
 }
 
+/*
+ * A linked buffer filled after the executing one was sized for it: its
+ * attributes no longer fit, and the call is EINVAL, unsent. (rdma-core
+ * 44 copies them past the end of the executing buffer.)
+ */
+static void test_ioctl_link_outgrown(void **state)
+{
+	struct ibv_context *ctx = *state;
+	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE,
+			       2);
+	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_QP,
+				    UVERBS_METHOD_QP_CREATE, 1, drv);
+
+	fill_attr_in_obj(cmdb, 1, 5);
+	fill_attr_in_uint64(drv, 0x1000, 0xdead);
+	fill_attr_in_uint64(drv, 0x1001, 0xbeef);
+	errno = 0;
+	assert_int_equal(execute_ioctl(ctx, cmdb), EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(t_syscalls(), 0);
+}
+
 /* Short provider input (UHW_IN) goes inline; the pointer comes back. */
 static void test_ioctl_uhw_in(void **state)
 {
@@ -554,6 +576,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T_CASE(test_ioctl_bytes),
 		T_CASE(test_ioctl_linked),
+		T_CASE(test_ioctl_link_outgrown),
 		T_CASE(test_ioctl_uhw_in),
 		T_CASE(test_ioctl_buffer_error),
 		T_CASE(test_ioctl_too_many_attrs),
