@@ -269,7 +269,8 @@ static int send_create_flow(struct ibv_qp *qp, struct ibv_create_flow *cmd,
 /*
  * The request's length in u64s: headers, core, room for every spec in
  * its largest kernel form, and the provider's data. At most 255 specs
- * (num_of_specs is a u8), so it fits on the stack as rdma-core's does.
+ * (num_of_specs is a u8) and FLOW_UDATA_MAX bytes of data, so the sum
+ * cannot wrap and the request fits on the stack, as rdma-core's does.
  */
 static size_t create_flow_words(const struct ibv_flow_attr *attr, size_t udata)
 {
@@ -278,17 +279,13 @@ static size_t create_flow_words(const struct ibv_flow_attr *attr, size_t udata)
 	       8;
 }
 
-/*
- * Creates a flow steering rule on @qp from @flow_attr and its specs;
- * @ucmd/@ucmd_size is the provider's data for the kernel driver (may be
- * NULL/0). Fills flow_id's context and handle. 0 or a positive errno,
- * also left in errno.
- */
-int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
-			struct ibv_flow_attr *flow_attr, void *ucmd,
-			size_t ucmd_size)
+/* The most provider data the extended header counts (16-bit, in u64s). */
+#define FLOW_UDATA_MAX ((size_t)UINT16_MAX * 8)
+
+static int create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
+		       struct ibv_flow_attr *flow_attr, const void *ucmd,
+		       size_t udata)
 {
-	size_t udata = ucmd ? ucmd_size : 0;
 	uint64_t buf[create_flow_words(flow_attr, udata)];
 	struct ibv_create_flow *cmd = (struct ibv_create_flow *)buf;
 	struct ib_uverbs_create_flow_resp resp = { 0 };
@@ -304,13 +301,32 @@ int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
 	ret = convert_specs(cmd, flow_attr);
 	if (!ret)
 		ret = send_create_flow(qp, cmd, ucmd, udata, &resp);
-	if (ret) {
-		errno = ret;
+	if (ret)
 		return ret;
-	}
 	flow_id->context = qp->context;
 	flow_id->handle = resp.flow_handle;
 	return 0;
+}
+
+/*
+ * Creates a flow steering rule on @qp from @flow_attr and its specs;
+ * @ucmd/@ucmd_size is the provider's data for the kernel driver (may be
+ * NULL/0). Fills flow_id's context and handle. 0 or a positive errno,
+ * also left in errno; EINVAL for more provider data than the command
+ * can carry, before anything is built.
+ */
+int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
+			struct ibv_flow_attr *flow_attr, void *ucmd,
+			size_t ucmd_size)
+{
+	size_t udata = ucmd ? ucmd_size : 0;
+	int ret = udata > FLOW_UDATA_MAX ?
+			  EINVAL :
+			  create_flow(qp, flow_id, flow_attr, ucmd, udata);
+
+	if (ret)
+		errno = ret;
+	return ret;
 }
 
 static const struct cmd_destroy flow_destroy = {

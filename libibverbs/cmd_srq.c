@@ -145,7 +145,9 @@ static int fill_type(struct srq_create *c, struct ibv_command_buffer *cmdb,
 
 /*
  * SRQ/CREATE, in rdma-core 44's attribute order. The core's fields of
- * the SRQ are set first: events may name it as soon as it exists.
+ * the SRQ are set first: events may name it as soon as it exists. The
+ * PD is not among them: rdma-core 44 leaves it to the public verb (or
+ * to the provider, for an SRQ made by create_srq_ex).
  */
 static int create_srq(struct srq_create *c)
 {
@@ -157,7 +159,6 @@ static int create_srq(struct srq_create *c)
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_SRQ,
 			       UVERBS_METHOD_SRQ_CREATE, 15);
 
-	c->srq->pd = c->pd;
 	c->srq->context = ctx;
 	pthread_mutex_init(&c->srq->mutex, NULL);
 	pthread_cond_init(&c->srq->cond, NULL);
@@ -273,9 +274,13 @@ int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
 	return create_srq(&c);
 }
 
+/* The most a basic write() header counts (16-bit, in u32s). */
+#define BASIC_REQ_MAX ((size_t)UINT16_MAX * 4)
+
 /*
  * ABI 3 kernels took a MODIFY_SRQ with a max_sge member: the request is
- * rebuilt in that layout, the provider's data moved behind it.
+ * rebuilt in that layout, the provider's data moved behind it. The
+ * caller bounded @cmd_size, so the old request's size cannot wrap.
  */
 static int modify_srq_v3(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 			 int srq_attr_mask, struct ibv_modify_srq *cmd,
@@ -316,9 +321,14 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 
 	if (cmd_size < sizeof(*cmd))
 		return EINVAL;
-	if (abi_ver == 3)
+	if (abi_ver == 3) {
+		/* More than a header counts, in the longer layout: unbuilt. */
+		if (cmd_size - sizeof(*cmd) >
+		    BASIC_REQ_MAX - sizeof(struct ibv_modify_srq_v3))
+			return EINVAL;
 		return modify_srq_v3(srq, srq_attr, srq_attr_mask, cmd,
 				     cmd_size);
+	}
 	cmd->srq_handle = srq->handle;
 	cmd->attr_mask = srq_attr_mask;
 	cmd->max_wr = srq_attr->max_wr;

@@ -105,14 +105,10 @@ static void fill_create_wq(struct ibv_command_buffer *cmdb,
 			  &out->wq_num);
 }
 
-static int check_wq_init(const struct ibv_wq_init_attr *init)
+static bool unknown_flags(const struct ibv_wq_init_attr *init)
 {
-	if (init->comp_mask >= IBV_WQ_INIT_ATTR_RESERVED)
-		return EINVAL;
-	if ((init->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) &&
-	    (init->create_flags & ~(IBV_WQ_FLAGS_RESERVED - 1)))
-		return EOPNOTSUPP;
-	return 0;
+	return (init->comp_mask & IBV_WQ_INIT_ATTR_FLAGS) &&
+	       (init->create_flags & ~(IBV_WQ_FLAGS_RESERVED - 1));
 }
 
 /*
@@ -131,17 +127,24 @@ int ibv_cmd_create_wq(struct ibv_context *context,
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE,
 			       CREATE_WQ_ATTRS);
 	struct wq_out out = { 0 };
-	int ret = check_wq_init(wq_init_attr);
+	int ret;
 
-	if (ret) {
-		errno = ret;
-		return ret;
+	if (wq_init_attr->comp_mask >= IBV_WQ_INIT_ATTR_RESERVED) {
+		errno = EINVAL;
+		return EINVAL;
 	}
-	/* Set before the call, as rdma-core 44 does, whatever its result. */
+	/*
+	 * Set before the call, as rdma-core 44 does, whatever its result,
+	 * and before unknown flags are refused.
+	 */
 	wq->context = context;
 	wq->cq = wq_init_attr->cq;
 	wq->pd = wq_init_attr->pd;
 	wq->wq_type = wq_init_attr->wq_type;
+	if (unknown_flags(wq_init_attr)) {
+		errno = EOPNOTSUPP;
+		return EOPNOTSUPP;
+	}
 
 	fill_create_wq(cmdb, context, wq_init_attr, wq, &out);
 	cmd_add_uhw(cmdb, cmd, cmd_size, sizeof(*cmd), resp, resp_size,

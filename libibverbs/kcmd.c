@@ -97,9 +97,15 @@ unsigned int __ioctl_final_num_attrs(unsigned int num_attrs,
 	return num_attrs;
 }
 
+/* The header's 16-bit length counts itself and every attribute. */
+#define KCMD_MAX_ATTRS                                       \
+	((UINT16_MAX - sizeof(struct ib_uverbs_ioctl_hdr)) / \
+	 sizeof(struct ib_uverbs_attr))
+
 /*
  * Gathers the linked buffers' attributes behind @cmd's own and finds
- * where UHW_IN landed; EINVAL if @cmd was not sized for the chain.
+ * where UHW_IN landed; EINVAL if @cmd was not sized for the chain, or
+ * the chain has more attributes than the header can count.
  */
 static int gather(struct ibv_command_buffer *cmd, unsigned int *uhw_in)
 {
@@ -118,6 +124,8 @@ static int gather(struct ibv_command_buffer *cmd, unsigned int *uhw_in)
 		memcpy(end, link->hdr.attrs, n * sizeof(*end));
 		end += n;
 	}
+	if (end - cmd->hdr.attrs > (ptrdiff_t)KCMD_MAX_ATTRS)
+		return EINVAL;
 	cmd->hdr.num_attrs = end - cmd->hdr.attrs;
 	return 0;
 }

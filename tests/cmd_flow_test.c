@@ -457,6 +457,36 @@ static void test_create_flow_spec_errors(void **state)
 	assert_int_equal(t_create_one(ctx, &v6, sizeof(v6)), 0);
 }
 
+/*
+ * The provider's data is counted in the extended header's 16-bit word
+ * count: more is EINVAL, before anything is built or copied, whatever
+ * the sum of the sizes would wrap to.
+ */
+static void test_create_flow_udata_limits(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct t_flow_eth_ipv4_tcp_tag rule;
+	struct ibv_qp qp = { .context = ctx, .handle = 1 };
+	struct ibv_flow flow = { .handle = 3 };
+	uint64_t udata[2] = { 0 };
+
+	t_fill_rule(&rule);
+	errno = 0;
+	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(rule), udata,
+					     SIZE_MAX - 7),
+			 EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(rule), udata,
+					     (size_t)UINT16_MAX * 8 + 8),
+			 EINVAL);
+	assert_int_equal(tk.ncalls, 0);
+	assert_int_equal(flow.handle, 3);
+	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(rule), udata,
+					     sizeof(udata)),
+			 0);
+	assert_int_equal(tk.ncalls, 1);
+}
+
 static void test_create_flow_kernel_error(void **state)
 {
 	struct ibv_context *ctx = *state;
@@ -751,10 +781,16 @@ static void test_create_wq_errors(void **state)
 	errno = 0;
 	assert_int_equal(t_create_wq(ctx, &t), EINVAL);
 	assert_int_equal(errno, EINVAL);
+	/* An unknown comp_mask leaves the WQ untouched, as in rdma-core 44 */
+	assert_null(t.wq.context);
 	t_wq_init(&t, ctx);
 	t.init.create_flags = IBV_WQ_FLAGS_RESERVED;
 	assert_int_equal(t_create_wq(ctx, &t), EOPNOTSUPP);
 	assert_int_equal(errno, EOPNOTSUPP);
+	/* ... unknown flags come later, when the WQ's fields are set. */
+	assert_ptr_equal(t.wq.context, ctx);
+	assert_ptr_equal(t.wq.pd, &t.pd);
+	assert_ptr_equal(t.wq.cq, &t.cq);
 	assert_int_equal(tk.ncalls, 0);
 	/* Unasked-for flags are not checked (and are sent as they are). */
 	t.init.comp_mask = 0;
@@ -1143,6 +1179,7 @@ int main(void)
 		T_CASE(test_create_flow_sized_filters),
 		T_CASE(test_create_flow_actions),
 		T_CASE(test_create_flow_spec_errors),
+		T_CASE(test_create_flow_udata_limits),
 		T_CASE(test_create_flow_kernel_error),
 		T_CASE(test_destroy_fallbacks),
 		T_CASE(test_destroy_enotty),

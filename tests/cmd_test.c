@@ -157,6 +157,28 @@ static void test_ioctl_linked(void **state)
 	assert_true(attr_output_valid(drv_out));
 }
 
+/*
+ * A linked buffer filled after the executing one was sized for it: its
+ * attributes no longer fit, and the call is EINVAL, unsent. (rdma-core
+ * 44 copies them past the end of the executing buffer.)
+ */
+static void test_ioctl_link_outgrown(void **state)
+{
+	struct ibv_context *ctx = *state;
+	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE,
+			       2);
+	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_QP,
+				    UVERBS_METHOD_QP_CREATE, 1, drv);
+
+	fill_attr_in_obj(cmdb, 1, 5);
+	fill_attr_in_uint64(drv, 0x1000, 0xdead);
+	fill_attr_in_uint64(drv, 0x1001, 0xbeef);
+	errno = 0;
+	assert_int_equal(execute_ioctl(ctx, cmdb), EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(t_syscalls(), 0);
+}
+
 /* Short provider input (UHW_IN) goes inline; the pointer comes back. */
 static void test_ioctl_uhw_in(void **state)
 {
@@ -193,6 +215,29 @@ static void test_ioctl_buffer_error(void **state)
 	assert_true(b->buffer_error);
 	assert_int_equal(b->next_attr - b->hdr.attrs, 1);
 	assert_int_equal(execute_ioctl(ctx, b), EINVAL);
+	assert_int_equal(t_syscalls(), 0);
+}
+
+/*
+ * The header's 16-bit length counts the attributes as well: a buffer
+ * with more than it can count is EINVAL, unsent, rather than a length
+ * cut short.
+ */
+static void test_ioctl_too_many_attrs(void **state)
+{
+	struct ibv_context *ctx = *state;
+	const unsigned int max =
+		(UINT16_MAX - sizeof(struct ib_uverbs_ioctl_hdr)) /
+		sizeof(struct ib_uverbs_attr);
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+			       max + 1);
+
+	for (unsigned int i = 0; i <= max; i++)
+		fill_attr_in_obj(cmdb, i, i);
+	assert_false(cmdb->buffer_error);
+	errno = 0;
+	assert_int_equal(execute_ioctl(ctx, cmdb), EINVAL);
+	assert_int_equal(errno, EINVAL);
 	assert_int_equal(t_syscalls(), 0);
 }
 
@@ -576,8 +621,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T_CASE(test_ioctl_bytes),
 		T_CASE(test_ioctl_linked),
+		T_CASE(test_ioctl_link_outgrown),
 		T_CASE(test_ioctl_uhw_in),
 		T_CASE(test_ioctl_buffer_error),
+		T_CASE(test_ioctl_too_many_attrs),
 		T_CASE(test_write_basic),
 		T_CASE(test_write_ex),
 		T_CASE(test_tunnel),

@@ -73,30 +73,68 @@ static char *drop_records(struct t_diffrun *run, const char *text, bool ours)
 	return out;
 }
 
-/* @text with every whole line @from replaced by @to; counts in *@used. */
-static char *replace_line(char *text, const char *from, const char *to,
-			  unsigned int *used)
+/*
+ * A word of a line rule's @ref: "*x" stands for any word that ends in x
+ * (a bare "*" for any word), where rdma-core sends bytes it never set,
+ * which differ from run to run.
+ */
+static bool word_matches(const char *w, size_t wl, const char *p, size_t pl)
 {
-	size_t fl = strlen(from), tl = strlen(to);
-	char *at = text;
+	if (pl && p[0] == '*')
+		return wl >= pl - 1 &&
+		       !memcmp(w + wl - (pl - 1), p + 1, pl - 1);
+	return wl == pl && !memcmp(w, p, wl);
+}
 
-	while ((at = strstr(at, from))) {
-		char *next;
+/* Whether the line @l (@len bytes) is what a rule's @ref describes. */
+static bool line_matches(const char *l, size_t len, const char *ref)
+{
+	const char *end = l + len;
 
-		if ((at != text && at[-1] != '\n') ||
-		    (at[fl] != '\n' && at[fl])) {
-			at += fl;
-			continue;
-		}
-		next = malloc(strlen(text) - fl + tl + 1);
-		memcpy(next, text, at - text);
-		strcpy(mempcpy(next + (at - text), to, tl), at + fl);
-		at = next + (at - text) + tl;
-		free(text);
-		text = next;
-		(*used)++;
+	for (;;) {
+		const char *le = memchr(l, ' ', end - l);
+		const char *re = strchrnul(ref, ' ');
+
+		le = le ? le : end;
+		if (!word_matches(l, le - l, ref, re - ref))
+			return false;
+		if (le == end || !*re)
+			return le == end && !*re;
+		l = le + 1;
+		ref = re + 1;
 	}
-	return text;
+}
+
+/* rdma-core's @text of section @name with the line rules applied. */
+static char *replace_lines(struct t_diffrun *run, char *text, const char *name)
+{
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+	const char *p = text;
+
+	if (!f)
+		abort();
+	while (*p) {
+		const char *end = strchrnul(p, '\n'), *line = NULL;
+
+		for (size_t i = 0; i < run->nlines && !line; i++)
+			if (!strcmp(run->lines[i].name, name) &&
+			    line_matches(p, end - p, run->lines[i].ref)) {
+				line = run->lines[i].ours;
+				run->lines[i].used++;
+			}
+		if (line)
+			fputs(line, f);
+		else
+			fwrite(p, 1, end - p, f);
+		if (*end)
+			fputc('\n', f);
+		p = *end ? end + 1 : end;
+	}
+	fclose(f);
+	free(text);
+	return out;
 }
 
 static char *section(struct t_diffrun *run, const char *name,
@@ -115,12 +153,7 @@ static char *section(struct t_diffrun *run, const char *name,
 	raw = strndup(start, end - start);
 	norm = drop_records(run, raw, ours);
 	free(raw);
-	for (size_t i = 0; !ours && i < run->nlines; i++)
-		if (!strcmp(run->lines[i].name, name))
-			norm = replace_line(norm, run->lines[i].ref,
-					    run->lines[i].ours,
-					    &run->lines[i].used);
-	return norm;
+	return ours ? norm : replace_lines(run, norm, name);
 }
 
 /* The first line where @a and @b part. */
@@ -175,9 +208,12 @@ bool t_diffrun_report(struct t_diffrun *run)
 		       run->drops[i].ours, run->drops[i].ref,
 		       run->drops[i].name, run->drops[i].why);
 	for (size_t i = 0; i < run->nlines; i++) {
-		printf("%s: %u line(s) differ on purpose: %s\n",
+		bool again = i && run->lines[i - 1].why == run->lines[i].why;
+
+		printf("%s: %u line(s) differ on purpose%s%s\n",
 		       run->lines[i].name, run->lines[i].used,
-		       run->lines[i].why);
+		       again ? " (as above)" : ": ",
+		       again ? "" : run->lines[i].why);
 		if (!run->lines[i].used) {
 			printf("  ... but the rule no longer matches: %s\n",
 			       run->lines[i].ref);

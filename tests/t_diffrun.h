@@ -11,7 +11,9 @@
  * differences we make on purpose are rules, each with its reason: a
  * drop rule takes the system calls it matches out of both traces; a
  * line rule replaces, in one section name's rdma-core trace, a whole
- * line with the one our library gives instead. t_diffrun_report() prints
+ * line with the one our library gives instead; a word "*x" of the line
+ * stands for any word ending in x (bytes rdma-core never set, which
+ * differ from run to run). t_diffrun_report() prints
  * what every rule took out and fails on a line rule that never matched,
  * so that no rule outlives its reason.
  */

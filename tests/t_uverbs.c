@@ -689,9 +689,11 @@ static int run_method(struct t_uv_cmd *cmd, const struct t_uv_method *m)
 	if (t_uv.kernel == T_UV_TUNNEL)
 		return EPROTONOSUPPORT;
 	if (!m) {
-		err = t_uv.driver && t_uv.driver->method ?
-			      t_uv.driver->method(cmd) :
-			      -1;
+		if (!t_uv.driver || !t_uv.driver->method)
+			return EPROTONOSUPPORT;
+		err = scripted();
+		if (!err)
+			err = t_uv.driver->method(cmd);
 		return err < 0 ? EPROTONOSUPPORT : err;
 	}
 	err = scripted();

@@ -11,8 +11,10 @@
  * Answers with meaning: new handles, counted from 0x10 after each reset;
  * new files; the "events reported" counts of destroys, always 0 so that
  * no destroy waits; response_length, the bytes the kernel wrote; a
- * device with one port; two completions per POLL_CQ; no failed work
- * request; a GID table as long as the room given for it, up to 2.
+ * device with one port; an InfiniBand port; two completions per
+ * POLL_CQ; no failed work request; a GID table as long as the room
+ * given for it, up to 2; GID entries that name their port and index,
+ * typed by index (1 RoCE v2, 2 RoCE v1, else IB) and with no netdev.
  */
 #include <stddef.h>
 #include <string.h>
@@ -61,6 +63,12 @@ static void get_context(struct t_uv_cmd *cmd)
 {
 	SET(struct ib_uverbs_get_context_resp, cmd, async_fd, t_uv_new_fd());
 	SET(struct ib_uverbs_get_context_resp, cmd, num_comp_vectors, 3);
+}
+
+static void query_port(struct t_uv_cmd *cmd)
+{
+	/* 1: InfiniBand (IB_LINK_LAYER_INFINIBAND, kernel-internal). */
+	SET(struct ib_uverbs_query_port_resp, cmd, link_layer, 1);
 }
 
 static void query_device(struct t_uv_cmd *cmd)
@@ -215,7 +223,8 @@ static const struct t_uv_write writes[] = {
 	  get_context),
 	W(QUERY_DEVICE, ib_uverbs_query_device, ib_uverbs_query_device_resp,
 	  query_device),
-	W(QUERY_PORT, ib_uverbs_query_port, ib_uverbs_query_port_resp, NULL),
+	W(QUERY_PORT, ib_uverbs_query_port, ib_uverbs_query_port_resp,
+	  query_port),
 	W(ALLOC_PD, ib_uverbs_alloc_pd, ib_uverbs_alloc_pd_resp,
 	  first_is_handle),
 	W_NORESP(DEALLOC_PD, ib_uverbs_dealloc_pd),
@@ -315,8 +324,10 @@ static void query_port_ioctl(struct t_uv_cmd *cmd)
 	struct ib_uverbs_query_port_resp_ex *r = out_data(
 		cmd, UVERBS_ATTR_QUERY_PORT_RESP, sizeof(r->legacy_resp));
 
-	if (r)
-		r->legacy_resp.state = 4; /* IB_PORT_ACTIVE */
+	if (!r)
+		return;
+	r->legacy_resp.state = 4; /* IB_PORT_ACTIVE */
+	r->legacy_resp.link_layer = 1; /* InfiniBand */
 }
 
 static void get_context_ioctl(struct t_uv_cmd *cmd)
@@ -327,6 +338,30 @@ static void get_context_ioctl(struct t_uv_cmd *cmd)
 static void query_context_ioctl(struct t_uv_cmd *cmd)
 {
 	put_u32(cmd, UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, 3);
+}
+
+/* An entry's type by its index, so that each type is seen. */
+static void gid_entry_of(struct ib_uverbs_gid_entry *e, uint32_t port,
+			 uint32_t index)
+{
+	e->gid_index = index;
+	e->port_num = port;
+	e->gid_type = index == 1 ? IB_UVERBS_GID_TYPE_ROCE_V2 :
+		      index == 2 ? IB_UVERBS_GID_TYPE_ROCE_V1 :
+				   IB_UVERBS_GID_TYPE_IB;
+	e->netdev_ifindex = 0;
+}
+
+static void gid_entry(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *port, *index;
+	struct ib_uverbs_gid_entry *e;
+
+	port = t_uv_attr(cmd, UVERBS_ATTR_QUERY_GID_ENTRY_PORT);
+	index = t_uv_attr(cmd, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX);
+	e = out_data(cmd, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, sizeof(*e));
+	if (e && port && index)
+		gid_entry_of(e, port->data, index->data);
 }
 
 /* Never more entries than the room for them, at most 2. */
@@ -341,8 +376,16 @@ static void gid_table(struct t_uv_cmd *cmd)
 			 sizeof(*count));
 	if (size && size->data && entries)
 		n = entries->len / size->data;
+	if (n > 2)
+		n = 2;
 	if (count)
-		*count = n < 2 ? n : 2;
+		*count = n;
+	/* The entries of port 1, as long as the caller's entries are. */
+	for (uint64_t i = 0; i < n; i++)
+		if (size->data >= sizeof(struct ib_uverbs_gid_entry))
+			gid_entry_of((void *)(uintptr_t)(entries->data +
+							 i * size->data),
+				     1, i);
 }
 
 static void zero_outputs(struct t_uv_cmd *cmd)
@@ -389,7 +432,7 @@ static const struct t_uv_method methods[] = {
 	  OUT(QUERY_CONTEXT_NUM_COMP_VECTORS), OUT(QUERY_CONTEXT_CORE_SUPPORT)),
 	M(DEVICE, QUERY_GID_TABLE, gid_table, OUT(QUERY_GID_TABLE_RESP_ENTRIES),
 	  OUT(QUERY_GID_TABLE_RESP_NUM_ENTRIES)),
-	M(DEVICE, QUERY_GID_ENTRY, NULL, OUT(QUERY_GID_ENTRY_RESP_ENTRY)),
+	M(DEVICE, QUERY_GID_ENTRY, gid_entry, OUT(QUERY_GID_ENTRY_RESP_ENTRY)),
 	M(DEVICE, INFO_HANDLES, NULL, OUT(INFO_TOTAL_HANDLES),
 	  OUT(INFO_HANDLES_LIST)),
 	M(ASYNC_EVENT, ASYNC_EVENT_ALLOC, NULL,

@@ -2,7 +2,17 @@
 /*
  * driver_cmd_diff_test: the CQ family's commands.
  */
+#include <errno.h>
+#include <stddef.h>
+
 #include "t_diff.h"
+
+static void note_cq(const struct ibv_cq *cq)
+{
+	t_uv_dump("cq", cq, offsetof(struct ibv_cq, mutex));
+	t_uv_note("cq comp_events=%u async_events=%u",
+		  cq->comp_events_completed, cq->async_events_completed);
+}
 
 static void case_cq(struct ibv_context *ctx)
 {
@@ -13,4 +23,267 @@ static void case_cq(struct ibv_context *ctx)
 	T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq));
 }
 
-T_CASE_SET(t_cases_cq, T_CASE(cq));
+TDRV_CMD(create_cq, ibv_create_cq);
+TDRV_RESP(create_cq, ib_uverbs_create_cq_resp);
+
+/* A stale request, a channel and a vector; or no request at all. */
+static void create_cq(struct ibv_context *ctx, struct ibv_comp_channel *ch,
+		      bool with_cmd)
+{
+	struct tdrv_create_cq cmd;
+	struct tdrv_create_cq_resp resp;
+	struct ibv_cq cq;
+	int ret;
+
+	t_diff_stale(&cmd, sizeof(cmd));
+	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	memset(&resp, 0, sizeof(resp));
+	memset(&cq, 0, sizeof(cq));
+	t_uv_name("cq", &cq, sizeof(cq));
+	t_uv_name("create_cq_resp", &resp, sizeof(resp));
+	ret = ibv_cmd_create_cq(ctx, 100, ch, 2, &cq,
+				with_cmd ? &cmd.ibv_cmd : NULL,
+				with_cmd ? sizeof(cmd) : 0, &resp.ibv_resp,
+				sizeof(resp));
+	t_uv_note("create_cq ret=%d errno=%d", ret, ret ? errno : 0);
+	t_uv_dump("create_cq_resp", &resp, sizeof(resp));
+	note_cq(&cq);
+	if (!ret)
+		T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq));
+	t_uv_unname(&resp);
+	t_uv_unname(&cq);
+}
+
+static void case_cq_channel(struct ibv_context *ctx)
+{
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
+
+	if (!ch) {
+		t_uv_note("create_comp_channel errno=%d", errno);
+		return;
+	}
+	t_uv_note("channel fd=%d refcnt=%d", ch->fd, ch->refcnt);
+	create_cq(ctx, ch, true);
+	create_cq(ctx, NULL, true);
+	create_cq(ctx, NULL, false);
+	t_uv.next_err = EINVAL;
+	create_cq(ctx, ch, true);
+	t_uv_note("channel refcnt=%d", ch->refcnt);
+	T_NOTE_RET("destroy_comp_channel", ibv_destroy_comp_channel(ch));
+}
+
+TDRV_CMD(create_cq_ex, ibv_create_cq_ex);
+TDRV_RESP(create_cq_ex, ib_uverbs_ex_create_cq_resp);
+
+/*
+ * One extended create from a stale attr: @mask in comp_mask, @flags in
+ * flags (counted only with IBV_CQ_INIT_ATTR_MASK_FLAGS), @wc in wc_flags.
+ */
+static void create_cq_ex(struct ibv_context *ctx, uint32_t mask, uint32_t flags,
+			 uint64_t wc, uint32_t cmd_flags)
+{
+	struct tdrv_create_cq_ex cmd;
+	struct tdrv_create_cq_ex_resp resp;
+	struct ibv_cq_init_attr_ex attr;
+	struct verbs_cq cq;
+	int ret;
+
+	t_diff_stale(&cmd, sizeof(cmd));
+	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	memset(&resp, 0, sizeof(resp));
+	memset(&cq, 0, sizeof(cq));
+	t_diff_stale(&attr, sizeof(attr));
+	attr.cqe = 50;
+	attr.cq_context = NULL;
+	attr.channel = NULL;
+	attr.comp_vector = 1;
+	attr.wc_flags = wc;
+	attr.comp_mask = mask;
+	attr.flags = flags;
+	t_uv_name("cq", &cq, sizeof(cq));
+	t_uv_name("create_cq_resp", &resp, sizeof(resp));
+	ret = ibv_cmd_create_cq_ex(ctx, &attr, &cq, &cmd.ibv_cmd, sizeof(cmd),
+				   &resp.ibv_resp, sizeof(resp), cmd_flags);
+	t_uv_note("create_cq_ex ret=%d", ret);
+	t_uv_dump("create_cq_resp", &resp, sizeof(resp));
+	note_cq(&cq.cq);
+	if (!ret)
+		T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq.cq));
+	t_uv_unname(&resp);
+	t_uv_unname(&cq);
+}
+
+static void case_cq_ex_masks(struct ibv_context *ctx)
+{
+	create_cq_ex(ctx, 0, 0, 0, 0);
+	/* Stale flags without their comp_mask bit. */
+	create_cq_ex(ctx, 0, IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN, 0, 0);
+	create_cq_ex(ctx, IBV_CQ_INIT_ATTR_MASK_FLAGS,
+		     IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN, 0, 0);
+	create_cq_ex(ctx, IBV_CQ_INIT_ATTR_MASK_FLAGS,
+		     IBV_CREATE_CQ_ATTR_SINGLE_THREADED, 0, 0);
+	create_cq_ex(ctx, IBV_CQ_INIT_ATTR_MASK_FLAGS, 0xa5a5a5a5, 0, 0);
+	create_cq_ex(ctx, IBV_CQ_INIT_ATTR_MASK_PD, 0, 0, 0);
+	create_cq_ex(ctx, 1 << 2, 0, 0, 0);
+	create_cq_ex(ctx, 0xa5a5a5a5, 0, 0, 0);
+}
+
+static void case_cq_ex_timestamp(struct ibv_context *ctx)
+{
+	create_cq_ex(ctx, 0, 0, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP, 0);
+	create_cq_ex(ctx, 0, 0, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+		     CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX);
+	create_cq_ex(ctx, 0, 0, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK,
+		     0);
+	create_cq_ex(ctx, IBV_CQ_INIT_ATTR_MASK_FLAGS,
+		     IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN,
+		     IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+		     CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX);
+	create_cq_ex(ctx, 0, 0,
+		     IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM |
+			     IBV_WC_EX_WITH_QP_NUM,
+		     0);
+	t_uv.next_err = ENOMEM;
+	create_cq_ex(ctx, 0, 0, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP, 0);
+}
+
+static void poll(struct ibv_cq *cq, int ne)
+{
+	struct ibv_wc wc[40];
+	int n;
+
+	t_diff_stale(wc, sizeof(wc));
+	n = ibv_cmd_poll_cq(cq, ne, wc);
+	t_uv_note("poll_cq(%d) = %d errno=%d", ne, n, n < 0 ? errno : 0);
+	for (int i = 0; i < 3 && i < ne; i++)
+		t_uv_dump("wc", &wc[i], sizeof(wc[i]));
+}
+
+static void case_poll_cq(struct ibv_context *ctx)
+{
+	struct ibv_cq cq;
+
+	if (t_diff_cq(ctx, &cq))
+		return;
+	poll(&cq, 1);
+	poll(&cq, 3);
+	poll(&cq, 0);
+	poll(&cq, 32);
+	t_uv.next_err = EINVAL;
+	poll(&cq, 2);
+	T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq));
+}
+
+/* More than the 32 completions we ask the kernel for at a time. */
+static void case_poll_cq_chunks(struct ibv_context *ctx)
+{
+	struct ibv_cq cq;
+
+	if (t_diff_cq(ctx, &cq))
+		return;
+	poll(&cq, 33);
+	T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq));
+}
+
+static void case_req_notify_cq(struct ibv_context *ctx)
+{
+	struct ibv_cq cq;
+
+	if (t_diff_cq(ctx, &cq))
+		return;
+	T_NOTE_RET("req_notify_cq 0", ibv_cmd_req_notify_cq(&cq, 0));
+	T_NOTE_RET("req_notify_cq 1", ibv_cmd_req_notify_cq(&cq, 1));
+	T_NOTE_RET("req_notify_cq 5", ibv_cmd_req_notify_cq(&cq, 5));
+	t_uv.next_err = EINVAL;
+	T_NOTE_RET("req_notify_cq fails", ibv_cmd_req_notify_cq(&cq, 0));
+	T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq));
+}
+
+TDRV_CMD(resize_cq, ibv_resize_cq);
+TDRV_RESP(resize_cq, ib_uverbs_resize_cq_resp);
+
+static void resize(struct ibv_cq *cq, int cqe)
+{
+	struct tdrv_resize_cq cmd;
+	struct tdrv_resize_cq_resp resp;
+	int ret;
+
+	t_diff_stale(&cmd, sizeof(cmd));
+	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	memset(&resp, 0, sizeof(resp));
+	t_uv_name("resize_cq_resp", &resp, sizeof(resp));
+	ret = ibv_cmd_resize_cq(cq, cqe, &cmd.ibv_cmd, sizeof(cmd),
+				&resp.ibv_resp, sizeof(resp));
+	T_NOTE_RET("resize_cq", ret);
+	t_uv_dump("resize_cq_resp", &resp, sizeof(resp));
+	t_uv_note("cq cqe=%d", cq->cqe);
+	t_uv_unname(&resp);
+}
+
+static void case_resize_cq(struct ibv_context *ctx)
+{
+	struct ibv_cq cq;
+
+	if (t_diff_cq(ctx, &cq))
+		return;
+	resize(&cq, 256);
+	t_uv.next_err = EINVAL;
+	resize(&cq, 1 << 20);
+	T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq));
+}
+
+TDRV_CMD(modify_cq, ibv_modify_cq);
+
+static void modify(struct ibv_cq *cq, uint32_t mask)
+{
+	struct tdrv_modify_cq cmd;
+	struct ibv_modify_cq_attr attr;
+
+	t_diff_stale(&cmd, sizeof(cmd));
+	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	t_diff_stale(&attr, sizeof(attr));
+	attr.attr_mask = mask;
+	if (mask & IBV_CQ_ATTR_MODERATE) {
+		attr.moderate.cq_count = 16;
+		attr.moderate.cq_period = 100;
+	}
+	t_uv_note("modify_cq(%x) ret=%d", mask,
+		  ibv_cmd_modify_cq(cq, &attr, &cmd.ibv_cmd, sizeof(cmd)));
+}
+
+static void case_modify_cq(struct ibv_context *ctx)
+{
+	struct ibv_cq cq;
+
+	if (t_diff_cq(ctx, &cq))
+		return;
+	modify(&cq, IBV_CQ_ATTR_MODERATE);
+	modify(&cq, 0);
+	modify(&cq, IBV_CQ_ATTR_RESERVED);
+	modify(&cq, IBV_CQ_ATTR_MODERATE | IBV_CQ_ATTR_RESERVED);
+	t_uv.next_err = EOPNOTSUPP;
+	modify(&cq, IBV_CQ_ATTR_MODERATE);
+	T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq));
+}
+
+static void case_destroy_cq_fails(struct ibv_context *ctx)
+{
+	struct ibv_cq cq;
+
+	if (t_diff_cq(ctx, &cq))
+		return;
+	t_uv.next_err = EBUSY;
+	T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq));
+	t_uv.next_err = EIO;
+	T_NOTE_RET("destroy_cq EIO", ibv_cmd_destroy_cq(&cq));
+	verbs_allow_disassociate_destroy = true;
+	t_uv.next_err = EIO;
+	T_NOTE_RET("destroy_cq EIO allowed", ibv_cmd_destroy_cq(&cq));
+	verbs_allow_disassociate_destroy = false;
+	note_cq(&cq);
+}
+
+T_CASE_SET(t_cases_cq, T_CASE(cq), T_CASE(cq_channel), T_CASE(cq_ex_masks),
+	   T_CASE(cq_ex_timestamp), T_CASE(poll_cq), T_CASE(poll_cq_chunks),
+	   T_CASE(req_notify_cq), T_CASE(resize_cq), T_CASE(modify_cq),
+	   T_CASE(destroy_cq_fails));

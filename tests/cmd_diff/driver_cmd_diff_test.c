@@ -35,10 +35,13 @@
 #include "t_util.h"
 
 static const struct t_case_set *const families[] = {
-	&t_cases_device, &t_cases_mem,	&t_cases_cq,	  &t_cases_qp,
-	&t_cases_srq,	 &t_cases_flow, &t_cases_helpers,
+	&t_cases_device, &t_cases_mem,	   &t_cases_cq,
+	&t_cases_qp,	 &t_cases_qp_attr, &t_cases_srq,
+	&t_cases_flow,	 &t_cases_wq,	   &t_cases_helpers,
 };
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+const char *t_diff_sysfs_root;
 
 static const enum t_uv_kernel kernels[] = { T_UV_IOCTL, T_UV_NO_IOCTL,
 					    T_UV_TUNNEL };
@@ -92,13 +95,14 @@ static int record(const char *path)
 	if (!root)
 		return T_SKIP;
 	t_sysfs_add(root, &dev);
-	free(root);
 	list = ibv_get_device_list(NULL);
 	d = find_tdrv(list);
 	if (!d) {
 		fprintf(stderr, "the fake device tdrv0 was not found\n");
 		return 1;
 	}
+	t_diff_sysfs_root = root;
+	t_uv.driver = &tdrv_kernel;
 	t_uv.trace = fopen(path, "w");
 	if (!t_uv.trace)
 		return 1;
@@ -130,15 +134,150 @@ static struct t_drop drops[] = {
 	"into the write() request (and the tunnel), where the kernel "        \
 	"honours them (VLAN stripping turned on); we send 0 every way"
 
+#define STALE_CMD_WHY                                                          \
+	"ibv_cmd_modify_qp() and ibv_cmd_modify_qp_ex() fill only the fields " \
+	"attr_mask names: rdma-core 44 sends the rest of the provider's "      \
+	"request as it finds it (stale bytes of a reused struct; the kernel "  \
+	"reads only the masked fields), we send 0 there, as a zeroed request " \
+	"would"
+
+#define UNSET_WHY                                                            \
+	"rdma-core 44 builds the kernel's work requests in memory it does "  \
+	"not clear and leaves the words the opcode does not use (the other " \
+	"union members, the reserved halves) as it finds them: stack bytes " \
+	"that change from run to run (wildcard words here); we send 0 "      \
+	"there. The kernel reads none of them"
+
+#define SRQ_TYPE_WHY                                                          \
+	"srq_type counts only with IBV_SRQ_INIT_ATTR_TYPE in comp_mask: "     \
+	"rdma-core 44 then creates a basic SRQ by ioctl, but on the write() " \
+	"path (and the tunnel) sends CREATE_XSRQ with the stale type, the "   \
+	"stale tag count and the CQ that comp_mask did not give (a decoy "    \
+	"here), which the kernel honours (a tag-matching SRQ); we create a "  \
+	"basic SRQ every way, and the fake answers that command"
+
+#define EOVERFLOW_WHY                                                       \
+	"an attribute that fills the caller's buffer, leaving no room for " \
+	"its end, fails in both; rdma-core 44 leaves errno as it was (0 "   \
+	"here), we say EOVERFLOW"
+
+#define POLL_WHY                                                               \
+	"ibv_cmd_poll_cq() asks the kernel for at most 32 completions a "      \
+	"call, into a buffer on the stack, and asks again while a call fills " \
+	"it; rdma-core 44 allocates room for all it may return and asks "      \
+	"once. The completions the caller gets are the same (the fake has 2)"
+
+#define RULE(c, r, o, w)                                 \
+	{                                                \
+		.name = c, .ref = r, .ours = o, .why = w \
+	}
+/* The same request written (cmd) and tunnelled (attr 0 of INVOKE_WRITE). */
+#define CMD_RULES(c, cmd, len, r, o, w)                               \
+	RULE(c, "  cmd " cmd " core " r, "  cmd " cmd " core " o, w), \
+		RULE(c, "  attr 0 flags=1 len=" len " in@ptr " r,     \
+		     "  attr 0 flags=1 len=" len " in@ptr " o, w)
+
+/* The stale type's CREATE_XSRQ, and the basic CREATE_SRQ we send. */
+#define XSRQ_STALE                                      \
+	"create_srq_resp+0 srq+0 1000000002 300000040 " \
+	"a5a5a5a500000008 dd0200000000"
+#define SRQ "create_srq_resp+0 srq+0 4000000010 800000003"
+
+#define A5 "a5a5a5a5a5a5a5a5"
+#define A5X4 A5 " " A5 " " A5 " " A5
+
 static struct t_line lines[] = {
-	{ .name = "wq_stale_flags",
-	  .ref = "  cmd EX_CREATE_WQ core 0 wq+0 1100000010 200000010 1",
-	  .ours = "  cmd EX_CREATE_WQ core 0 wq+0 1100000010 200000010 0",
-	  .why = WQ_FLAGS_WHY },
-	{ .name = "wq_stale_flags",
-	  .ref = "  attr 0 flags=1 len=40 in@ptr 0 wq+0 1100000010 200000010 1",
-	  .ours = "  attr 0 flags=1 len=40 in@ptr 0 wq+0 1100000010 200000010 0",
-	  .why = WQ_FLAGS_WHY },
+	CMD_RULES("wq_stale_flags", "EX_CREATE_WQ", "40",
+		  "0 wq+0 1100000010 200000010 1",
+		  "0 wq+0 1100000010 200000010 0", WQ_FLAGS_WHY),
+	RULE("srq_ex_stale_type",
+	     "write len=72 command=27 in_words=18 out_words=10",
+	     "write len=56 command=20 in_words=14 out_words=10", SRQ_TYPE_WHY),
+	RULE("srq_ex_stale_type", "  cmd CREATE_XSRQ core " XSRQ_STALE,
+	     "  cmd CREATE_SRQ core " SRQ, SRQ_TYPE_WHY),
+	RULE("srq_ex_stale_type", "  attr 0 flags=1 len=48 in@ptr " XSRQ_STALE,
+	     "  attr 0 flags=1 len=32 in@ptr " SRQ, SRQ_TYPE_WHY),
+	RULE("srq_ex_stale_type", "  attr 2 flags=1 len=8 27",
+	     "  attr 2 flags=1 len=8 20", SRQ_TYPE_WHY),
+	RULE("srq_ex_stale_type",
+	     "  result create_srq_resp[40] b0a9a29b00000013 e8e1dad3ccc5beb7 "
+	     "ada69f98918a83f9 e5ded7d0c9c2bbb4 a099928b84faf3ec",
+	     "  result create_srq_resp[40] e6dfd8d100000013 a19a938c85fbf4ed "
+	     "e3dcd5cec7c0b9b2 9e97908982f8f1ea d6cfc8c1bab3aca5",
+	     SRQ_TYPE_WHY),
+	RULE("srq_ex_stale_type", "  result srq_attr[12] ccc5beb7b0a9a29b 8/4",
+	     "  result srq_attr[12] 85fbf4ede6dfd8d1 8/4", SRQ_TYPE_WHY),
+	CMD_RULES("modify_qp_stale_cmd", "MODIFY_QP", "112",
+		  A5X4 " " A5X4 " 3900000012 " A5 " " A5
+		       " a5a5000300000002 a5a5a5a5a5a5a502 a5a5a5a5a501",
+		  "0 0 0 0 0 0 0 0 3900000012 0 0 300000002 2 1",
+		  STALE_CMD_WHY),
+	CMD_RULES("modify_qp_stale_cmd", "EX_MODIFY_QP", "120",
+		  A5X4 " " A5X4 " 200000100000012 " A5 " " A5 " " A5
+		       " a5a5a5a5a5a5a502 a5a5a5a5a5a5 a5a5a5a5000003e8",
+		  "0 0 0 0 0 0 0 0 200000100000012 0 0 0 2 0 3e8",
+		  STALE_CMD_WHY),
+	CMD_RULES("post_send_rc", "POST_SEND", "256",
+		  "ptr 300000012 3800000004 1 300000002 3412000000000006 "
+		  "* * * * 2 1 a5a5a5a500000000 abc000 *55 * * 3 500000001 "
+		  "a5a5a5a500000001 def000 1 2 *66 buf+0 1000000040 buf+64 "
+		  "1000000080 buf+512 1100000008 buf+512 1100000008",
+		  "ptr 300000012 3800000004 1 300000002 3412000000000006 "
+		  "0 0 0 0 2 1 a5a5a5a500000000 abc000 55 0 0 3 500000001 "
+		  "a5a5a5a500000001 def000 1 2 66 buf+0 1000000040 buf+64 "
+		  "1000000080 buf+512 1100000008 buf+512 1100000008",
+		  UNSET_WHY),
+	CMD_RULES("post_send_rc", "POST_SEND", "80",
+		  "ptr 100000012 3800000000 1 200000000 3412000000000006 "
+		  "* * * *",
+		  "ptr 100000012 3800000000 1 200000000 3412000000000006 "
+		  "0 0 0 0",
+		  UNSET_WHY),
+	CMD_RULES("post_send_ud", "POST_SEND", "168",
+		  "ptr 200000012 3800000002 a 200000001 9900000000000002 "
+		  "10000000013 *11111111 * * b 300000001 9900000000000002 "
+		  "10100000013 *11111111 * * buf+0 1000000100 buf+0 1000000100",
+		  "ptr 200000012 3800000002 a 200000001 9900000000000002 "
+		  "10000000013 11111111 0 0 b 300000001 9900000000000002 "
+		  "10100000013 11111111 0 0 buf+0 1000000100 buf+0 1000000100",
+		  UNSET_WHY),
+	CMD_RULES("post_recv", "POST_RECV", "152",
+		  "ptr 300000012 1000000005 14 *2 15 *1 16 *2 buf+0 1000000400 "
+		  "buf+1024 1000000400 buf+0 1000000400 buf+0 1000000400 "
+		  "buf+1024 1000000400",
+		  "ptr 300000012 1000000005 14 2 15 1 16 2 buf+0 1000000400 "
+		  "buf+1024 1000000400 buf+0 1000000400 buf+0 1000000400 "
+		  "buf+1024 1000000400",
+		  UNSET_WHY),
+	CMD_RULES("post_recv", "POST_RECV", "72",
+		  "ptr 100000012 1000000002 14 *2 buf+0 1000000400 buf+1024 "
+		  "1000000400",
+		  "ptr 100000012 1000000002 14 2 buf+0 1000000400 buf+1024 "
+		  "1000000400",
+		  UNSET_WHY),
+	CMD_RULES("post_srq_recv", "POST_SRQ_RECV", "104",
+		  "ptr 200000011 1000000003 14 *2 15 *1 buf+0 1000000200 "
+		  "buf+512 1000000200 buf+0 1000000200",
+		  "ptr 200000011 1000000003 14 2 15 1 buf+0 1000000200 "
+		  "buf+512 1000000200 buf+0 1000000200",
+		  UNSET_WHY),
+	CMD_RULES("poll_cq_chunks", "POLL_CQ", "16", "ptr 2100000010",
+		  "ptr 2000000010", POLL_WHY),
+	RULE("poll_cq_chunks", "  attr 1 flags=1 len=1592 out@ptr",
+	     "  attr 1 flags=1 len=1544 out@ptr", POLL_WHY),
+	RULE("poll_cq_chunks", "  answer core=1592@ptr drv=0@-",
+	     "  answer core=1544@ptr drv=0@-", POLL_WHY),
+	RULE("poll_cq_chunks",
+	     "write len=24 command=15 in_words=6 out_words=398",
+	     "write len=24 command=15 in_words=6 out_words=386", POLL_WHY),
+	RULE("read_ibdev_sysfs_file",
+	     "  result read_ibdev_sysfs_file(8, board_id) ret=-1 errno=0",
+	     "  result read_ibdev_sysfs_file(8, board_id) ret=-1 errno=75",
+	     EOVERFLOW_WHY),
+	RULE("read_ibdev_sysfs_file",
+	     "  result read_ibdev_sysfs_file(1, hw_rev) ret=-1 errno=0",
+	     "  result read_ibdev_sysfs_file(1, hw_rev) ret=-1 errno=75",
+	     EOVERFLOW_WHY),
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 

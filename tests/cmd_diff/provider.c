@@ -23,7 +23,7 @@ struct tdrv_context {
 	struct tdrv_get_context_resp resp; /* what GET_CONTEXT answered */
 };
 
-static void tdrv_free_context(struct ibv_context *ibctx)
+void tdrv_free_context(struct ibv_context *ibctx)
 {
 	struct tdrv_context *ctx =
 		container_of(ibctx, struct tdrv_context, vctx.context);
@@ -32,8 +32,41 @@ static void tdrv_free_context(struct ibv_context *ibctx)
 	free(ctx);
 }
 
+/*
+ * The kernel driver behind tdrv0: it knows one method of its own
+ * namespace, which fills its output attribute with the pattern; the core
+ * commands' driver parts get the fake's pattern (answer is NULL).
+ */
+static int tdrv_method(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *out = t_uv_attr(cmd, TDRV_ATTR_OUT);
+
+	if (cmd->object != TDRV_OBJECT || cmd->method != TDRV_METHOD)
+		return -1;
+	if (!out || !t_uv_attr(cmd, TDRV_ATTR_IN))
+		return EINVAL;
+	t_uv_pattern((void *)(uintptr_t)out->data, out->len, 0x7d);
+	out->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
+	return 0;
+}
+
+const struct t_uv_driver tdrv_kernel = {
+	.name = "tdrv",
+	.method = tdrv_method,
+};
+
+/* As a hardware provider's: the core's command, no driver data. */
+static int tdrv_query_port(struct ibv_context *ctx, uint8_t port,
+			   struct ibv_port_attr *attr)
+{
+	struct ibv_query_port cmd;
+
+	return ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
+}
+
 static const struct verbs_context_ops tdrv_ops = {
 	.free_context = tdrv_free_context,
+	.query_port = tdrv_query_port,
 };
 
 static struct verbs_context *tdrv_alloc_context(struct ibv_device *ibdev,

@@ -11,7 +11,10 @@
  * (t_uv_name()), so that the trace says "resp+24" rather than "ptr".
  * Attribute structs are filled with t_diff_stale() before the fields a
  * case means are set, as a reused struct would be, so that a library
- * reading a field its comp_mask does not cover shows it.
+ * reading a field its comp_mask does not cover shows it; a pointer the
+ * mask leaves out points at a decoy (t_diff_decoys()), whose handle
+ * shows instead of a crash. Providers' request structs are stale too
+ * unless the case says providers zero them (= {}).
  */
 #ifndef T_DIFF_H
 #define T_DIFF_H
@@ -45,6 +48,39 @@ struct tdrv_drv_out {
 		0x1111111111111111ull, 0x2222222222222222ull \
 	}
 
+/*
+ * A provider's request and response of a write()-style command, as its
+ * lib*-abi.h declares them: the core struct first, its own words behind.
+ * (Behind a response of 4 bytes the compiler pads to 8; the padding is
+ * the provider's, as it would be in a real provider's struct.)
+ */
+#define TDRV_CMD(name, core)            \
+	struct tdrv_##name {            \
+		struct core ibv_cmd;    \
+		struct tdrv_drv_in drv; \
+	}
+#define TDRV_RESP(name, core)            \
+	struct tdrv_##name##_resp {      \
+		struct core ibv_resp;    \
+		struct tdrv_drv_out drv; \
+	}
+
+/*
+ * A driver attribute, as a provider links it to a core method in a
+ * command buffer of its own (the driver namespace starts at 0x1000).
+ */
+#define TDRV_ATTR_IN 0x1000
+#define TDRV_ATTR_IN_VALUE 0x3333333333333333ull
+#define TDRV_ATTR_OUT 0x1002
+
+/* A method of the driver's own namespace, which the fake's driver knows. */
+#define TDRV_OBJECT 0x1000
+#define TDRV_METHOD 0x1000
+
+/* What the fake kernel's driver of tdrv0 answers (provider.c). */
+extern const struct t_uv_driver tdrv_kernel;
+void tdrv_free_context(struct ibv_context *ibctx);
+
 struct t_case {
 	const char *name;
 	void (*fn)(struct ibv_context *ctx);
@@ -67,7 +103,8 @@ struct t_case_set {
 
 /* Every family's cases, in the order the test runs them. */
 extern const struct t_case_set t_cases_device, t_cases_mem, t_cases_cq,
-	t_cases_qp, t_cases_srq, t_cases_flow, t_cases_helpers;
+	t_cases_qp, t_cases_qp_attr, t_cases_srq, t_cases_flow, t_cases_wq,
+	t_cases_helpers;
 
 /* Fill @p with the bytes a reused struct would hold. */
 static inline void t_diff_stale(void *p, size_t len)
@@ -85,5 +122,34 @@ static inline void t_diff_stale(void *p, size_t len)
  */
 int t_diff_pd(struct ibv_context *ctx, struct ibv_pd *pd);
 int t_diff_cq(struct ibv_context *ctx, struct ibv_cq *cq);
+int t_diff_xrcd(struct ibv_context *ctx, struct verbs_xrcd *xrcd);
+/* An RC or UD QP on @pd with @cq for both queues, made by create_qp. */
+int t_diff_qp(struct ibv_pd *pd, struct ibv_cq *cq, enum ibv_qp_type type,
+	      struct verbs_qp *qp);
+int t_diff_srq(struct ibv_pd *pd, struct verbs_srq *srq);
+int t_diff_wq(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
+	      struct ibv_wq *wq);
+int t_diff_mr(struct ibv_pd *pd, struct verbs_mr *mr);
+int t_diff_ah(struct ibv_pd *pd, struct ibv_ah *ah);
+
+/* The QP, SRQ and WQ fields a create fills, without their locks. */
+void t_diff_note_qp(const struct ibv_qp *qp);
+void t_diff_note_srq(const struct ibv_srq *srq);
+void t_diff_note_wq(const struct ibv_wq *wq);
+
+struct t_diff_decoys {
+	struct ibv_pd pd;
+	struct ibv_cq cq;
+	struct ibv_srq srq;
+	struct verbs_xrcd xrcd;
+	struct ibv_rwq_ind_table tbl;
+	struct ibv_ah ah;
+};
+extern struct t_diff_decoys t_decoy;
+/* Resets the decoys of @ctx and names them "decoy" in the trace. */
+void t_diff_decoys(struct ibv_context *ctx);
+
+/* The fake sysfs tree the device lives in (class/infiniband/tdrv0). */
+extern const char *t_diff_sysfs_root;
 
 #endif
