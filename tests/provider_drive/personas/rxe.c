@@ -1,8 +1,192 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * provider_drive_test: the persona of librxe, Soft-RoCE, the kernel's software RoCE.
+ *
+ * rxe's kernel driver shares every queue (CQ, SQ, RQ, SRQ) with the
+ * provider: it answers each create with where to mmap the queue on the
+ * command file (<rdma/rdma_user_rxe.h> struct mminfo), offsets handed
+ * out upwards from one page, each queue a header (struct rxe_queue_buf)
+ * and its slots; the provider refuses a CQ whose header gives slots
+ * smaller than a completion. Beyond the generic steps, the persona
+ * takes the QP's data path (whose send doorbell is a write() of its
+ * own) and every other verb of rxe's that is a core command.
  */
+#include <string.h>
+
+#include <rdma/rdma_user_rxe.h>
+
 #include "t_drive.h"
+
+/* The queues handed out, for their headers when the provider maps them. */
+static struct queue {
+	uint64_t offset;
+	uint32_t slots, log2_elem;
+} queues[16];
+static unsigned int nqueues;
+
+/* The kernel's next mmap offset: it starts one page up. */
+static uint64_t next_offset = 4096;
+
+/* A queue of @slots entries of at least @elem bytes, at a fresh offset. */
+static struct mminfo queue_at(uint32_t slots, size_t elem)
+{
+	struct queue *q = &queues[nqueues++ % 16];
+	struct mminfo mi = { .offset = next_offset };
+
+	q->offset = next_offset;
+	q->slots = slots;
+	for (q->log2_elem = 0; (1ul << q->log2_elem) < elem; q->log2_elem++)
+		;
+	mi.size = sizeof(struct rxe_queue_buf) + (slots << q->log2_elem);
+	next_offset += (mi.size + 4095) & ~4095ull;
+	return mi;
+}
+
+/* The header the kernel keeps at the base of a shared queue. */
+static void rxe_mmap(uint64_t offset, void *addr, size_t len)
+{
+	struct rxe_queue_buf *buf = addr;
+
+	for (unsigned int i = 0; i < nqueues && i < 16; i++)
+		if (queues[i].offset == offset && len >= sizeof(*buf)) {
+			buf->log2_elem_size = queues[i].log2_elem;
+			buf->index_mask = queues[i].slots - 1;
+		}
+}
+
+/* Work requests with room for the drive's two scatter entries. */
+#define RECV_WQE (sizeof(struct rxe_recv_wqe) + 2 * sizeof(struct rxe_sge))
+#define SEND_WQE (sizeof(struct rxe_send_wqe) + 2 * sizeof(struct rxe_sge))
+
+/* The kernel remaps an SRQ it resized: where to, at the provider's address. */
+static void modify_srq(struct t_uv_cmd *cmd)
+{
+	struct rxe_modify_srq_cmd req;
+	struct mminfo mi = queue_at(64, RECV_WQE);
+
+	if (cmd->drv_in_len < sizeof(req))
+		return;
+	memcpy(&req, cmd->drv_in, sizeof(req));
+	memcpy((void *)(uintptr_t)req.mmap_info_addr, &mi, sizeof(mi));
+}
+
+static int rxe_answer(struct t_uv_cmd *cmd)
+{
+	switch (t_verb_of(cmd)) {
+	case T_V_CREATE_CQ: {
+		struct rxe_create_cq_resp r = {
+			.mi = queue_at(64, sizeof(struct ib_uverbs_wc))
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_QP: {
+		struct rxe_create_qp_resp r = {
+			.rq_mi = queue_at(32, RECV_WQE),
+			.sq_mi = queue_at(32, SEND_WQE),
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_SRQ: {
+		struct rxe_create_srq_resp r = {
+			.mi = queue_at(64, RECV_WQE),
+			.srq_num = 0x11,
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_RESIZE_CQ: {
+		struct rxe_resize_cq_resp r = {
+			.mi = queue_at(128, sizeof(struct ib_uverbs_wc)),
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_AH: {
+		struct rxe_create_ah_resp r = { .ah_num = 1 };
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	default:
+		if (!cmd->is_ioctl &&
+		    cmd->command == IB_USER_VERBS_CMD_MODIFY_SRQ)
+			modify_srq(cmd);
+		break;
+	}
+	return 0;
+}
+
+/* The QP's queues, through the provider's own data path. */
+static void post(const struct t_objs *o)
+{
+	char buf[64] = { 0 };
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
+	struct ibv_recv_wr rwr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_send_wr swr = { .wr_id = 2,
+				   .sg_list = &sge,
+				   .num_sge = 1,
+				   .opcode = IBV_WR_SEND },
+			   *bad_s;
+	struct ibv_recv_wr *bad_r;
+	struct ibv_wc wc[2];
+
+	t_uv_name("wr_buf", buf, sizeof(buf));
+	t_uv_note("post_recv ret=%d", ibv_post_recv(o->qp, &rwr, &bad_r));
+	t_uv_note("post_send ret=%d", ibv_post_send(o->qp, &swr, &bad_s));
+	t_uv_unname(buf);
+	t_uv_note("poll_cq ret=%d", ibv_poll_cq(o->cq, 2, wc));
+}
+
+/* The verbs beyond the generic steps that go through the core's commands. */
+static void more_verbs(const struct t_objs *o)
+{
+	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16,
+						  .max_sge = 1 } };
+	struct ibv_srq_attr sa = { .max_wr = 48 };
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr qa;
+	union ibv_gid mgid = { .raw = { 0xff, 0x0e } };
+	struct ibv_srq *srq;
+	struct ibv_mw *mw;
+	int ret;
+
+	ret = ibv_query_qp(o->qp, &qa, IBV_QP_STATE | IBV_QP_CAP, &init);
+	t_uv_note("query_qp ret=%d state=%d cap=%u/%u/%u/%u/%u", ret,
+		  qa.qp_state, init.cap.max_send_wr, init.cap.max_recv_wr,
+		  init.cap.max_send_sge, init.cap.max_recv_sge,
+		  init.cap.max_inline_data);
+	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
+	t_uv_note("resize_cq ret=%d", ibv_resize_cq(o->cq, 100));
+	mw = ibv_alloc_mw(o->pd, IBV_MW_TYPE_2);
+	t_uv_note("alloc_mw %s", mw ? "ok" : "failed");
+	if (mw)
+		t_uv_note("dealloc_mw ret=%d", ibv_dealloc_mw(mw));
+	t_uv_note("attach_mcast ret=%d", ibv_attach_mcast(o->qp, &mgid, 0));
+	t_uv_note("detach_mcast ret=%d", ibv_detach_mcast(o->qp, &mgid, 0));
+	srq = ibv_create_srq(o->pd, &si);
+	if (!srq)
+		return;
+	t_uv_note("modify_srq ret=%d",
+		  ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR));
+	memset(&sa, 0, sizeof(sa));
+	ret = ibv_query_srq(srq, &sa);
+	t_uv_note("query_srq ret=%d max_wr=%u", ret, sa.max_wr);
+	t_uv_note("destroy_srq ret=%d", ibv_destroy_srq(srq));
+}
+
+static void rxe_dv(const struct t_objs *o)
+{
+	if (!o->qp)
+		return;
+	post(o);
+	more_verbs(o);
+}
 
 const struct t_persona t_persona_rxe = {
 	.name = "rxe",
@@ -11,5 +195,8 @@ const struct t_persona t_persona_rxe = {
 	.abi = 2,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY,
+	.steps = T_STEPS_ALL & ~T_STEP_UD,
+	.answer = rxe_answer,
+	.mmap = rxe_mmap,
+	.dv = rxe_dv,
 };
