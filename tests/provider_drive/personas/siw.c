@@ -1,8 +1,220 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * provider_drive_test: the persona of libsiw, soft iWARP, the kernel's software iWARP.
+ * provider_drive_test: the persona of libsiw, the kernel's software iWARP.
+ *
+ * siw's kernel driver shares its queues with the provider: each create
+ * answers with the queue's depth and a key, the offset on the command
+ * file where the provider maps it (<rdma/siw-abi.h>), keys handed out a
+ * page apart from 0. The queues start empty (no element valid), as the
+ * fake's zeroed pages are. siw is matched by its driver id alone, which
+ * only netlink gives.
+ *
+ * Not taken: the extended CQ and QP (libsiw has neither op, so the core
+ * refuses them; the persona's own verbs check both cores do so alike)
+ * and the AH, which iWARP has none of.
  */
+#include <errno.h>
+#include <string.h>
+
+#include <rdma/siw-abi.h>
+
 #include "t_drive.h"
+
+static uint64_t next_key;
+
+static uint64_t new_key(void)
+{
+	uint64_t key = next_key;
+
+	next_key += 4096;
+	return key;
+}
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 1;
+
+	while (p < n && p < 0x10000)
+		p <<= 1;
+	return p;
+}
+
+/* An input of a method, as a u32, or 0. */
+static uint32_t in_u32(const struct t_uv_cmd *cmd, uint16_t id)
+{
+	struct ib_uverbs_attr *a = t_uv_attr(cmd, id);
+
+	return a ? (uint32_t)a->data : 0;
+}
+
+static uint32_t cq_depth(const struct t_uv_cmd *cmd)
+{
+	if (cmd->is_ioctl)
+		return in_u32(cmd, UVERBS_ATTR_CREATE_CQ_CQE);
+	return ((const struct ib_uverbs_create_cq *)cmd->core_in)->cqe;
+}
+
+/* The QP's capabilities asked for, whichever way the command came. */
+static struct ib_uverbs_qp_cap qp_cap(const struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_qp_cap cap = { 0 };
+	struct ib_uverbs_attr *a;
+
+	if (cmd->is_ioctl) {
+		a = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP);
+		if (a && a->len >= sizeof(cap))
+			memcpy(&cap, (void *)(uintptr_t)a->data, sizeof(cap));
+	} else {
+		memcpy(&cap,
+		       &((const struct ib_uverbs_create_qp *)cmd->core_in)
+				->max_send_wr,
+		       sizeof(cap));
+	}
+	return cap;
+}
+
+static uint32_t srq_depth(const struct t_uv_cmd *cmd)
+{
+	if (cmd->is_ioctl)
+		return in_u32(cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR);
+	return ((const struct ib_uverbs_create_srq *)cmd->core_in)->max_wr;
+}
+
+static int siw_answer(struct t_uv_cmd *cmd)
+{
+	switch (t_verb_of(cmd)) {
+	case T_V_GET_CONTEXT: {
+		struct siw_uresp_alloc_ctx r = { .dev_id = 0x1234 };
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_REG_MR: {
+		struct siw_uresp_reg_mr r = { .stag = 0x2a00 };
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_CQ: {
+		struct siw_uresp_create_cq r = {
+			.cq_id = 1,
+			.num_cqe = pow2_at_least(cq_depth(cmd)),
+			.cq_key = new_key(),
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_QP: {
+		struct ib_uverbs_qp_cap cap = qp_cap(cmd);
+		struct siw_uresp_create_qp r = {
+			.qp_id = 2,
+			.num_sqe = pow2_at_least(cap.max_send_wr),
+			.num_rqe = pow2_at_least(cap.max_recv_wr),
+			.sq_key = new_key(),
+			.rq_key = new_key(),
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_SRQ: {
+		struct siw_uresp_create_srq r = {
+			.num_rqe = pow2_at_least(srq_depth(cmd)),
+			.srq_key = new_key(),
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The QP's queues, through the provider's own data path. */
+static void post(const struct t_objs *o)
+{
+	char buf[64] = { 0 };
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
+	struct ibv_recv_wr rwr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_send_wr swr = { .wr_id = 2,
+				   .sg_list = &sge,
+				   .num_sge = 1,
+				   .opcode = IBV_WR_SEND },
+			   *bad_s;
+	struct ibv_recv_wr *bad_r;
+	struct ibv_wc wc[2];
+
+	t_uv_name("wr_buf", buf, sizeof(buf));
+	t_uv_note("post_recv ret=%d", ibv_post_recv(o->qp, &rwr, &bad_r));
+	t_uv_note("post_send ret=%d", ibv_post_send(o->qp, &swr, &bad_s));
+	t_uv_unname(buf);
+	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
+	t_uv_note("poll_cq ret=%d", ibv_poll_cq(o->cq, 2, wc));
+}
+
+/* What libsiw has not: both cores must refuse it the same way. */
+static void missing(const struct t_objs *o)
+{
+	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
+	struct ibv_qp_init_attr_ex qa = {
+		.send_cq = o->cq,
+		.recv_cq = o->cq,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4 },
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = o->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND,
+	};
+	struct ibv_cq_ex *cq;
+	struct ibv_qp *qp;
+
+	errno = 0;
+	cq = ibv_create_cq_ex(o->ctx, &ca);
+	t_uv_note("create_cq_ex %s errno=%d", cq ? "made" : "refused", errno);
+	if (cq)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+	errno = 0;
+	qp = ibv_create_qp_ex(o->ctx, &qa);
+	t_uv_note("create_qp_ex %s errno=%d", qp ? "made" : "refused", errno);
+	if (qp)
+		ibv_destroy_qp(qp);
+	t_uv_note("resize_cq ret=%d", ibv_resize_cq(o->cq, 64));
+}
+
+static void more_verbs(const struct t_objs *o)
+{
+	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16,
+						  .max_sge = 1 } };
+	struct ibv_srq_attr sa = { .max_wr = 32, .srq_limit = 4 };
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr qa;
+	struct ibv_srq *srq;
+	int ret;
+
+	ret = ibv_query_qp(o->qp, &qa, IBV_QP_STATE | IBV_QP_CAP, &init);
+	t_uv_note("query_qp ret=%d state=%d cap=%u/%u/%u/%u/%u", ret,
+		  qa.qp_state, init.cap.max_send_wr, init.cap.max_recv_wr,
+		  init.cap.max_send_sge, init.cap.max_recv_sge,
+		  init.cap.max_inline_data);
+	srq = ibv_create_srq(o->pd, &si);
+	if (!srq)
+		return;
+	t_uv_note("modify_srq ret=%d", ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT));
+	t_uv_note("destroy_srq ret=%d", ibv_destroy_srq(srq));
+}
+
+static void siw_dv(const struct t_objs *o)
+{
+	if (!o->qp)
+		return;
+	post(o);
+	missing(o);
+	more_verbs(o);
+}
 
 const struct t_persona t_persona_siw = {
 	.name = "siw",
@@ -11,5 +223,8 @@ const struct t_persona t_persona_siw = {
 	.abi = 1,
 	.node_type = T_NODE_RNIC,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY,
+	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ | T_STEP_QP |
+		 T_STEP_MODIFY | T_STEP_SRQ,
+	.answer = siw_answer,
+	.dv = siw_dv,
 };
