@@ -268,6 +268,13 @@ static void create_cq(struct t_uv_cmd *cmd)
 			((const struct ib_uverbs_create_cq *)cmd->core_in)->cqe;
 }
 
+/* A resized CQ gets the entries asked for too. */
+static void resize_cq(struct t_uv_cmd *cmd)
+{
+	((struct ib_uverbs_resize_cq_resp *)cmd->core_out)->cqe =
+		((const struct ib_uverbs_resize_cq *)cmd->core_in)->cqe;
+}
+
 static void qp_caps(struct ib_uverbs_create_qp_resp *r,
 		    const struct ib_uverbs_qp_cap *cap)
 {
@@ -360,6 +367,9 @@ void t_device_answer(const struct t_persona *p, struct t_uv_cmd *cmd)
 		break;
 	case T_V_CREATE_CQ:
 		create_cq(cmd);
+		break;
+	case T_V_RESIZE_CQ:
+		resize_cq(cmd);
 		break;
 	case T_V_CREATE_QP:
 		create_qp(cmd);
