@@ -1,8 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * provider_drive_test: the persona of libmthca, Mellanox InfiniHost adapters.
+ * provider_drive_test: the persona of libmthca, Mellanox InfiniHost (Tavor mode).
+ *
+ * mthca keeps its queues in the process's memory, registered as MRs of
+ * a PD of its own that the context allocates; the kernel answers with
+ * object numbers (<rdma/mthca-abi.h>). The context maps the UAR
+ * doorbell page (offset 0). A Tavor device has no doorbell records in
+ * memory (that is Arbel's mem-free mode), so the context's UAR context
+ * size is 0. An AH is the provider's own, no kernel object.
  */
+#include <errno.h>
+
+#include <rdma/mthca-abi.h>
+
 #include "t_drive.h"
+
+static int mthca_answer(struct t_uv_cmd *cmd)
+{
+	switch (t_verb_of(cmd)) {
+	case T_V_GET_CONTEXT: {
+		struct mthca_alloc_ucontext_resp r = {
+			.qp_tab_size = 1 << 16,
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_ALLOC_PD: {
+		static uint32_t pdn = 0x20;
+		struct mthca_alloc_pd_resp r = { .pdn = pdn++ };
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_CQ: {
+		static uint32_t cqn = 0x80;
+		struct mthca_create_cq_resp r = { .cqn = cqn++ };
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_SRQ: {
+		struct mthca_create_srq_resp r = { .srqn = 0x40 };
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* What libmthca has not: both cores must refuse it the same way. */
+static void mthca_dv(const struct t_objs *o)
+{
+	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
+	struct ibv_qp_init_attr_ex qa = {
+		.send_cq = o->cq,
+		.recv_cq = o->cq,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4 },
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
+		.pd = o->pd,
+	};
+	struct ibv_cq_ex *cq;
+	struct ibv_qp *qp;
+
+	if (!o->qp)
+		return;
+	errno = 0;
+	cq = ibv_create_cq_ex(o->ctx, &ca);
+	t_uv_note("create_cq_ex %s errno=%d", cq ? "made" : "refused", errno);
+	if (cq)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+	errno = 0;
+	qp = ibv_create_qp_ex(o->ctx, &qa);
+	t_uv_note("create_qp_ex %s errno=%d", qp ? "made" : "refused", errno);
+	if (qp)
+		ibv_destroy_qp(qp);
+	t_uv_note("resize_cq ret=%d", ibv_resize_cq(o->cq, 64));
+}
 
 const struct t_persona t_persona_mthca = {
 	.name = "mthca",
@@ -13,5 +92,12 @@ const struct t_persona t_persona_mthca = {
 	.abi = 1,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_INFINIBAND,
-	.steps = T_STEP_QUERY,
+	/*
+	 * libmthca has no create_cq_ex or create_qp_ex: the core refuses the
+	 * extended CQ and QP (EOPNOTSUPP), which ends a drive; the persona's
+	 * own verbs check that both cores refuse them alike.
+	 */
+	.steps = T_STEPS_ALL & ~(T_STEP_UD | T_STEP_CQ_EX | T_STEP_QP_EX),
+	.answer = mthca_answer,
+	.dv = mthca_dv,
 };
