@@ -139,6 +139,42 @@ void t_mask_modify_qp(const struct t_uv_cmd *cmd, uint8_t *core, size_t len)
 			memset(core + fields[i].off, 0, fields[i].size);
 }
 
+/* The bytes of a send request's remote union that @opcode uses. */
+static size_t remote_used(uint32_t opcode)
+{
+	switch (opcode) {
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case IBV_WR_RDMA_READ:
+		return offsetof(struct ib_uverbs_send_wr, wr.rdma.reserved) -
+		       offsetof(struct ib_uverbs_send_wr, wr);
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		return offsetof(struct ib_uverbs_send_wr, wr.atomic.reserved) -
+		       offsetof(struct ib_uverbs_send_wr, wr);
+	}
+	return 0;
+}
+
+void t_mask_post_send(const struct t_uv_cmd *cmd, uint8_t *core, size_t len)
+{
+	const struct ib_uverbs_post_send *h = (const void *)core;
+	struct ib_uverbs_send_wr *wr;
+	size_t off, used;
+
+	if (cmd->is_ioctl || cmd->command != IB_USER_VERBS_CMD_POST_SEND ||
+	    len < sizeof(*h) || h->wqe_size < sizeof(*wr))
+		return;
+	for (uint32_t i = 0; i < h->wr_count; i++) {
+		off = sizeof(*h) + (size_t)i * h->wqe_size;
+		if (off + sizeof(*wr) > len)
+			return;
+		wr = (struct ib_uverbs_send_wr *)(core + off);
+		used = remote_used(wr->opcode);
+		memset((uint8_t *)&wr->wr + used, 0, sizeof(wr->wr) - used);
+	}
+}
+
 /* The output attribute @id, if the caller gave room for @len bytes. */
 static void *out_attr(struct t_uv_cmd *cmd, uint16_t id, size_t len)
 {

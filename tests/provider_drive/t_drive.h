@@ -123,4 +123,14 @@ void t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len);
  */
 void t_mask_modify_qp(const struct t_uv_cmd *cmd, uint8_t *core, size_t len);
 
+/*
+ * For a persona's mask_core_in: zeroes, in a POST_SEND core request, the
+ * part of each work request's remote union (struct ib_uverbs_send_wr's
+ * wr) that its opcode leaves unused on a connected QP. rdma-core 44
+ * builds the request in an uninitialised stack buffer and writes only
+ * the member the opcode uses (none for a send); we zero the rest, which
+ * the kernel never reads.
+ */
+void t_mask_post_send(const struct t_uv_cmd *cmd, uint8_t *core, size_t len);
+
 #endif
