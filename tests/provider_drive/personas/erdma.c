@@ -1,8 +1,174 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * provider_drive_test: the persona of liberdma, Alibaba Elastic RDMA (iWARP).
+ *
+ * erdma keeps its queues in the process's memory and tells the kernel
+ * where (<rdma/erdma-abi.h>); the kernel answers a context with the
+ * mmap keys of the send, receive and CQ doorbell pages, a CQ with its
+ * depth, and a QP with its queue depths and where its receive queue
+ * starts in the buffer, as erdma's kernel driver sizes them: depths
+ * rounded up to powers of two, a send entry of up to four 32-byte
+ * blocks, the receive queue on the next 4 KiB boundary after them.
+ *
+ * Not taken: the extended CQ and QP (liberdma 44 has neither op; both
+ * cores refuse them alike, the persona's own verbs check), SRQ and AH
+ * (it has none).
  */
+#include <errno.h>
+#include <string.h>
+
+#include <rdma/erdma-abi.h>
+
 #include "t_drive.h"
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 1;
+
+	while (p < n && p < 0x10000)
+		p <<= 1;
+	return p;
+}
+
+static uint32_t cq_depth(const struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *a;
+
+	if (!cmd->is_ioctl)
+		return ((const struct ib_uverbs_create_cq *)cmd->core_in)->cqe;
+	a = t_uv_attr(cmd, UVERBS_ATTR_CREATE_CQ_CQE);
+	return a ? (uint32_t)a->data : 0;
+}
+
+/* The QP's capabilities asked for, whichever way the command came. */
+static struct ib_uverbs_qp_cap qp_cap(const struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_qp_cap cap = { 0 };
+	struct ib_uverbs_attr *a;
+
+	if (cmd->is_ioctl) {
+		a = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP);
+		if (a && a->len >= sizeof(cap))
+			memcpy(&cap, (void *)(uintptr_t)a->data, sizeof(cap));
+	} else {
+		memcpy(&cap,
+		       &((const struct ib_uverbs_create_qp *)cmd->core_in)
+				->max_send_wr,
+		       sizeof(cap));
+	}
+	return cap;
+}
+
+static int erdma_answer(struct t_uv_cmd *cmd)
+{
+	switch (t_verb_of(cmd)) {
+	case T_V_GET_CONTEXT: {
+		struct erdma_uresp_alloc_ctx r = {
+			.dev_id = 0x107f,
+			.sdb_type = 0, /* a send doorbell page of its own */
+			.sdb = 0,
+			.rdb = 4096,
+			.cdb = 2 * 4096,
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_CQ: {
+		struct erdma_uresp_create_cq r = {
+			.cq_id = 1,
+			.num_cqe = pow2_at_least(cq_depth(cmd)),
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	case T_V_CREATE_QP: {
+		struct ib_uverbs_qp_cap cap = qp_cap(cmd);
+		struct erdma_uresp_create_qp r = {
+			.qp_id = 2,
+			.num_sqe = pow2_at_least(cap.max_send_wr * 4),
+			.num_rqe = pow2_at_least(cap.max_recv_wr),
+		};
+
+		r.rq_offset = ((r.num_sqe << 5) + 4095) & ~4095u;
+		t_drv_answer(cmd, &r, sizeof(r));
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The QP's data path (its doorbells are the mapped pages) and the CQ's. */
+static void post(const struct t_objs *o)
+{
+	char buf[64] = { 0 };
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
+	struct ibv_recv_wr rwr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_send_wr swr = { .wr_id = 2,
+				   .sg_list = &sge,
+				   .num_sge = 1,
+				   .opcode = IBV_WR_SEND },
+			   *bad_s;
+	struct ibv_recv_wr *bad_r;
+	struct ibv_wc wc[2];
+
+	t_uv_note("post_recv ret=%d", ibv_post_recv(o->qp, &rwr, &bad_r));
+	t_uv_note("post_send ret=%d", ibv_post_send(o->qp, &swr, &bad_s));
+	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
+	t_uv_note("poll_cq ret=%d", ibv_poll_cq(o->cq, 2, wc));
+}
+
+/* What liberdma has not: both cores must refuse it the same way. */
+static void missing(const struct t_objs *o)
+{
+	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
+	struct ibv_qp_init_attr_ex qa = {
+		.send_cq = o->cq,
+		.recv_cq = o->cq,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4 },
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
+		.pd = o->pd,
+	};
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
+	struct ibv_cq_ex *cq;
+	struct ibv_srq *srq;
+	struct ibv_qp *qp;
+
+	errno = 0;
+	cq = ibv_create_cq_ex(o->ctx, &ca);
+	t_uv_note("create_cq_ex %s errno=%d", cq ? "made" : "refused", errno);
+	if (cq)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+	errno = 0;
+	qp = ibv_create_qp_ex(o->ctx, &qa);
+	t_uv_note("create_qp_ex %s errno=%d", qp ? "made" : "refused", errno);
+	if (qp)
+		ibv_destroy_qp(qp);
+	errno = 0;
+	srq = ibv_create_srq(o->pd, &sa);
+	t_uv_note("create_srq %s errno=%d", srq ? "made" : "refused", errno);
+	if (srq)
+		ibv_destroy_srq(srq);
+}
+
+static void erdma_dv(const struct t_objs *o)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr qa;
+	int ret;
+
+	if (!o->qp)
+		return;
+	post(o);
+	missing(o);
+	ret = ibv_query_qp(o->qp, &qa, IBV_QP_STATE, &init);
+	t_uv_note("query_qp ret=%d", ret);
+}
 
 const struct t_persona t_persona_erdma = {
 	.name = "erdma",
@@ -13,5 +179,8 @@ const struct t_persona t_persona_erdma = {
 	.abi = 1,
 	.node_type = T_NODE_RNIC,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY,
+	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ | T_STEP_QP |
+		 T_STEP_MODIFY,
+	.answer = erdma_answer,
+	.dv = erdma_dv,
 };
