@@ -11,6 +11,9 @@
  * provider's own, no kernel object.
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +291,137 @@ static void qp_ex(const struct t_objs *o, bool dv)
 	t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
 }
 
+/* An MR's access changed in place: the core's rereg with mlx4's checks. */
+static void rereg(const struct t_objs *o)
+{
+	static char buf[8192] __attribute__((aligned(4096)));
+	struct ibv_mr *mr =
+		ibv_reg_mr(o->pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+
+	if (!mr) {
+		t_uv_note("reg_mr failed errno=%d", errno);
+		return;
+	}
+	t_uv_name("rereg_buf", buf, sizeof(buf));
+	t_uv_note("rereg_mr ret=%d",
+		  ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
+			       IBV_ACCESS_LOCAL_WRITE |
+				       IBV_ACCESS_REMOTE_READ));
+	t_uv_note("dereg_mr ret=%d", ibv_dereg_mr(mr));
+	t_uv_unname(buf);
+}
+
+/* A steering rule of three specs on the RC QP: the core lays them out. */
+static void flow(const struct t_objs *o)
+{
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+		struct ibv_flow_spec_ipv4 ip;
+		struct ibv_flow_spec_tcp_udp tcp;
+	} rule = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
+			  .size = sizeof(rule),
+			  .num_of_specs = 3,
+			  .port = 1 },
+		.eth = { .type = IBV_FLOW_SPEC_ETH,
+			 .size = sizeof(rule.eth),
+			 .val.dst_mac = { 2, 0, 0, 0, 0, 1 },
+			 .mask.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff,
+					   0xff } },
+		.ip = { .type = IBV_FLOW_SPEC_IPV4,
+			.size = sizeof(rule.ip),
+			.val.dst_ip = 0x0200000a,
+			.mask.dst_ip = 0xffffffff },
+		.tcp = { .type = IBV_FLOW_SPEC_TCP,
+			 .size = sizeof(rule.tcp),
+			 .val.dst_port = 0x5000,
+			 .mask.dst_port = 0xffff },
+	};
+	struct ibv_flow *f = ibv_create_flow(o->qp, &rule.attr);
+
+	t_uv_note("create_flow %s errno=%d", f ? "ok" : "failed",
+		  f ? 0 : errno);
+	if (f)
+		t_uv_note("destroy_flow ret=%d", ibv_destroy_flow(f));
+}
+
+/* XRC: a domain, its SRQ, a receive QP opened again, a send QP. */
+static void xrc_qps(const struct t_objs *o, struct ibv_xrcd *xrcd)
+{
+	struct ibv_qp_init_attr_ex ra = {
+		.qp_type = IBV_QPT_XRC_RECV,
+		.comp_mask = IBV_QP_INIT_ATTR_XRCD,
+		.xrcd = xrcd,
+	};
+	struct ibv_qp_init_attr_ex sa = {
+		.send_cq = o->cq,
+		.recv_cq = o->cq,
+		.cap = { .max_send_wr = 8, .max_send_sge = 1 },
+		.qp_type = IBV_QPT_XRC_SEND,
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = o->pd,
+	};
+	struct ibv_qp_open_attr oa = {
+		.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD |
+			     IBV_QP_OPEN_ATTR_TYPE,
+		.xrcd = xrcd,
+		.qp_type = IBV_QPT_XRC_RECV,
+	};
+	struct ibv_qp *recv, *send, *opened = NULL;
+
+	recv = ibv_create_qp_ex(o->ctx, &ra);
+	t_uv_note("create_qp_ex(XRC_RECV) %s", recv ? "ok" : "failed");
+	if (recv) {
+		oa.qp_num = recv->qp_num;
+		opened = ibv_open_qp(o->ctx, &oa);
+		t_uv_note("open_qp %s", opened ? "ok" : "failed");
+	}
+	send = ibv_create_qp_ex(o->ctx, &sa);
+	t_uv_note("create_qp_ex(XRC_SEND) %s", send ? "ok" : "failed");
+	if (send)
+		t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(send));
+	if (opened)
+		t_uv_note("destroy_qp(opened) ret=%d", ibv_destroy_qp(opened));
+	if (recv)
+		t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(recv));
+}
+
+static void xrc(const struct t_objs *o)
+{
+	struct ibv_xrcd_init_attr xa = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1,
+		.oflags = O_CREAT,
+	};
+	struct ibv_srq_init_attr_ex sa = {
+		.attr = { .max_wr = 16, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_XRCD |
+			     IBV_SRQ_INIT_ATTR_CQ | IBV_SRQ_INIT_ATTR_PD,
+		.srq_type = IBV_SRQT_XRC,
+		.pd = o->pd,
+		.cq = o->cq,
+	};
+	struct ibv_xrcd *xrcd = ibv_open_xrcd(o->ctx, &xa);
+	struct ibv_srq *srq;
+	uint32_t srqn = 0;
+	int ret;
+
+	t_uv_note("open_xrcd %s", xrcd ? "ok" : "failed");
+	if (!xrcd)
+		return;
+	sa.xrcd = xrcd;
+	srq = ibv_create_srq_ex(o->ctx, &sa);
+	t_uv_note("create_srq_ex(XRC) %s", srq ? "ok" : "failed");
+	if (srq) {
+		ret = ibv_get_srq_num(srq, &srqn);
+		t_uv_note("get_srq_num ret=%d srqn=%x", ret, srqn);
+		xrc_qps(o, xrcd);
+		t_uv_note("destroy_srq ret=%d", ibv_destroy_srq(srq));
+	}
+	t_uv_note("close_xrcd ret=%d", ibv_close_xrcd(xrcd));
+}
+
 static void mlx4_dv(const struct t_objs *o)
 {
 	int ret;
@@ -300,6 +434,25 @@ static void mlx4_dv(const struct t_objs *o)
 	qp_ex(o, true);
 	ret = ibv_resize_cq(o->cq, 100);
 	t_uv_note("resize_cq ret=%d cqe=%d", ret, o->cq->cqe);
+	rereg(o);
+	flow(o);
+	xrc(o);
+}
+
+/*
+ * mlx4 44 hands the core its OPEN_QP request (struct ibv_open_qp) unset
+ * from its stack; the core writes every field but reserved[7], which
+ * goes to the kernel as the stack held it, under either core.
+ */
+static void mlx4_mask_core_in(const struct t_uv_cmd *cmd, uint8_t *core,
+			      size_t len)
+{
+	size_t at = offsetof(struct ib_uverbs_open_qp, reserved);
+
+	if (!cmd->is_ioctl && cmd->command == IB_USER_VERBS_CMD_OPEN_QP &&
+	    len >= at + sizeof(((struct ib_uverbs_open_qp *)0)->reserved))
+		memset(core + at, 0,
+		       sizeof(((struct ib_uverbs_open_qp *)0)->reserved));
 }
 
 const struct t_persona t_persona_mlx4 = {
@@ -318,5 +471,6 @@ const struct t_persona t_persona_mlx4 = {
 	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_UD | T_STEP_QP_EX),
 	.answer = mlx4_answer,
+	.mask_core_in = mlx4_mask_core_in,
 	.dv = mlx4_dv,
 };
