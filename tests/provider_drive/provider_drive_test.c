@@ -136,6 +136,12 @@ static void drive_one(const struct t_persona *p, enum t_uv_kernel k,
 	fclose(t_uv.trace);
 }
 
+/*
+ * A drive that takes longer than this is a provider spinning on an
+ * answer it cannot use: it ends as a result of its own, not a hung test.
+ */
+#define T_DRIVE_SECONDS 20
+
 /* Each drive in a child, so that a crash is one provider's result. */
 static int record_one(const struct t_persona *p, enum t_uv_kernel k,
 		      const char *path)
@@ -147,6 +153,7 @@ static int record_one(const struct t_persona *p, enum t_uv_kernel k,
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		alarm(T_DRIVE_SECONDS);
 		drive_one(p, k, path);
 		exit(0);
 	}
