@@ -20,15 +20,9 @@
  * provider they run on is provider.c.
  */
 #include <errno.h>
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cmocka.h>
 
 #include "t_diff.h"
 #include "t_diffrun.h"
@@ -42,10 +36,6 @@ static const struct t_case_set *const families[] = {
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
 
 const char *t_diff_sysfs_root;
-
-static const enum t_uv_kernel kernels[] = { T_UV_IOCTL, T_UV_NO_IOCTL,
-					    T_UV_TUNNEL };
-#define NKERNELS (sizeof(kernels) / sizeof(kernels[0]))
 
 /* Recording, in a child running on one library. */
 
@@ -106,10 +96,10 @@ static int record(const char *path)
 	t_uv.trace = fopen(path, "w");
 	if (!t_uv.trace)
 		return 1;
-	for (size_t k = 0; k < NKERNELS; k++)
+	for (size_t k = 0; k < T_DIFFRUN_NKERNELS; k++)
 		for (size_t f = 0; f < NFAMILIES; f++)
 			for (size_t i = 0; i < families[f]->n; i++)
-				record_case(d, kernels[k],
+				record_case(d, t_diffrun_kernels[k],
 					    &families[f]->cases[i]);
 	fclose(t_uv.trace);
 	t_uv.trace = NULL;
@@ -117,16 +107,10 @@ static int record(const char *path)
 	return 0;
 }
 
-/* Differences made on purpose (t_diffrun.h), each with its reason. */
-static struct t_drop drops[] = {
-	{ .name = "tunnel probe",
-	  .match = t_drop_tunnel_probe,
-	  .why = T_DROP_TUNNEL_PROBE_WHY },
-	{ .name = "refused by the dispatcher",
-	  .match = t_drop_refused,
-	  .why = T_DROP_REFUSED_WHY },
-};
-#define NDROPS (sizeof(drops) / sizeof(drops[0]))
+/*
+ * Differences made on purpose (t_diffrun.h), each with its reason,
+ * beyond the fake kernel's drop rules.
+ */
 
 #define WQ_FLAGS_WHY                                                          \
 	"create_flags counts only with IBV_WQ_INIT_ATTR_FLAGS in comp_mask: " \
@@ -281,68 +265,28 @@ static struct t_line lines[] = {
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
-static struct t_diffrun run = {
-	.drops = drops,
-	.ndrops = NDROPS,
-	.lines = lines,
-	.nlines = NLINES,
-};
-
-static void compare_case(void **state)
-{
-	const struct t_case *c = *state;
-	bool same = true;
-
-	for (size_t k = 0; k < NKERNELS; k++)
-		same &= t_diffrun_compare(&run, c->name,
-					  t_uv_kernel_name(kernels[k]));
-	assert_true(same);
-}
-
-/* Every rule must still be needed; what each took out is printed. */
-static void deliberate_differences(void **state)
-{
-	(void)state;
-	assert_true(t_diffrun_report(&run));
-}
-
-static int end_run(void **state)
-{
-	(void)state;
-	t_diffrun_end(&run);
-	return 0;
-}
-
 int main(void)
 {
-	const char *rec = t_diffrun_recording();
-	struct CMUnitTest *tests;
+	static struct t_diffrun run = {
+		.group = "driver_cmd_diff",
+		.record = record,
+		.lines = lines,
+		.nlines = NLINES,
+	};
+	const char **names;
 	size_t n = 0;
 	int rc;
 
-	if (rec)
-		return record(rec);
-	rc = t_diffrun_record(&run);
-	if (rc)
-		return rc;
 	for (size_t f = 0; f < NFAMILIES; f++)
 		n += families[f]->n;
-	tests = calloc(n + 1, sizeof(*tests));
+	names = calloc(n, sizeof(*names));
+	if (!names)
+		return 1;
 	n = 0;
 	for (size_t f = 0; f < NFAMILIES; f++)
 		for (size_t i = 0; i < families[f]->n; i++)
-			tests[n++] = (struct CMUnitTest){
-				.name = families[f]->cases[i].name,
-				.test_func = compare_case,
-				.initial_state = (void *)&families[f]->cases[i],
-			};
-	/* After every case, so that the counts are whole. */
-	tests[n++] = (struct CMUnitTest){
-		.name = "deliberate_differences",
-		.test_func = deliberate_differences,
-	};
-	rc = _cmocka_run_group_tests("driver_cmd_diff", tests, n, NULL,
-				     end_run);
-	free(tests);
+			names[n++] = families[f]->cases[i].name;
+	rc = t_diffrun_main(&run, names, n);
+	free(names);
 	return rc;
 }

@@ -12,24 +12,18 @@
  * from there: the private /etc of the fake kernel has no driver files.
  */
 #include <errno.h>
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cmocka.h>
+/* verbs.h first: it lays out RDMA_UAPI_PTR before the kernel's headers. */
+#include "t_drive.h"
 
 #include "t_diffrun.h"
-#include "t_drive.h"
 #include "t_rdma_nl.h"
 #include "t_util.h"
-
-static const enum t_uv_kernel kernels[] = { T_UV_IOCTL, T_UV_NO_IOCTL,
-					    T_UV_TUNNEL };
-#define NKERNELS (sizeof(kernels) / sizeof(kernels[0]))
 
 /* Recording. */
 
@@ -190,75 +184,25 @@ static int record(const char *path)
 	/* Only the providers named in RDMAV_DRIVERS. */
 	t_rm_rf("/etc/libibverbs.d");
 	for (unsigned int i = 0; i < t_npersonas; i++)
-		for (size_t k = 0; k < NKERNELS && chosen(t_personas[i]); k++)
-			if (record_one(t_personas[i], kernels[k], path))
+		for (size_t k = 0;
+		     k < T_DIFFRUN_NKERNELS && chosen(t_personas[i]); k++)
+			if (record_one(t_personas[i], t_diffrun_kernels[k],
+				       path))
 				return 1;
-	return 0;
-}
-
-/* Comparing. */
-
-static struct t_drop drops[] = {
-	{ .name = "tunnel probe",
-	  .match = t_drop_tunnel_probe,
-	  .why = T_DROP_TUNNEL_PROBE_WHY },
-	{ .name = "refused by the dispatcher",
-	  .match = t_drop_refused,
-	  .why = T_DROP_REFUSED_WHY },
-};
-
-static struct t_diffrun run = {
-	.drops = drops,
-	.ndrops = sizeof(drops) / sizeof(drops[0]),
-};
-
-static void compare_provider(void **state)
-{
-	const struct t_persona *p = *state;
-	bool same = true;
-
-	for (size_t k = 0; k < NKERNELS; k++)
-		same &= t_diffrun_compare(&run, p->name,
-					  t_uv_kernel_name(kernels[k]));
-	assert_true(same);
-}
-
-static void deliberate_differences(void **state)
-{
-	(void)state;
-	assert_true(t_diffrun_report(&run));
-}
-
-static int end_run(void **state)
-{
-	(void)state;
-	t_diffrun_end(&run);
 	return 0;
 }
 
 int main(void)
 {
-	const char *rec = t_diffrun_recording();
-	struct CMUnitTest tests[64];
-	unsigned int n = 0;
-	int rc;
+	static struct t_diffrun run = {
+		.group = "provider_drive",
+		.record = record,
+	};
+	const char *names[64];
+	size_t n = 0;
 
-	if (rec)
-		return record(rec);
-	rc = t_diffrun_record(&run);
-	if (rc)
-		return rc;
 	for (unsigned int i = 0; i < t_npersonas; i++)
 		if (chosen(t_personas[i]))
-			tests[n++] = (struct CMUnitTest){
-				.name = t_personas[i]->name,
-				.test_func = compare_provider,
-				.initial_state = (void *)t_personas[i],
-			};
-	tests[n++] = (struct CMUnitTest){
-		.name = "deliberate_differences",
-		.test_func = deliberate_differences,
-	};
-	return _cmocka_run_group_tests("provider_drive", tests, n, NULL,
-				       end_run);
+			names[n++] = t_personas[i]->name;
+	return t_diffrun_main(&run, names, n);
 }
