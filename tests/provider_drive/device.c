@@ -28,6 +28,7 @@ enum t_verb t_verb_of(const struct t_uv_cmd *cmd)
 		{ UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, T_V_CREATE_QP },
 		{ UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE, T_V_CREATE_SRQ },
 		{ UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE, T_V_CREATE_WQ },
+		{ UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC, T_V_ALLOC_DM },
 	};
 
 	if (cmd->is_ioctl) {
@@ -50,6 +51,8 @@ enum t_verb t_verb_of(const struct t_uv_cmd *cmd)
 			return T_V_MODIFY_QP;
 		case IB_USER_VERBS_EX_CMD_CREATE_WQ:
 			return T_V_CREATE_WQ;
+		case IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL:
+			return T_V_CREATE_IND_TBL;
 		}
 		return T_V_OTHER;
 	}
@@ -75,6 +78,8 @@ enum t_verb t_verb_of(const struct t_uv_cmd *cmd)
 	case IB_USER_VERBS_CMD_CREATE_SRQ:
 	case IB_USER_VERBS_CMD_CREATE_XSRQ:
 		return T_V_CREATE_SRQ;
+	case IB_USER_VERBS_CMD_MODIFY_SRQ:
+		return T_V_MODIFY_SRQ;
 	case IB_USER_VERBS_CMD_CREATE_AH:
 		return T_V_CREATE_AH;
 	case IB_USER_VERBS_CMD_ALLOC_MW:

@@ -55,43 +55,6 @@ struct t_objs {
 	struct ibv_qp *ud; /* T_STEP_UD's */
 };
 
-struct t_persona {
-	const char *name; /* the provider: lib<name>-rdmav34.so */
-	const char *ibdev; /* its device's name */
-	uint32_t driver_id; /* RDMA_DRIVER_* */
-	uint16_t vendor, device; /* PCI ids for the modalias; 0: none */
-	uint32_t abi; /* the uverbs device's ABI version */
-	uint8_t node_type; /* kernel node type: 1 CA, 4 RNIC */
-	uint8_t link_layer; /* IBV_LINK_LAYER_* of port 1 */
-	unsigned int steps;
-	/* The driver's answers (struct t_uv_driver); NULL: the pattern. */
-	int (*answer)(struct t_uv_cmd *cmd);
-	int (*method)(struct t_uv_cmd *cmd);
-	void (*mask_in)(const struct t_uv_cmd *cmd, uint8_t *drv_in,
-			size_t len);
-	/* The same for a core request (t_uv_driver.mask_core_in). */
-	void (*mask_core_in)(const struct t_uv_cmd *cmd, uint8_t *core_in,
-			     size_t len);
-	/* What the driver shares at an mmap offset (t_uv_driver.mmap). */
-	void (*mmap)(uint64_t offset, void *addr, size_t len);
-	/*
-	 * After the steps, before anything is destroyed: the provider's own
-	 * verbs (mlx5dv_*, efadv_*), on the objects the steps made (NULL
-	 * where a step was not taken).
-	 */
-	void (*dv)(const struct t_objs *objs);
-};
-
-/* Every persona, in the order the test runs them. */
-extern const struct t_persona *const t_personas[];
-extern const unsigned int t_npersonas;
-
-/* The core part of an answer, as a plausible device gives it. */
-void t_device_answer(const struct t_persona *p, struct t_uv_cmd *cmd);
-
-/* Runs @p's steps on a fresh library; everything goes to the trace. */
-void t_drive(const struct t_persona *p);
-
 /* The verb a command is, whichever way it came, for personas. */
 enum t_verb {
 	T_V_OTHER,
@@ -109,8 +72,54 @@ enum t_verb {
 	T_V_ALLOC_MW,
 	T_V_OPEN_XRCD,
 	T_V_RESIZE_CQ,
+	T_V_MODIFY_SRQ,
+	T_V_ALLOC_DM,
+	T_V_CREATE_IND_TBL,
+	T_V_COUNT
 };
 enum t_verb t_verb_of(const struct t_uv_cmd *cmd);
+
+/* A driver's answer to one verb (t_uv_driver.answer): 0 or an errno. */
+typedef int t_answer(struct t_uv_cmd *cmd);
+
+struct t_persona {
+	const char *name; /* the provider: lib<name>-rdmav34.so */
+	const char *ibdev; /* its device's name */
+	uint32_t driver_id; /* RDMA_DRIVER_* */
+	uint16_t vendor, device; /* PCI ids for the modalias; 0: none */
+	uint32_t abi; /* the uverbs device's ABI version */
+	uint8_t node_type; /* kernel node type: 1 CA, 4 RNIC */
+	uint8_t link_layer; /* IBV_LINK_LAYER_* of port 1 */
+	unsigned int steps;
+	/*
+	 * The driver part of each verb's answer, by t_verb_of(), after the
+	 * device's core part (t_device_answer()); a verb without one gets
+	 * zeroes, as from a driver that writes nothing there.
+	 */
+	t_answer *answers[T_V_COUNT];
+	/*
+	 * The rest of what the kernel's driver does (struct t_uv_driver):
+	 * its own methods, the bytes of a request its provider leaves
+	 * unset, what it shares at an mmap offset. Its answer is @answers.
+	 */
+	struct t_uv_driver driver;
+	/*
+	 * After the steps, before anything is destroyed: the provider's own
+	 * verbs (mlx5dv_*, efadv_*), on the objects the steps made (NULL
+	 * where a step was not taken).
+	 */
+	void (*dv)(const struct t_objs *objs);
+};
+
+/* Every persona, in the order the test runs them. */
+extern const struct t_persona *const t_personas[];
+extern const unsigned int t_npersonas;
+
+/* The core part of an answer, as a plausible device gives it. */
+void t_device_answer(const struct t_persona *p, struct t_uv_cmd *cmd);
+
+/* Runs @p's steps on a fresh library; everything goes to the trace. */
+void t_drive(const struct t_persona *p);
 
 /* Copies @len bytes of @src into the driver's answer, as far as it goes. */
 void t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len);

@@ -95,24 +95,6 @@ static int create_srq(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-static int bnxt_re_answer(struct t_uv_cmd *cmd)
-{
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT:
-		return get_context(cmd);
-	case T_V_ALLOC_PD:
-		return alloc_pd(cmd);
-	case T_V_CREATE_CQ:
-		return create_cq(cmd);
-	case T_V_CREATE_QP:
-		return create_qp(cmd);
-	case T_V_CREATE_SRQ:
-		return create_srq(cmd);
-	default:
-		return 0;
-	}
-}
-
 /* The extended verbs bnxt_re 44 lacks, refused the same on both cores. */
 static void bnxt_re_dv(const struct t_objs *o)
 {
@@ -158,6 +140,12 @@ const struct t_persona t_persona_bnxt_re = {
 	 * hook shows both refused.
 	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
-	.answer = bnxt_re_answer,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_ALLOC_PD] = alloc_pd,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_CREATE_SRQ] = create_srq,
+	},
 	.dv = bnxt_re_dv,
 };

@@ -188,24 +188,6 @@ static int create_srq(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-static int cxgb4_answer(struct t_uv_cmd *cmd)
-{
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT:
-		return get_context(cmd);
-	case T_V_REG_MR:
-		return reg_mr(cmd);
-	case T_V_CREATE_CQ:
-		return create_cq(cmd);
-	case T_V_CREATE_QP:
-		return create_qp(cmd);
-	case T_V_CREATE_SRQ:
-		return create_srq(cmd);
-	default:
-		return 0;
-	}
-}
-
 const struct t_persona t_persona_cxgb4 = {
 	.name = "cxgb4",
 	.ibdev = "cxgb4_0",
@@ -217,6 +199,12 @@ const struct t_persona t_persona_cxgb4 = {
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ | T_STEP_QP |
 		 T_STEP_MODIFY | T_STEP_SRQ,
-	.answer = cxgb4_answer,
-	.mmap = cxgb4_mmap,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_REG_MR] = reg_mr,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_CREATE_SRQ] = create_srq,
+	},
+	.driver.mmap = cxgb4_mmap,
 };

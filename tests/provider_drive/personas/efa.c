@@ -62,7 +62,7 @@ static uint64_t page_align(uint64_t len)
 	return (len + PAGE - 1) / PAGE * PAGE;
 }
 
-static void get_context(struct t_uv_cmd *cmd)
+static int get_context(struct t_uv_cmd *cmd)
 {
 	struct efa_ibv_alloc_ucontext_resp r = {
 		.cmds_supp_udata_mask = EFA_USER_CMDS_SUPP_UDATA_QUERY_DEVICE |
@@ -75,9 +75,10 @@ static void get_context(struct t_uv_cmd *cmd)
 	};
 
 	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
 }
 
-static void query_device(struct t_uv_cmd *cmd)
+static int query_device(struct t_uv_cmd *cmd)
 {
 	struct efa_ibv_ex_query_device_resp r = {
 		.max_sq_wr = MAX_SQ_WR,
@@ -92,6 +93,7 @@ static void query_device(struct t_uv_cmd *cmd)
 	};
 
 	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
 }
 
 /* The entries of a CQ, wherever the command carries them. */
@@ -113,13 +115,13 @@ static uint32_t cq_entries(const struct t_uv_cmd *cmd)
  * One ring of the entries asked for, per sub-CQ, at a key of its own;
  * a CQ with a completion channel gets a doorbell page to arm it.
  */
-static void create_cq(struct t_uv_cmd *cmd)
+static int create_cq(struct t_uv_cmd *cmd)
 {
 	const struct efa_ibv_create_cq *req = cmd->drv_in;
 	struct efa_ibv_create_cq_resp r = { .cq_idx = CQ_IDX };
 
 	if (cmd->drv_in_len < sizeof(*req))
-		return;
+		return 0;
 	r.q_mmap_key = next_key();
 	r.q_mmap_size = page_align((uint64_t)cq_entries(cmd) *
 				   req->cq_entry_size * req->num_sub_cqs);
@@ -129,10 +131,11 @@ static void create_cq(struct t_uv_cmd *cmd)
 		r.db_mmap_key = next_key();
 	}
 	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
 }
 
 /* The rings of the sizes asked for, and the two doorbell pages. */
-static void create_qp(struct t_uv_cmd *cmd)
+static int create_qp(struct t_uv_cmd *cmd)
 {
 	const struct efa_ibv_create_qp *req = cmd->drv_in;
 	struct efa_ibv_create_qp_resp r = {
@@ -144,7 +147,7 @@ static void create_qp(struct t_uv_cmd *cmd)
 	};
 
 	if (cmd->drv_in_len < sizeof(*req))
-		return;
+		return 0;
 	if (req->rq_ring_size) {
 		r.rq_mmap_key = next_key();
 		r.rq_mmap_size = page_align(req->rq_ring_size);
@@ -153,35 +156,23 @@ static void create_qp(struct t_uv_cmd *cmd)
 	r.sq_db_mmap_key = next_key();
 	r.llq_desc_mmap_key = next_key();
 	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
 }
 
-static int efa_answer(struct t_uv_cmd *cmd)
+static int alloc_pd(struct t_uv_cmd *cmd)
 {
-	struct efa_ibv_alloc_pd_resp pd = { .pdn = PDN };
-	struct efa_ibv_create_ah_resp ah = { .efa_address_handle = AHN };
+	struct efa_ibv_alloc_pd_resp r = { .pdn = PDN };
 
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT:
-		get_context(cmd);
-		break;
-	case T_V_QUERY_DEVICE:
-		query_device(cmd);
-		break;
-	case T_V_ALLOC_PD:
-		t_drv_answer(cmd, &pd, sizeof(pd));
-		break;
-	case T_V_CREATE_CQ:
-		create_cq(cmd);
-		break;
-	case T_V_CREATE_QP:
-		create_qp(cmd);
-		break;
-	case T_V_CREATE_AH:
-		t_drv_answer(cmd, &ah, sizeof(ah));
-		break;
-	default:
-		break;
-	}
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+/* An AH is the driver's number for it. */
+static int ah_number(struct t_uv_cmd *cmd)
+{
+	struct efa_ibv_create_ah_resp r = { .efa_address_handle = AHN };
+
+	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
 }
 
@@ -773,6 +764,13 @@ const struct t_persona t_persona_efa = {
 	 */
 	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ |
 		 T_STEP_CQ_EX | T_STEP_UD,
-	.answer = efa_answer,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_QUERY_DEVICE] = query_device,
+		[T_V_ALLOC_PD] = alloc_pd,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_CREATE_AH] = ah_number,
+	},
 	.dv = efa_dv,
 };

@@ -59,45 +59,42 @@ static struct ib_uverbs_qp_cap qp_cap(const struct t_uv_cmd *cmd)
 	return cap;
 }
 
-static int erdma_answer(struct t_uv_cmd *cmd)
+static int get_context(struct t_uv_cmd *cmd)
 {
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT: {
-		struct erdma_uresp_alloc_ctx r = {
-			.dev_id = 0x107f,
-			.sdb_type = 0, /* a send doorbell page of its own */
-			.sdb = 0,
-			.rdb = 4096,
-			.cdb = 2 * 4096,
-		};
+	struct erdma_uresp_alloc_ctx r = {
+		.dev_id = 0x107f,
+		.sdb_type = 0, /* a send doorbell page of its own */
+		.sdb = 0,
+		.rdb = 4096,
+		.cdb = 2 * 4096,
+	};
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_CQ: {
-		struct erdma_uresp_create_cq r = {
-			.cq_id = 1,
-			.num_cqe = pow2_at_least(cq_depth(cmd)),
-		};
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_QP: {
-		struct ib_uverbs_qp_cap cap = qp_cap(cmd);
-		struct erdma_uresp_create_qp r = {
-			.qp_id = 2,
-			.num_sqe = pow2_at_least(cap.max_send_wr * 4),
-			.num_rqe = pow2_at_least(cap.max_recv_wr),
-		};
+static int create_cq(struct t_uv_cmd *cmd)
+{
+	struct erdma_uresp_create_cq r = {
+		.cq_id = 1,
+		.num_cqe = pow2_at_least(cq_depth(cmd)),
+	};
 
-		r.rq_offset = ((r.num_sqe << 5) + 4095) & ~4095u;
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	default:
-		break;
-	}
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_qp(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_qp_cap cap = qp_cap(cmd);
+	struct erdma_uresp_create_qp r = {
+		.qp_id = 2,
+		.num_sqe = pow2_at_least(cap.max_send_wr * 4),
+		.num_rqe = pow2_at_least(cap.max_recv_wr),
+	};
+
+	r.rq_offset = ((r.num_sqe << 5) + 4095) & ~4095u;
+	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
 }
 
@@ -181,6 +178,10 @@ const struct t_persona t_persona_erdma = {
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ | T_STEP_QP |
 		 T_STEP_MODIFY,
-	.answer = erdma_answer,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+	},
 	.dv = erdma_dv,
 };

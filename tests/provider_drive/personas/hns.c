@@ -100,26 +100,6 @@ static int create_srq(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-static int hns_answer(struct t_uv_cmd *cmd)
-{
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT:
-		return get_context(cmd);
-	case T_V_QUERY_DEVICE:
-		return query_device(cmd);
-	case T_V_ALLOC_PD:
-		return alloc_pd(cmd);
-	case T_V_CREATE_CQ:
-		return create_cq(cmd);
-	case T_V_CREATE_QP:
-		return create_qp(cmd);
-	case T_V_CREATE_SRQ:
-		return create_srq(cmd);
-	default:
-		return 0;
-	}
-}
-
 const struct t_persona t_persona_hns = {
 	.name = "hns",
 	.ibdev = "hns_0",
@@ -130,11 +110,18 @@ const struct t_persona t_persona_hns = {
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	.steps = T_STEPS_ALL,
-	.answer = hns_answer,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_QUERY_DEVICE] = query_device,
+		[T_V_ALLOC_PD] = alloc_pd,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_CREATE_SRQ] = create_srq,
+	},
 	/*
 	 * hns 44 hands ibv_cmd_modify_qp() a struct ibv_modify_qp from its
 	 * stack, uninitialised: the fields outside the attribute mask (the
 	 * alternate path among them) hold what the stack held.
 	 */
-	.mask_core_in = t_mask_modify_qp,
+	.driver.mask_core_in = t_mask_modify_qp,
 };

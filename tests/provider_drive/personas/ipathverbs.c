@@ -26,34 +26,23 @@ static uint64_t ring(size_t bytes)
 }
 
 /* The kernel says where a resized SRQ went, at the provider's address. */
-static void modify_srq(struct t_uv_cmd *cmd)
+static int modify_srq(struct t_uv_cmd *cmd)
 {
 	uint64_t where, offset = ring(4096);
 
 	if (cmd->drv_in_len < sizeof(where))
-		return;
+		return 0;
 	memcpy(&where, cmd->drv_in, sizeof(where));
 	memcpy((void *)(uintptr_t)where, &offset, sizeof(offset));
+	return 0;
 }
 
-static int ipath_answer(struct t_uv_cmd *cmd)
+/* A new or resized queue's ring. */
+static int new_ring(struct t_uv_cmd *cmd)
 {
-	uint64_t offset;
+	uint64_t offset = ring(8192);
 
-	switch (t_verb_of(cmd)) {
-	case T_V_CREATE_CQ:
-	case T_V_RESIZE_CQ:
-	case T_V_CREATE_QP:
-	case T_V_CREATE_SRQ:
-		offset = ring(8192);
-		t_drv_answer(cmd, &offset, sizeof(offset));
-		break;
-	default:
-		if (!cmd->is_ioctl &&
-		    cmd->command == IB_USER_VERBS_CMD_MODIFY_SRQ)
-			modify_srq(cmd);
-		break;
-	}
+	t_drv_answer(cmd, &offset, sizeof(offset));
 	return 0;
 }
 
@@ -159,8 +148,14 @@ const struct t_persona t_persona_ipathverbs = {
 	 * own verbs check that both cores refuse them alike.
 	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_UD | T_STEP_CQ_EX | T_STEP_QP_EX),
-	.answer = ipath_answer,
+	.answers = {
+		[T_V_CREATE_CQ] = new_ring,
+		[T_V_RESIZE_CQ] = new_ring,
+		[T_V_CREATE_QP] = new_ring,
+		[T_V_CREATE_SRQ] = new_ring,
+		[T_V_MODIFY_SRQ] = modify_srq,
+	},
 	/* Sends are the core's POST_SEND, with what rdma-core leaves unset. */
-	.mask_core_in = t_mask_post_send,
+	.driver.mask_core_in = t_mask_post_send,
 	.dv = ipath_dv,
 };

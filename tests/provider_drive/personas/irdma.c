@@ -124,24 +124,6 @@ static int create_ah(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-static int irdma_answer(struct t_uv_cmd *cmd)
-{
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT:
-		return get_context(cmd);
-	case T_V_ALLOC_PD:
-		return alloc_pd(cmd);
-	case T_V_CREATE_CQ:
-		return create_cq(cmd);
-	case T_V_CREATE_QP:
-		return create_qp(cmd);
-	case T_V_CREATE_AH:
-		return create_ah(cmd);
-	default:
-		return 0;
-	}
-}
-
 const struct t_persona t_persona_irdma = {
 	.name = "irdma",
 	.ibdev = "irdma0",
@@ -153,6 +135,12 @@ const struct t_persona t_persona_irdma = {
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	/* irdma 44 has neither create_qp_ex nor SRQs. */
 	.steps = T_STEPS_ALL & ~(T_STEP_QP_EX | T_STEP_SRQ),
-	.answer = irdma_answer,
-	.mask_in = irdma_mask_in,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_ALLOC_PD] = alloc_pd,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_CREATE_AH] = create_ah,
+	},
+	.driver.mask_in = irdma_mask_in,
 };

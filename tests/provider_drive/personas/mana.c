@@ -89,34 +89,31 @@ enum {
 	DV_OBJ_RWQ = 1 << 2,
 };
 
-static int mana_answer(struct t_uv_cmd *cmd)
+static int create_cq(struct t_uv_cmd *cmd)
 {
-	switch (t_verb_of(cmd)) {
-	case T_V_CREATE_CQ: {
-		uint32_t cqid[2] = { 0x31, 0 };
+	uint32_t cqid[2] = { 0x31, 0 };
 
-		t_drv_answer(cmd, cqid, sizeof(cqid));
-		break;
-	}
-	case T_V_CREATE_QP:
-		if (cmd->drv_in_len >= sizeof(struct mana_create_qp_rss)) {
-			struct mana_create_qp_rss_resp r = { .num_entries = 1 };
+	t_drv_answer(cmd, cqid, sizeof(cqid));
+	return 0;
+}
 
-			r.entries[0].cqid = 0x31;
-			r.entries[0].wqid = 0x51;
-			t_drv_answer(cmd, &r, sizeof(r));
-		} else {
-			struct mana_create_qp_resp r = {
-				.sqid = 0x61,
-				.cqid = 0x32,
-				.tx_vp_offset = 0x7,
-			};
+/* A receive QP is an RSS QP over WQs; a send QP has a queue of its own. */
+static int create_qp(struct t_uv_cmd *cmd)
+{
+	if (cmd->drv_in_len >= sizeof(struct mana_create_qp_rss)) {
+		struct mana_create_qp_rss_resp r = { .num_entries = 1 };
 
-			t_drv_answer(cmd, &r, sizeof(r));
-		}
-		break;
-	default:
-		break;
+		r.entries[0].cqid = 0x31;
+		r.entries[0].wqid = 0x51;
+		t_drv_answer(cmd, &r, sizeof(r));
+	} else {
+		struct mana_create_qp_resp r = {
+			.sqid = 0x61,
+			.cqid = 0x32,
+			.tx_vp_offset = 0x7,
+		};
+
+		t_drv_answer(cmd, &r, sizeof(r));
 	}
 	return 0;
 }
@@ -311,6 +308,9 @@ const struct t_persona t_persona_mana = {
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR,
-	.answer = mana_answer,
+	.answers = {
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+	},
 	.dv = mana_dv,
 };

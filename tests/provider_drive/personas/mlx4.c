@@ -45,7 +45,7 @@ static uint32_t new_cq_handle(const struct t_uv_cmd *cmd)
 	return a ? (uint32_t)a->data : 0;
 }
 
-static void create_cq(struct t_uv_cmd *cmd)
+static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct mlx4_ib_create_cq_resp r = { .cqn = 0x81 + ncqs };
 	struct mlx4_ib_create_cq req;
@@ -56,6 +56,7 @@ static void create_cq(struct t_uv_cmd *cmd)
 		cqs[ncqs++].buf = req.buf_addr;
 	}
 	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
 }
 
 /*
@@ -64,67 +65,60 @@ static void create_cq(struct t_uv_cmd *cmd)
  * was polled from. mlx4 reads a 64-byte entry's second half, whose last
  * byte holds the opcode.
  */
-static void resize_cq(struct t_uv_cmd *cmd)
+static int resize_cq(struct t_uv_cmd *cmd)
 {
 	const struct ib_uverbs_resize_cq *req = cmd->core_in;
 
 	for (unsigned int i = 0; i < ncqs; i++)
 		if (cqs[i].handle == req->cq_handle)
 			((uint8_t *)(uintptr_t)cqs[i].buf)[63] = 0x16;
+	return 0;
 }
 
-static int mlx4_answer(struct t_uv_cmd *cmd)
+static int get_context(struct t_uv_cmd *cmd)
 {
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT: {
-		struct mlx4_ib_alloc_ucontext_resp r = {
-			.dev_caps = 1, /* MLX4_USER_DEV_CAP_LARGE_CQE */
-			.qp_tab_size = 1 << 17,
-			.bf_reg_size = 512,
-			.bf_regs_per_page = 8,
-			.cqe_size = 64,
-		};
+	struct mlx4_ib_alloc_ucontext_resp r = {
+		.dev_caps = 1, /* MLX4_USER_DEV_CAP_LARGE_CQE */
+		.qp_tab_size = 1 << 17,
+		.bf_reg_size = 512,
+		.bf_regs_per_page = 8,
+		.cqe_size = 64,
+	};
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_QUERY_DEVICE: {
-		struct mlx4_uverbs_ex_query_device_resp r = {
-			.comp_mask = 1, /* the core clock offset is valid */
-			.response_length = sizeof(r),
-			.hca_core_clock_offset = 3 * 4096 + CLOCK_OFFSET,
-			.max_inl_recv_sz = 64,
-			.rss_caps = { .rx_hash_fields_mask = 0xff,
-				      .rx_hash_function = 1 },
-			.tso_caps = { .max_tso = 0x3ffff,
-				      .supported_qpts = 1
-							<< IBV_QPT_RAW_PACKET },
-		};
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_ALLOC_PD: {
-		struct mlx4_ib_alloc_pd_resp r = { .pdn = 0x21 };
+static int query_device(struct t_uv_cmd *cmd)
+{
+	struct mlx4_uverbs_ex_query_device_resp r = {
+		.comp_mask = 1, /* the core clock offset is valid */
+		.response_length = sizeof(r),
+		.hca_core_clock_offset = 3 * 4096 + CLOCK_OFFSET,
+		.max_inl_recv_sz = 64,
+		.rss_caps = { .rx_hash_fields_mask = 0xff,
+			      .rx_hash_function = 1 },
+		.tso_caps = { .max_tso = 0x3ffff,
+			      .supported_qpts = 1 << IBV_QPT_RAW_PACKET },
+	};
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_CQ:
-		create_cq(cmd);
-		break;
-	case T_V_RESIZE_CQ:
-		resize_cq(cmd);
-		break;
-	case T_V_CREATE_SRQ: {
-		struct mlx4_ib_create_srq_resp r = { .srqn = 0x41 };
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	default:
-		break;
-	}
+static int alloc_pd(struct t_uv_cmd *cmd)
+{
+	struct mlx4_ib_alloc_pd_resp r = { .pdn = 0x21 };
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_srq(struct t_uv_cmd *cmd)
+{
+	struct mlx4_ib_create_srq_resp r = { .srqn = 0x41 };
+
+	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
 }
 
@@ -470,7 +464,14 @@ const struct t_persona t_persona_mlx4 = {
 	 * make one without them, and one through mlx4dv_create_qp().
 	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_UD | T_STEP_QP_EX),
-	.answer = mlx4_answer,
-	.mask_core_in = mlx4_mask_core_in,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_QUERY_DEVICE] = query_device,
+		[T_V_ALLOC_PD] = alloc_pd,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_RESIZE_CQ] = resize_cq,
+		[T_V_CREATE_SRQ] = create_srq,
+	},
+	.driver.mask_core_in = mlx4_mask_core_in,
 	.dv = mlx4_dv,
 };

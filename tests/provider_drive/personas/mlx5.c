@@ -47,7 +47,7 @@ static bool dyn_uar(void)
 	return t_uv.kernel == T_UV_IOCTL;
 }
 
-static void get_context(struct t_uv_cmd *cmd)
+static int get_context(struct t_uv_cmd *cmd)
 {
 	const struct mlx5_ib_alloc_ucontext_req_v2 *req = cmd->drv_in;
 	struct mlx5_ib_alloc_ucontext_resp r = {
@@ -84,6 +84,7 @@ static void get_context(struct t_uv_cmd *cmd)
 	r.response_length = cmd->drv_out_len < sizeof(r) ? cmd->drv_out_len :
 							   sizeof(r);
 	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
 }
 
 /* The device has 128 KiB of memory of its own (MEMIC) to hand out. */
@@ -97,7 +98,7 @@ static void device_memory(struct t_uv_cmd *cmd)
 }
 
 /* Every capability non-zero, so that each shows where it lands. */
-static void query_device(struct t_uv_cmd *cmd)
+static int query_device(struct t_uv_cmd *cmd)
 {
 	struct mlx5_ib_query_device_resp r = {
 		.tso_caps = { .max_tso = 1 << 18,
@@ -146,13 +147,14 @@ static void query_device(struct t_uv_cmd *cmd)
 							   sizeof(r);
 	t_drv_answer(cmd, &r, sizeof(r));
 	device_memory(cmd);
+	return 0;
 }
 
 /*
  * The register a QP rings: the kernel picks one of the static ones; on a
  * kernel with dynamic UARs the provider names its page in the request.
  */
-static void create_qp(struct t_uv_cmd *cmd)
+static int create_qp(struct t_uv_cmd *cmd)
 {
 	const struct mlx5_ib_create_qp *req = cmd->drv_in;
 	struct mlx5_ib_create_qp_resp r = { .bfreg_index = 0 };
@@ -170,9 +172,10 @@ static void create_qp(struct t_uv_cmd *cmd)
 		r.ece_options = req->ece_options;
 	}
 	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
 }
 
-static void modify_qp(struct t_uv_cmd *cmd)
+static int modify_qp(struct t_uv_cmd *cmd)
 {
 	const struct mlx5_ib_modify_qp *req = cmd->drv_in;
 	struct mlx5_ib_modify_qp_resp r = { 0 };
@@ -182,6 +185,7 @@ static void modify_qp(struct t_uv_cmd *cmd)
 	r.response_length = cmd->drv_out_len < sizeof(r) ? cmd->drv_out_len :
 							   sizeof(r);
 	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
 }
 
 static void put_u32(struct t_uv_cmd *cmd, uint32_t v)
@@ -190,13 +194,14 @@ static void put_u32(struct t_uv_cmd *cmd, uint32_t v)
 }
 
 /* The CQ takes the size asked for; mlx5's part is empty. */
-static void resize_cq(struct t_uv_cmd *cmd)
+static int resize_cq(struct t_uv_cmd *cmd)
 {
 	const struct ib_uverbs_resize_cq *req = cmd->core_in;
 	struct ib_uverbs_resize_cq_resp *r = cmd->core_out;
 
 	if (cmd->core_out_len >= sizeof(*r))
 		r->cqe = req->cqe;
+	return 0;
 }
 
 /* An output attribute of a method, as the kernel writes one. */
@@ -229,14 +234,14 @@ static void create_wq_method(struct t_uv_cmd *cmd)
 }
 
 /* A WQ of the size asked for; mlx5 says how much of its part it wrote. */
-static void create_wq(struct t_uv_cmd *cmd)
+static int create_wq(struct t_uv_cmd *cmd)
 {
 	const struct ib_uverbs_ex_create_wq *req = cmd->core_in;
 	struct ib_uverbs_ex_create_wq_resp *r = cmd->core_out;
 
 	if (cmd->is_ioctl) {
 		create_wq_method(cmd);
-		return;
+		return 0;
 	}
 	if (cmd->core_out_len >= sizeof(*r)) {
 		r->max_wr = req->max_wr;
@@ -244,22 +249,24 @@ static void create_wq(struct t_uv_cmd *cmd)
 		r->wqn = WQN;
 	}
 	put_u32(cmd, sizeof(struct mlx5_ib_create_wq_resp));
+	return 0;
 }
 
-static void create_ind_tbl(struct t_uv_cmd *cmd)
+static int create_ind_tbl(struct t_uv_cmd *cmd)
 {
 	struct ib_uverbs_ex_create_rwq_ind_table_resp *r = cmd->core_out;
 
 	if (cmd->core_out_len >= sizeof(*r))
 		r->ind_tbl_num = 0x900;
 	put_u32(cmd, sizeof(struct mlx5_ib_create_rwq_ind_tbl_resp));
+	return 0;
 }
 
 /*
  * DM_ALLOC carries mlx5's own attributes: where in its page the memory
  * starts, and the page's index for the mmap offset.
  */
-static void alloc_dm(struct t_uv_cmd *cmd)
+static int alloc_dm(struct t_uv_cmd *cmd)
 {
 	uint64_t start = 0x180;
 	uint16_t page = 3;
@@ -268,53 +275,24 @@ static void alloc_dm(struct t_uv_cmd *cmd)
 		sizeof(start));
 	out_ptr(cmd, MLX5_IB_ATTR_ALLOC_DM_RESP_PAGE_INDEX, &page,
 		sizeof(page));
+	return 0;
 }
 
-/* The commands t_verb_of() has no name for. */
-static void answer_other(struct t_uv_cmd *cmd)
+static int alloc_pd(struct t_uv_cmd *cmd)
 {
-	if (cmd->is_ioctl && cmd->object == UVERBS_OBJECT_DM &&
-	    cmd->method == UVERBS_METHOD_DM_ALLOC)
-		alloc_dm(cmd);
-	else if (cmd->command == (IB_USER_VERBS_CMD_FLAG_EXTENDED |
-				  IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL))
-		create_ind_tbl(cmd);
+	put_u32(cmd, PDN);
+	return 0;
 }
 
-static int mlx5_answer(struct t_uv_cmd *cmd)
+static int create_cq(struct t_uv_cmd *cmd)
 {
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT:
-		get_context(cmd);
-		break;
-	case T_V_QUERY_DEVICE:
-		query_device(cmd);
-		break;
-	case T_V_ALLOC_PD:
-		put_u32(cmd, PDN);
-		break;
-	case T_V_CREATE_CQ:
-		put_u32(cmd, CQN);
-		break;
-	case T_V_CREATE_QP:
-		create_qp(cmd);
-		break;
-	case T_V_MODIFY_QP:
-		modify_qp(cmd);
-		break;
-	case T_V_CREATE_SRQ:
-		put_u32(cmd, SRQN);
-		break;
-	case T_V_RESIZE_CQ:
-		resize_cq(cmd);
-		break;
-	case T_V_CREATE_WQ:
-		create_wq(cmd);
-		break;
-	default:
-		answer_other(cmd);
-		break;
-	}
+	put_u32(cmd, CQN);
+	return 0;
+}
+
+static int create_srq(struct t_uv_cmd *cmd)
+{
+	put_u32(cmd, SRQN);
 	return 0;
 }
 
@@ -758,7 +736,19 @@ const struct t_persona t_persona_mlx5 = {
 	.link_layer = IBV_LINK_LAYER_INFINIBAND,
 	/* A UD QP is no step of mlx5's: it has RC. */
 	.steps = T_STEPS_ALL & ~T_STEP_UD,
-	.answer = mlx5_answer,
-	.method = mlx5_method,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_QUERY_DEVICE] = query_device,
+		[T_V_ALLOC_PD] = alloc_pd,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_MODIFY_QP] = modify_qp,
+		[T_V_CREATE_SRQ] = create_srq,
+		[T_V_RESIZE_CQ] = resize_cq,
+		[T_V_CREATE_WQ] = create_wq,
+		[T_V_CREATE_IND_TBL] = create_ind_tbl,
+		[T_V_ALLOC_DM] = alloc_dm,
+	},
+	.driver.method = mlx5_method,
 	.dv = mlx5_dv,
 };

@@ -15,40 +15,39 @@
 
 #include "t_drive.h"
 
-static int mthca_answer(struct t_uv_cmd *cmd)
+static int get_context(struct t_uv_cmd *cmd)
 {
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT: {
-		struct mthca_alloc_ucontext_resp r = {
-			.qp_tab_size = 1 << 16,
-		};
+	struct mthca_alloc_ucontext_resp r = {
+		.qp_tab_size = 1 << 16,
+	};
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_ALLOC_PD: {
-		static uint32_t pdn = 0x20;
-		struct mthca_alloc_pd_resp r = { .pdn = pdn++ };
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_CQ: {
-		static uint32_t cqn = 0x80;
-		struct mthca_create_cq_resp r = { .cqn = cqn++ };
+static int alloc_pd(struct t_uv_cmd *cmd)
+{
+	static uint32_t pdn = 0x20;
+	struct mthca_alloc_pd_resp r = { .pdn = pdn++ };
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_SRQ: {
-		struct mthca_create_srq_resp r = { .srqn = 0x40 };
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	default:
-		break;
-	}
+static int create_cq(struct t_uv_cmd *cmd)
+{
+	static uint32_t cqn = 0x80;
+	struct mthca_create_cq_resp r = { .cqn = cqn++ };
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_srq(struct t_uv_cmd *cmd)
+{
+	struct mthca_create_srq_resp r = { .srqn = 0x40 };
+
+	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
 }
 
@@ -98,6 +97,11 @@ const struct t_persona t_persona_mthca = {
 	 * own verbs check that both cores refuse them alike.
 	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_UD | T_STEP_CQ_EX | T_STEP_QP_EX),
-	.answer = mthca_answer,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_ALLOC_PD] = alloc_pd,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_SRQ] = create_srq,
+	},
 	.dv = mthca_dv,
 };

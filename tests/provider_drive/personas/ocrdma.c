@@ -174,24 +174,6 @@ static int create_srq(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-static int ocrdma_answer(struct t_uv_cmd *cmd)
-{
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT:
-		return get_context(cmd);
-	case T_V_ALLOC_PD:
-		return alloc_pd(cmd);
-	case T_V_CREATE_CQ:
-		return create_cq(cmd);
-	case T_V_CREATE_QP:
-		return create_qp(cmd);
-	case T_V_CREATE_SRQ:
-		return create_srq(cmd);
-	default:
-		return 0;
-	}
-}
-
 const struct t_persona t_persona_ocrdma = {
 	.name = "ocrdma",
 	.ibdev = "ocrdma0",
@@ -203,5 +185,11 @@ const struct t_persona t_persona_ocrdma = {
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	/* ocrdma 44 has neither create_cq_ex nor create_qp_ex. */
 	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
-	.answer = ocrdma_answer,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_ALLOC_PD] = alloc_pd,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_CREATE_SRQ] = create_srq,
+	},
 };

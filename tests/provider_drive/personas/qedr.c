@@ -130,24 +130,6 @@ static void qedr_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 		memset(drv_in, 0, 8);
 }
 
-static int qedr_answer(struct t_uv_cmd *cmd)
-{
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT:
-		return get_context(cmd);
-	case T_V_ALLOC_PD:
-		return alloc_pd(cmd);
-	case T_V_CREATE_CQ:
-		return create_cq(cmd);
-	case T_V_CREATE_QP:
-		return create_qp(cmd);
-	case T_V_CREATE_SRQ:
-		return create_srq(cmd);
-	default:
-		return 0;
-	}
-}
-
 const struct t_persona t_persona_qedr = {
 	.name = "qedr",
 	.ibdev = "qedr0",
@@ -164,6 +146,12 @@ const struct t_persona t_persona_qedr = {
 	 * has no create_ah either.
 	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX | T_STEP_AH),
-	.answer = qedr_answer,
-	.mask_in = qedr_mask_in,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_ALLOC_PD] = alloc_pd,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_CREATE_SRQ] = create_srq,
+	},
+	.driver.mask_in = qedr_mask_in,
 };

@@ -59,66 +59,65 @@ static void rxe_mmap(uint64_t offset, void *addr, size_t len)
 #define SEND_WQE (sizeof(struct rxe_send_wqe) + 2 * sizeof(struct rxe_sge))
 
 /* The kernel remaps an SRQ it resized: where to, at the provider's address. */
-static void modify_srq(struct t_uv_cmd *cmd)
+static int modify_srq(struct t_uv_cmd *cmd)
 {
 	struct rxe_modify_srq_cmd req;
 	struct mminfo mi = queue_at(64, RECV_WQE);
 
 	if (cmd->drv_in_len < sizeof(req))
-		return;
+		return 0;
 	memcpy(&req, cmd->drv_in, sizeof(req));
 	memcpy((void *)(uintptr_t)req.mmap_info_addr, &mi, sizeof(mi));
+	return 0;
 }
 
-static int rxe_answer(struct t_uv_cmd *cmd)
+static int create_cq(struct t_uv_cmd *cmd)
 {
-	switch (t_verb_of(cmd)) {
-	case T_V_CREATE_CQ: {
-		struct rxe_create_cq_resp r = {
-			.mi = queue_at(64, sizeof(struct ib_uverbs_wc))
-		};
+	struct rxe_create_cq_resp r = {
+		.mi = queue_at(64, sizeof(struct ib_uverbs_wc))
+	};
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_QP: {
-		struct rxe_create_qp_resp r = {
-			.rq_mi = queue_at(32, RECV_WQE),
-			.sq_mi = queue_at(32, SEND_WQE),
-		};
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_SRQ: {
-		struct rxe_create_srq_resp r = {
-			.mi = queue_at(64, RECV_WQE),
-			.srq_num = 0x11,
-		};
+static int create_qp(struct t_uv_cmd *cmd)
+{
+	struct rxe_create_qp_resp r = {
+		.rq_mi = queue_at(32, RECV_WQE),
+		.sq_mi = queue_at(32, SEND_WQE),
+	};
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_RESIZE_CQ: {
-		struct rxe_resize_cq_resp r = {
-			.mi = queue_at(128, sizeof(struct ib_uverbs_wc)),
-		};
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_AH: {
-		struct rxe_create_ah_resp r = { .ah_num = 1 };
+static int create_srq(struct t_uv_cmd *cmd)
+{
+	struct rxe_create_srq_resp r = {
+		.mi = queue_at(64, RECV_WQE),
+		.srq_num = 0x11,
+	};
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	default:
-		if (!cmd->is_ioctl &&
-		    cmd->command == IB_USER_VERBS_CMD_MODIFY_SRQ)
-			modify_srq(cmd);
-		break;
-	}
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int resize_cq(struct t_uv_cmd *cmd)
+{
+	struct rxe_resize_cq_resp r = {
+		.mi = queue_at(128, sizeof(struct ib_uverbs_wc)),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_ah(struct t_uv_cmd *cmd)
+{
+	struct rxe_create_ah_resp r = { .ah_num = 1 };
+
+	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
 }
 
@@ -196,7 +195,14 @@ const struct t_persona t_persona_rxe = {
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	.steps = T_STEPS_ALL & ~T_STEP_UD,
-	.answer = rxe_answer,
-	.mmap = rxe_mmap,
+	.answers = {
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_CREATE_SRQ] = create_srq,
+		[T_V_RESIZE_CQ] = resize_cq,
+		[T_V_CREATE_AH] = create_ah,
+		[T_V_MODIFY_SRQ] = modify_srq,
+	},
+	.driver.mmap = rxe_mmap,
 	.dv = rxe_dv,
 };

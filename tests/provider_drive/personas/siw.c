@@ -80,56 +80,57 @@ static uint32_t srq_depth(const struct t_uv_cmd *cmd)
 	return ((const struct ib_uverbs_create_srq *)cmd->core_in)->max_wr;
 }
 
-static int siw_answer(struct t_uv_cmd *cmd)
+static int get_context(struct t_uv_cmd *cmd)
 {
-	switch (t_verb_of(cmd)) {
-	case T_V_GET_CONTEXT: {
-		struct siw_uresp_alloc_ctx r = { .dev_id = 0x1234 };
+	struct siw_uresp_alloc_ctx r = { .dev_id = 0x1234 };
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_REG_MR: {
-		struct siw_uresp_reg_mr r = { .stag = 0x2a00 };
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_CQ: {
-		struct siw_uresp_create_cq r = {
-			.cq_id = 1,
-			.num_cqe = pow2_at_least(cq_depth(cmd)),
-			.cq_key = new_key(),
-		};
+static int reg_mr(struct t_uv_cmd *cmd)
+{
+	struct siw_uresp_reg_mr r = { .stag = 0x2a00 };
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_QP: {
-		struct ib_uverbs_qp_cap cap = qp_cap(cmd);
-		struct siw_uresp_create_qp r = {
-			.qp_id = 2,
-			.num_sqe = pow2_at_least(cap.max_send_wr),
-			.num_rqe = pow2_at_least(cap.max_recv_wr),
-			.sq_key = new_key(),
-			.rq_key = new_key(),
-		};
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	case T_V_CREATE_SRQ: {
-		struct siw_uresp_create_srq r = {
-			.num_rqe = pow2_at_least(srq_depth(cmd)),
-			.srq_key = new_key(),
-		};
+static int create_cq(struct t_uv_cmd *cmd)
+{
+	struct siw_uresp_create_cq r = {
+		.cq_id = 1,
+		.num_cqe = pow2_at_least(cq_depth(cmd)),
+		.cq_key = new_key(),
+	};
 
-		t_drv_answer(cmd, &r, sizeof(r));
-		break;
-	}
-	default:
-		break;
-	}
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_qp(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_qp_cap cap = qp_cap(cmd);
+	struct siw_uresp_create_qp r = {
+		.qp_id = 2,
+		.num_sqe = pow2_at_least(cap.max_send_wr),
+		.num_rqe = pow2_at_least(cap.max_recv_wr),
+		.sq_key = new_key(),
+		.rq_key = new_key(),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
+	return 0;
+}
+
+static int create_srq(struct t_uv_cmd *cmd)
+{
+	struct siw_uresp_create_srq r = {
+		.num_rqe = pow2_at_least(srq_depth(cmd)),
+		.srq_key = new_key(),
+	};
+
+	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
 }
 
@@ -225,6 +226,12 @@ const struct t_persona t_persona_siw = {
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ | T_STEP_QP |
 		 T_STEP_MODIFY | T_STEP_SRQ,
-	.answer = siw_answer,
+	.answers = {
+		[T_V_GET_CONTEXT] = get_context,
+		[T_V_REG_MR] = reg_mr,
+		[T_V_CREATE_CQ] = create_cq,
+		[T_V_CREATE_QP] = create_qp,
+		[T_V_CREATE_SRQ] = create_srq,
+	},
 	.dv = siw_dv,
 };
