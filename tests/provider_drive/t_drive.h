@@ -125,6 +125,27 @@ void t_drive(const struct t_persona *p);
 void t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len);
 
 /*
+ * What a command asks for, whichever way it came (command.c); 0 where
+ * it carries none. The new object's handle is a method's @attr, or the
+ * first word of a write-format command's core answer.
+ */
+uint32_t t_new_handle(const struct t_uv_cmd *cmd, uint16_t attr);
+uint32_t t_cq_entries(const struct t_uv_cmd *cmd);
+struct ib_uverbs_qp_cap t_qp_cap(const struct t_uv_cmd *cmd);
+uint32_t t_srq_max_wr(const struct t_uv_cmd *cmd);
+uint32_t t_srq_max_sge(const struct t_uv_cmd *cmd);
+
+/*
+ * The next of a driver's mmap keys, offsets of the command file it hands
+ * out upwards from *@next: this one with room for @len bytes, the next
+ * on the page after them.
+ */
+uint64_t t_next_key(uint64_t *next, size_t len);
+
+/* A queue's depth as drivers round it: a power of two, up to 64 Ki. */
+uint32_t t_pow2_at_least(uint32_t n);
+
+/*
  * For a persona's mask_core_in: zeroes, in a MODIFY_QP core request
  * (struct ib_uverbs_modify_qp), every field its attribute mask leaves
  * out, and the reserved bytes. rdma-core 44 writes only the fields of

@@ -11,7 +11,6 @@
 #include <rdma/bnxt_re-abi.h>
 
 #include <errno.h>
-#include <string.h>
 
 #include "t_drive.h"
 
@@ -35,26 +34,10 @@ static int get_context(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/*
- * The new object's handle, from which its id follows: a method's @attr,
- * or the first word of a write-format command's core answer.
- */
-static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
-{
-	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
-	uint32_t h = 0;
-
-	if (a)
-		return a->data;
-	if (cmd->core_out_len >= 4)
-		memcpy(&h, cmd->core_out, 4);
-	return h;
-}
-
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
 	struct bnxt_re_pd_resp r = {
-		.pdid = handle_of(cmd, 0),
+		.pdid = t_new_handle(cmd, 0),
 		.dpi = 1,
 		.dbr = 0xfe000000ull + PAGE,
 	};
@@ -66,7 +49,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct bnxt_re_cq_resp r = {
-		.cqid = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cqid = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
 		.tail = 0,
 		.phase = 1,
 	};
@@ -78,7 +61,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 static int create_qp(struct t_uv_cmd *cmd)
 {
 	struct bnxt_re_qp_resp r = {
-		.qpid = 0x100 + handle_of(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
+		.qpid = 0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
 	};
 
 	t_drv_answer(cmd, &r, sizeof(r));
@@ -88,7 +71,8 @@ static int create_qp(struct t_uv_cmd *cmd)
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct bnxt_re_srq_resp r = {
-		.srqid = 0x200 + handle_of(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.srqid = 0x200 +
+			 t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
 	};
 
 	t_drv_answer(cmd, &r, sizeof(r));

@@ -42,12 +42,10 @@ struct status_page {
 static uint64_t next_key;
 static uint32_t next_qid, next_cqid;
 
+/* A mmap key of a page. */
 static uint64_t new_key(void)
 {
-	uint64_t key = next_key;
-
-	next_key += PAGE;
-	return key;
+	return t_next_key(&next_key, PAGE);
 }
 
 static int get_context(struct t_uv_cmd *cmd)
@@ -97,27 +95,12 @@ static uint32_t round16(uint32_t n)
 	return (n + 15) / 16 * 16;
 }
 
-static uint32_t asked(const struct t_uv_cmd *cmd, uint16_t attr,
-		      size_t core_off)
-{
-	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
-	uint32_t v = 0;
-
-	if (a)
-		return a->data;
-	if (cmd->core_in_len >= core_off + 4)
-		memcpy(&v, (const uint8_t *)cmd->core_in + core_off, 4);
-	return v;
-}
-
 /* 64-byte CQEs, as the provider asks. */
 static int create_cq(struct t_uv_cmd *cmd)
 {
-	uint32_t cqe = asked(cmd, UVERBS_ATTR_CREATE_CQ_CQE,
-			     offsetof(struct ib_uverbs_create_cq, cqe));
 	struct c4iw_create_cq_resp r = {
 		.cqid = next_cqid++,
-		.size = round16(cqe + 1),
+		.size = round16(t_cq_entries(cmd) + 1),
 		.qid_mask = QID_MASK,
 		.flags = C4IW_64B_CQE,
 	};
@@ -129,30 +112,12 @@ static int create_cq(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/* The capabilities the QP asked for, whichever way it came. */
-static void qp_cap(const struct t_uv_cmd *cmd, struct ib_uverbs_qp_cap *cap)
-{
-	struct ib_uverbs_attr *a =
-		cmd->is_ioctl ? t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP) :
-				NULL;
-
-	memset(cap, 0, sizeof(*cap));
-	if (a && a->len >= sizeof(*cap))
-		memcpy(cap, (void *)(uintptr_t)a->data, sizeof(*cap));
-	else if (!cmd->is_ioctl)
-		memcpy(cap,
-		       &((const struct ib_uverbs_create_qp *)cmd->core_in)
-				->max_send_wr,
-		       sizeof(*cap));
-}
-
 /* 64-byte WQ entries; the RQ in multiples of 16. */
 static int create_qp(struct t_uv_cmd *cmd)
 {
 	struct c4iw_create_qp_resp r = { .qid_mask = QID_MASK };
-	struct ib_uverbs_qp_cap cap;
+	struct ib_uverbs_qp_cap cap = t_qp_cap(cmd);
 
-	qp_cap(cmd, &cap);
 	r.sqid = next_qid++;
 	r.rqid = next_qid++;
 	r.sq_size = cap.max_send_wr + 1;
@@ -171,8 +136,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 
 static int create_srq(struct t_uv_cmd *cmd)
 {
-	uint32_t wr = asked(cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR,
-			    offsetof(struct ib_uverbs_create_srq, max_wr));
+	uint32_t wr = t_srq_max_wr(cmd);
 	struct c4iw_create_srq_resp r = {
 		.srqid = next_qid++,
 		.srq_size = round16(wr + 1),

@@ -52,9 +52,9 @@
  */
 static uint64_t next_key(void)
 {
-	static uint64_t n;
+	static uint64_t next = 0x100 * PAGE;
 
-	return (0x100 + n++) * PAGE;
+	return t_next_key(&next, PAGE);
 }
 
 static uint64_t page_align(uint64_t len)
@@ -96,21 +96,6 @@ static int query_device(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/* The entries of a CQ, wherever the command carries them. */
-static uint32_t cq_entries(const struct t_uv_cmd *cmd)
-{
-	struct ib_uverbs_attr *a;
-
-	if (cmd->is_ioctl) {
-		a = t_uv_attr(cmd, UVERBS_ATTR_CREATE_CQ_CQE);
-		return a ? (uint32_t)a->data : 0;
-	}
-	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED)
-		return ((const struct ib_uverbs_ex_create_cq *)cmd->core_in)
-			->cqe;
-	return ((const struct ib_uverbs_create_cq *)cmd->core_in)->cqe;
-}
-
 /*
  * One ring of the entries asked for, per sub-CQ, at a key of its own;
  * a CQ with a completion channel gets a doorbell page to arm it.
@@ -123,7 +108,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 	if (cmd->drv_in_len < sizeof(*req))
 		return 0;
 	r.q_mmap_key = next_key();
-	r.q_mmap_size = page_align((uint64_t)cq_entries(cmd) *
+	r.q_mmap_size = page_align((uint64_t)t_cq_entries(cmd) *
 				   req->cq_entry_size * req->num_sub_cqs);
 	if (req->flags & EFA_CREATE_CQ_WITH_COMPLETION_CHANNEL) {
 		r.comp_mask = EFA_CREATE_CQ_RESP_DB_OFF;

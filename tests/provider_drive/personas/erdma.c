@@ -15,49 +15,10 @@
  * (it has none).
  */
 #include <errno.h>
-#include <string.h>
 
 #include <rdma/erdma-abi.h>
 
 #include "t_drive.h"
-
-static uint32_t pow2_at_least(uint32_t n)
-{
-	uint32_t p = 1;
-
-	while (p < n && p < 0x10000)
-		p <<= 1;
-	return p;
-}
-
-static uint32_t cq_depth(const struct t_uv_cmd *cmd)
-{
-	struct ib_uverbs_attr *a;
-
-	if (!cmd->is_ioctl)
-		return ((const struct ib_uverbs_create_cq *)cmd->core_in)->cqe;
-	a = t_uv_attr(cmd, UVERBS_ATTR_CREATE_CQ_CQE);
-	return a ? (uint32_t)a->data : 0;
-}
-
-/* The QP's capabilities asked for, whichever way the command came. */
-static struct ib_uverbs_qp_cap qp_cap(const struct t_uv_cmd *cmd)
-{
-	struct ib_uverbs_qp_cap cap = { 0 };
-	struct ib_uverbs_attr *a;
-
-	if (cmd->is_ioctl) {
-		a = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP);
-		if (a && a->len >= sizeof(cap))
-			memcpy(&cap, (void *)(uintptr_t)a->data, sizeof(cap));
-	} else {
-		memcpy(&cap,
-		       &((const struct ib_uverbs_create_qp *)cmd->core_in)
-				->max_send_wr,
-		       sizeof(cap));
-	}
-	return cap;
-}
 
 static int get_context(struct t_uv_cmd *cmd)
 {
@@ -77,7 +38,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct erdma_uresp_create_cq r = {
 		.cq_id = 1,
-		.num_cqe = pow2_at_least(cq_depth(cmd)),
+		.num_cqe = t_pow2_at_least(t_cq_entries(cmd)),
 	};
 
 	t_drv_answer(cmd, &r, sizeof(r));
@@ -86,11 +47,11 @@ static int create_cq(struct t_uv_cmd *cmd)
 
 static int create_qp(struct t_uv_cmd *cmd)
 {
-	struct ib_uverbs_qp_cap cap = qp_cap(cmd);
+	struct ib_uverbs_qp_cap cap = t_qp_cap(cmd);
 	struct erdma_uresp_create_qp r = {
 		.qp_id = 2,
-		.num_sqe = pow2_at_least(cap.max_send_wr * 4),
-		.num_rqe = pow2_at_least(cap.max_recv_wr),
+		.num_sqe = t_pow2_at_least(cap.max_send_wr * 4),
+		.num_rqe = t_pow2_at_least(cap.max_recv_wr),
 	};
 
 	r.rq_offset = ((r.num_sqe << 5) + 4095) & ~4095u;

@@ -19,10 +19,7 @@ static uint64_t next_offset = 4096;
 /* Room for a ring of @bytes, at a fresh offset. */
 static uint64_t ring(size_t bytes)
 {
-	uint64_t offset = next_offset;
-
-	next_offset += (bytes + 4095) & ~4095ull;
-	return offset;
+	return t_next_key(&next_offset, bytes);
 }
 
 /* The kernel says where a resized SRQ went, at the provider's address. */

@@ -16,8 +16,6 @@
  */
 #include <rdma/hns-abi.h>
 
-#include <string.h>
-
 #include "t_drive.h"
 
 #define HW_VER_HIP09 0x130
@@ -44,25 +42,9 @@ static int query_device(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/*
- * The new object's handle, from which its number follows: a method's
- * @attr, or the first word of a write-format command's core answer.
- */
-static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
-{
-	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
-	uint32_t h = 0;
-
-	if (a)
-		return a->data;
-	if (cmd->core_out_len >= 4)
-		memcpy(&h, cmd->core_out, 4);
-	return h;
-}
-
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
-	struct hns_roce_ib_alloc_pd_resp r = { .pdn = handle_of(cmd, 0) };
+	struct hns_roce_ib_alloc_pd_resp r = { .pdn = t_new_handle(cmd, 0) };
 
 	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
@@ -71,7 +53,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct hns_roce_ib_create_cq_resp r = {
-		.cqn = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cqn = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
 		.cap_flags = HNS_ROCE_CQ_FLAG_RECORD_DB,
 	};
 
@@ -93,7 +75,8 @@ static int create_qp(struct t_uv_cmd *cmd)
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct hns_roce_ib_create_srq_resp r = {
-		.srqn = 0x200 + handle_of(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.srqn = 0x200 +
+			t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
 	};
 
 	t_drv_answer(cmd, &r, sizeof(r));

@@ -11,8 +11,6 @@
  */
 #include <rdma/irdma-abi.h>
 
-#include <string.h>
-
 #include "t_drive.h"
 
 #define IRDMA_GEN_2 2
@@ -57,49 +55,19 @@ static int get_context(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/*
- * The new object's handle, from which its id follows: a method's @attr,
- * or the first word of a write-format command's core answer.
- */
-static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
-{
-	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
-	uint32_t h = 0;
-
-	if (a)
-		return a->data;
-	if (cmd->core_out_len >= 4)
-		memcpy(&h, cmd->core_out, 4);
-	return h;
-}
-
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
-	struct irdma_alloc_pd_resp r = { .pd_id = handle_of(cmd, 0) };
+	struct irdma_alloc_pd_resp r = { .pd_id = t_new_handle(cmd, 0) };
 
 	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
 }
 
-static uint32_t asked(const struct t_uv_cmd *cmd, uint16_t attr,
-		      size_t core_off)
-{
-	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
-	uint32_t v = 0;
-
-	if (a)
-		return a->data;
-	if (cmd->core_in_len >= core_off + 4)
-		memcpy(&v, (const uint8_t *)cmd->core_in + core_off, 4);
-	return v;
-}
-
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct irdma_create_cq_resp r = {
-		.cq_id = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
-		.cq_size = asked(cmd, UVERBS_ATTR_CREATE_CQ_CQE,
-				 offsetof(struct ib_uverbs_ex_create_cq, cqe)),
+		.cq_id = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cq_size = t_cq_entries(cmd),
 	};
 
 	t_drv_answer(cmd, &r, sizeof(r));
@@ -109,7 +77,8 @@ static int create_cq(struct t_uv_cmd *cmd)
 static int create_qp(struct t_uv_cmd *cmd)
 {
 	struct irdma_create_qp_resp r = {
-		.qp_id = 0x100 + handle_of(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
+		.qp_id =
+			0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
 	};
 
 	t_drv_answer(cmd, &r, sizeof(r));
@@ -118,7 +87,8 @@ static int create_qp(struct t_uv_cmd *cmd)
 
 static int create_ah(struct t_uv_cmd *cmd)
 {
-	struct irdma_create_ah_resp r = { .ah_id = 0x300 + handle_of(cmd, 0) };
+	struct irdma_create_ah_resp r = { .ah_id = 0x300 +
+						   t_new_handle(cmd, 0) };
 
 	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;

@@ -32,19 +32,6 @@ static struct {
 } cqs[8];
 static unsigned int ncqs;
 
-static uint32_t new_cq_handle(const struct t_uv_cmd *cmd)
-{
-	struct ib_uverbs_attr *a;
-	uint32_t h = 0;
-
-	if (!cmd->is_ioctl) {
-		memcpy(&h, cmd->core_out, sizeof(h));
-		return h;
-	}
-	a = t_uv_attr(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
-	return a ? (uint32_t)a->data : 0;
-}
-
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct mlx4_ib_create_cq_resp r = { .cqn = 0x81 + ncqs };
@@ -52,7 +39,8 @@ static int create_cq(struct t_uv_cmd *cmd)
 
 	if (cmd->drv_in_len >= sizeof(req) && ncqs < 8) {
 		memcpy(&req, cmd->drv_in, sizeof(req));
-		cqs[ncqs].handle = new_cq_handle(cmd);
+		cqs[ncqs].handle =
+			t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
 		cqs[ncqs++].buf = req.buf_addr;
 	}
 	t_drv_answer(cmd, &r, sizeof(r));

@@ -12,8 +12,6 @@
  */
 #include <rdma/ocrdma-abi.h>
 
-#include <string.h>
-
 #include "t_drive.h"
 
 #define PAGE 4096
@@ -24,10 +22,7 @@ static uint64_t next_addr;
 
 static uint64_t new_page(uint32_t pages)
 {
-	uint64_t addr = next_addr;
-
-	next_addr += (uint64_t)pages * PAGE;
-	return addr;
+	return t_next_key(&next_addr, (size_t)pages * PAGE);
 }
 
 static int get_context(struct t_uv_cmd *cmd)
@@ -48,25 +43,9 @@ static int get_context(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/*
- * The new object's handle, from which its id follows: a method's @attr,
- * or the first word of a write-format command's core answer.
- */
-static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
-{
-	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
-	uint32_t h = 0;
-
-	if (a)
-		return a->data;
-	if (cmd->core_out_len >= 4)
-		memcpy(&h, cmd->core_out, 4);
-	return h;
-}
-
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
-	struct ocrdma_alloc_pd_uresp r = { .id = handle_of(cmd, 0) };
+	struct ocrdma_alloc_pd_uresp r = { .id = t_new_handle(cmd, 0) };
 
 	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
@@ -75,7 +54,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct ocrdma_create_cq_uresp r = {
-		.cq_id = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cq_id = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
 		.page_size = PAGE,
 		.num_pages = 1,
 		.max_hw_cqe = PAGE / 16,
@@ -89,23 +68,6 @@ static int create_cq(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/* The capabilities the QP asked for, whichever way it came. */
-static void qp_cap(const struct t_uv_cmd *cmd, struct ib_uverbs_qp_cap *cap)
-{
-	struct ib_uverbs_attr *a =
-		cmd->is_ioctl ? t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP) :
-				NULL;
-
-	memset(cap, 0, sizeof(*cap));
-	if (a && a->len >= sizeof(*cap))
-		memcpy(cap, (void *)(uintptr_t)a->data, sizeof(*cap));
-	else if (!cmd->is_ioctl)
-		memcpy(cap,
-		       &((const struct ib_uverbs_create_qp *)cmd->core_in)
-				->max_send_wr,
-		       sizeof(*cap));
-}
-
 /* A ring of @n entries of @size bytes, in whole pages. */
 static uint32_t ring_pages(uint32_t n, uint32_t size)
 {
@@ -114,7 +76,7 @@ static uint32_t ring_pages(uint32_t n, uint32_t size)
 
 static int create_qp(struct t_uv_cmd *cmd)
 {
-	uint32_t h = handle_of(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+	uint32_t h = t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
 	struct ocrdma_create_qp_uresp r = {
 		.qp_id = 0x100 + h,
 		.sq_dbid = 0x100 + h,
@@ -126,9 +88,8 @@ static int create_qp(struct t_uv_cmd *cmd)
 		.db_rq_offset = 0x100,
 		.db_shift = 16,
 	};
-	struct ib_uverbs_qp_cap cap;
+	struct ib_uverbs_qp_cap cap = t_qp_cap(cmd);
 
-	qp_cap(cmd, &cap);
 	r.num_wqe_allocated = cap.max_send_wr + 1;
 	r.num_rqe_allocated = cap.max_recv_wr + 1;
 	r.sq_page_size = ring_pages(r.num_wqe_allocated, WQE_SIZE) * PAGE;
@@ -140,26 +101,12 @@ static int create_qp(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-static uint32_t asked(const struct t_uv_cmd *cmd, uint16_t attr,
-		      size_t core_off)
-{
-	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
-	uint32_t v = 0;
-
-	if (a)
-		return a->data;
-	if (cmd->core_in_len >= core_off + 4)
-		memcpy(&v, (const uint8_t *)cmd->core_in + core_off, 4);
-	return v;
-}
-
 static int create_srq(struct t_uv_cmd *cmd)
 {
-	uint32_t wr = asked(cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR,
-			    offsetof(struct ib_uverbs_create_srq, max_wr));
+	uint32_t wr = t_srq_max_wr(cmd);
 	struct ocrdma_create_srq_uresp r = {
-		.rq_dbid =
-			0x200 + handle_of(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.rq_dbid = 0x200 +
+			   t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
 		.num_rq_pages = 1,
 		.db_page_size = PAGE,
 		.num_rqe_allocated = wr + 1,

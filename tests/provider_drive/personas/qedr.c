@@ -21,12 +21,10 @@
 
 static uint64_t next_key;
 
+/* A mmap key of a page. */
 static uint64_t new_key(void)
 {
-	uint64_t key = next_key;
-
-	next_key += PAGE;
-	return key;
+	return t_next_key(&next_key, PAGE);
 }
 
 static int get_context(struct t_uv_cmd *cmd)
@@ -52,25 +50,9 @@ static int get_context(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/*
- * The new object's handle, from which its id follows: a method's @attr,
- * or the first word of a write-format command's core answer.
- */
-static uint32_t handle_of(const struct t_uv_cmd *cmd, uint16_t attr)
-{
-	struct ib_uverbs_attr *a = cmd->is_ioctl ? t_uv_attr(cmd, attr) : NULL;
-	uint32_t h = 0;
-
-	if (a)
-		return a->data;
-	if (cmd->core_out_len >= 4)
-		memcpy(&h, cmd->core_out, 4);
-	return h;
-}
-
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
-	struct qedr_alloc_pd_uresp r = { .pd_id = handle_of(cmd, 0) };
+	struct qedr_alloc_pd_uresp r = { .pd_id = t_new_handle(cmd, 0) };
 
 	t_drv_answer(cmd, &r, sizeof(r));
 	return 0;
@@ -78,7 +60,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 
 static int create_cq(struct t_uv_cmd *cmd)
 {
-	uint16_t icid = 0x40 + handle_of(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	uint16_t icid = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
 	struct qedr_create_cq_uresp r = {
 		.db_offset = 0x800 + 8 * icid,
 		.icid = icid,
@@ -91,7 +73,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 
 static int create_qp(struct t_uv_cmd *cmd)
 {
-	uint16_t icid = 0x100 + handle_of(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+	uint16_t icid = 0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
 	struct qedr_create_qp_uresp r = {
 		.qp_id = icid,
 		.atomic_supported = 1,
@@ -110,7 +92,8 @@ static int create_qp(struct t_uv_cmd *cmd)
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct qedr_create_srq_uresp r = {
-		.srq_id = 0x200 + handle_of(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.srq_id = 0x200 +
+			  t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
 	};
 
 	t_drv_answer(cmd, &r, sizeof(r));

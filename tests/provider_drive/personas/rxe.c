@@ -31,14 +31,13 @@ static uint64_t next_offset = 4096;
 static struct mminfo queue_at(uint32_t slots, size_t elem)
 {
 	struct queue *q = &queues[nqueues++ % 16];
-	struct mminfo mi = { .offset = next_offset };
+	struct mminfo mi = { 0 };
 
-	q->offset = next_offset;
 	q->slots = slots;
 	for (q->log2_elem = 0; (1ul << q->log2_elem) < elem; q->log2_elem++)
 		;
 	mi.size = sizeof(struct rxe_queue_buf) + (slots << q->log2_elem);
-	next_offset += (mi.size + 4095) & ~4095ull;
+	mi.offset = q->offset = t_next_key(&next_offset, mi.size);
 	return mi;
 }
 

@@ -14,7 +14,6 @@
  * and the AH, which iWARP has none of.
  */
 #include <errno.h>
-#include <string.h>
 
 #include <rdma/siw-abi.h>
 
@@ -22,62 +21,10 @@
 
 static uint64_t next_key;
 
+/* A mmap key of a page. */
 static uint64_t new_key(void)
 {
-	uint64_t key = next_key;
-
-	next_key += 4096;
-	return key;
-}
-
-static uint32_t pow2_at_least(uint32_t n)
-{
-	uint32_t p = 1;
-
-	while (p < n && p < 0x10000)
-		p <<= 1;
-	return p;
-}
-
-/* An input of a method, as a u32, or 0. */
-static uint32_t in_u32(const struct t_uv_cmd *cmd, uint16_t id)
-{
-	struct ib_uverbs_attr *a = t_uv_attr(cmd, id);
-
-	return a ? (uint32_t)a->data : 0;
-}
-
-static uint32_t cq_depth(const struct t_uv_cmd *cmd)
-{
-	if (cmd->is_ioctl)
-		return in_u32(cmd, UVERBS_ATTR_CREATE_CQ_CQE);
-	return ((const struct ib_uverbs_create_cq *)cmd->core_in)->cqe;
-}
-
-/* The QP's capabilities asked for, whichever way the command came. */
-static struct ib_uverbs_qp_cap qp_cap(const struct t_uv_cmd *cmd)
-{
-	struct ib_uverbs_qp_cap cap = { 0 };
-	struct ib_uverbs_attr *a;
-
-	if (cmd->is_ioctl) {
-		a = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP);
-		if (a && a->len >= sizeof(cap))
-			memcpy(&cap, (void *)(uintptr_t)a->data, sizeof(cap));
-	} else {
-		memcpy(&cap,
-		       &((const struct ib_uverbs_create_qp *)cmd->core_in)
-				->max_send_wr,
-		       sizeof(cap));
-	}
-	return cap;
-}
-
-static uint32_t srq_depth(const struct t_uv_cmd *cmd)
-{
-	if (cmd->is_ioctl)
-		return in_u32(cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR);
-	return ((const struct ib_uverbs_create_srq *)cmd->core_in)->max_wr;
+	return t_next_key(&next_key, 4096);
 }
 
 static int get_context(struct t_uv_cmd *cmd)
@@ -100,7 +47,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct siw_uresp_create_cq r = {
 		.cq_id = 1,
-		.num_cqe = pow2_at_least(cq_depth(cmd)),
+		.num_cqe = t_pow2_at_least(t_cq_entries(cmd)),
 		.cq_key = new_key(),
 	};
 
@@ -110,11 +57,11 @@ static int create_cq(struct t_uv_cmd *cmd)
 
 static int create_qp(struct t_uv_cmd *cmd)
 {
-	struct ib_uverbs_qp_cap cap = qp_cap(cmd);
+	struct ib_uverbs_qp_cap cap = t_qp_cap(cmd);
 	struct siw_uresp_create_qp r = {
 		.qp_id = 2,
-		.num_sqe = pow2_at_least(cap.max_send_wr),
-		.num_rqe = pow2_at_least(cap.max_recv_wr),
+		.num_sqe = t_pow2_at_least(cap.max_send_wr),
+		.num_rqe = t_pow2_at_least(cap.max_recv_wr),
 		.sq_key = new_key(),
 		.rq_key = new_key(),
 	};
@@ -126,7 +73,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct siw_uresp_create_srq r = {
-		.num_rqe = pow2_at_least(srq_depth(cmd)),
+		.num_rqe = t_pow2_at_least(t_srq_max_wr(cmd)),
 		.srq_key = new_key(),
 	};
 
