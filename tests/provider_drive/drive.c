@@ -5,7 +5,9 @@
  * them, each noting in the trace what the provider reported. A step that
  * fails ends the drive: what comes after it needs its object.
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,4 +315,121 @@ void t_drive(const struct t_persona *p)
 		t_uv_note("close_device ret=%d", ibv_close_device(d.ctx));
 	}
 	ibv_free_device_list(list);
+}
+
+/* For the personas' own verbs. */
+
+bool t_note_made(const char *what, const void *obj)
+{
+	if (obj)
+		t_uv_note("%s ok", what);
+	else
+		t_uv_note("%s failed errno=%d", what, errno);
+	return obj;
+}
+
+void *t_dv_sym(const char *lib, const char *name)
+{
+	char path[4096];
+	void *h, *sym;
+
+	snprintf(path, sizeof(path), "%s/%s", getenv("IBV_REFERENCE_LIBDIR"),
+		 lib);
+	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	if (!h) {
+		t_uv_note("dlopen %s failed", lib);
+		return NULL;
+	}
+	sym = dlsym(h, name);
+	dlclose(h);
+	return sym;
+}
+
+void t_post_send_recv(struct ibv_qp *qp)
+{
+	char buf[64] = { 0 };
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
+	struct ibv_recv_wr rwr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_send_wr swr = { .wr_id = 2,
+				   .sg_list = &sge,
+				   .num_sge = 1,
+				   .opcode = IBV_WR_SEND },
+			   *bad_s;
+	struct ibv_recv_wr *bad_r;
+
+	t_uv_name("wr_buf", buf, sizeof(buf));
+	t_uv_note("post_recv ret=%d", ibv_post_recv(qp, &rwr, &bad_r));
+	t_uv_note("post_send ret=%d", ibv_post_send(qp, &swr, &bad_s));
+	t_uv_unname(buf);
+}
+
+void t_poll(struct ibv_cq *cq)
+{
+	struct ibv_wc wc[2];
+
+	t_uv_note("poll_cq ret=%d", ibv_poll_cq(cq, 2, wc));
+}
+
+void t_refuse_ex(const struct t_objs *o)
+{
+	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
+	struct ibv_qp_init_attr_ex qa = {
+		.send_cq = o->cq,
+		.recv_cq = o->cq,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = o->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND,
+	};
+	struct ibv_cq_ex *cq;
+	struct ibv_qp *qp;
+
+	errno = 0;
+	cq = ibv_create_cq_ex(o->ctx, &ca);
+	t_uv_note("create_cq_ex %s errno=%d", cq ? "made" : "refused", errno);
+	if (cq)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+	errno = 0;
+	qp = ibv_create_qp_ex(o->ctx, &qa);
+	t_uv_note("create_qp_ex %s errno=%d", qp ? "made" : "refused", errno);
+	if (qp)
+		ibv_destroy_qp(qp);
+}
+
+void t_query_qp(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	memset(&init, 0, sizeof(init));
+	ret = ibv_query_qp(qp, &attr, IBV_QP_STATE | IBV_QP_CAP, &init);
+	t_uv_note("query_qp ret=%d state=%d cap=%u/%u/%u/%u/%u", ret,
+		  attr.qp_state, init.cap.max_send_wr, init.cap.max_recv_wr,
+		  init.cap.max_send_sge, init.cap.max_recv_sge,
+		  init.cap.max_inline_data);
+}
+
+void t_grow_srq(struct ibv_pd *pd)
+{
+	struct ibv_srq_init_attr init = { .attr = { .max_wr = 16,
+						    .max_sge = 1 } };
+	struct ibv_srq_attr attr = { .max_wr = 48 };
+	struct ibv_srq *srq = ibv_create_srq(pd, &init);
+	int ret;
+
+	if (!srq)
+		return;
+	t_uv_note("modify_srq ret=%d",
+		  ibv_modify_srq(srq, &attr, IBV_SRQ_MAX_WR));
+	memset(&attr, 0, sizeof(attr));
+	ret = ibv_query_srq(srq, &attr);
+	t_uv_note("query_srq ret=%d max_wr=%u", ret, attr.max_wr);
+	t_uv_note("destroy_srq ret=%d", ibv_destroy_srq(srq));
 }

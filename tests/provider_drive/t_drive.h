@@ -121,6 +121,24 @@ void t_device_answer(const struct t_persona *p, struct t_uv_cmd *cmd);
 /* Runs @p's steps on a fresh library; everything goes to the trace. */
 void t_drive(const struct t_persona *p);
 
+/*
+ * For the personas' own verbs (drive.c), each noting what it got. Made
+ * or not: "<what> ok" or "<what> failed errno=<e>"; returns !!@obj.
+ */
+bool t_note_made(const char *what, const void *obj);
+/* A function of the provider's own library (@lib) the core loaded. */
+void *t_dv_sym(const char *lib, const char *name);
+/* One receive and one send of a small buffer through the data path. */
+void t_post_send_recv(struct ibv_qp *qp);
+/* A poll for two completions (none has come: nothing reaches a peer). */
+void t_poll(struct ibv_cq *cq);
+/* The extended CQ and QP, which a provider without them must refuse. */
+void t_refuse_ex(const struct t_objs *o);
+/* The QP's state and capabilities, as the kernel says them. */
+void t_query_qp(struct ibv_qp *qp);
+/* An SRQ of 16 grown to 48 by modify_srq, queried, destroyed. */
+void t_grow_srq(struct ibv_pd *pd);
+
 /* Copies @len bytes of @src into the driver's answer, as far as it goes. */
 void t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len);
 

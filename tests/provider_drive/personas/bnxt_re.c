@@ -10,8 +10,6 @@
  */
 #include <rdma/bnxt_re-abi.h>
 
-#include <errno.h>
-
 #include "t_drive.h"
 
 #define PAGE 4096
@@ -79,37 +77,6 @@ static int create_srq(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/* The extended verbs bnxt_re 44 lacks, refused the same on both cores. */
-static void bnxt_re_dv(const struct t_objs *o)
-{
-	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
-	struct ibv_qp_init_attr_ex qa = {
-		.send_cq = o->cq,
-		.recv_cq = o->cq,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = o->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND,
-	};
-	struct ibv_cq_ex *cq = ibv_create_cq_ex(o->ctx, &ca);
-	struct ibv_qp *qp;
-
-	t_uv_note("create_cq_ex %s errno=%d", cq ? "made" : "refused",
-		  cq ? 0 : errno);
-	if (cq)
-		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
-	qp = ibv_create_qp_ex(o->ctx, &qa);
-	t_uv_note("create_qp_ex %s errno=%d", qp ? "made" : "refused",
-		  qp ? 0 : errno);
-	if (qp)
-		ibv_destroy_qp(qp);
-}
-
 const struct t_persona t_persona_bnxt_re = {
 	.name = "bnxt_re",
 	.ibdev = "bnxt_re0",
@@ -131,5 +98,5 @@ const struct t_persona t_persona_bnxt_re = {
 		[T_V_CREATE_QP] = create_qp,
 		[T_V_CREATE_SRQ] = create_srq,
 	},
-	.dv = bnxt_re_dv,
+	.dv = t_refuse_ex,
 };

@@ -13,11 +13,8 @@
  * driver gave: a CQ's ring, a receive ring, the LLQ descriptors of the
  * send queue, and the doorbell pages of both queues.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* verbs.h first: it lays out RDMA_UAPI_PTR before the kernel's headers. */
@@ -162,6 +159,7 @@ static int ah_number(struct t_uv_cmd *cmd)
 }
 
 /* The direct verbs (libefa.so.1, efadv.h of rdma-core 44). */
+#define DV_LIB "libefa.so.1"
 
 /* struct efadv_device_attr, 32 bytes; its first size had 24. */
 struct dv_device_attr {
@@ -205,32 +203,11 @@ struct dv_cq {
 	int (*wc_read_sgid)(struct dv_cq *cq, union ibv_gid *sgid);
 };
 
-static void *dv_sym(const char *name)
-{
-	char path[4096];
-	void *h;
-
-	snprintf(path, sizeof(path), "%s/libefa.so.1",
-		 getenv("IBV_REFERENCE_LIBDIR"));
-	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-	return h ? dlsym(h, name) : NULL;
-}
-
-/* NULL is a failure, noted with errno. */
-static bool made_note(const char *what, const void *obj)
-{
-	if (obj)
-		t_uv_note("%s ok", what);
-	else
-		t_uv_note("%s failed errno=%d", what, errno);
-	return obj;
-}
-
 /* Every limit, at the size of today and at the first one. */
 static void dv_query_device(struct ibv_context *ctx)
 {
 	int (*query)(struct ibv_context *, struct dv_device_attr *, uint32_t) =
-		dv_sym("efadv_query_device");
+		t_dv_sym(DV_LIB, "efadv_query_device");
 	struct dv_device_attr attr;
 
 	if (!query) {
@@ -337,7 +314,7 @@ static void ud_qp_ex(const struct t_objs *o)
 	};
 	struct ibv_qp *qp = ibv_create_qp_ex(o->ctx, &a);
 
-	if (!made_note("create_qp_ex(UD)", qp))
+	if (!t_note_made("create_qp_ex(UD)", qp))
 		return;
 	note_qp("qp_ex", qp, &a.cap);
 	t_uv_note("qp_to_qp_ex %s", ibv_qp_to_qp_ex(qp) ? "ok" : "none");
@@ -362,14 +339,15 @@ static struct ibv_qp_init_attr srd_init(const struct t_objs *o)
 static void srd_driver_qp(const struct t_objs *o)
 {
 	struct ibv_qp *(*create)(struct ibv_pd *, struct ibv_qp_init_attr *,
-				 uint32_t) = dv_sym("efadv_create_driver_qp");
+				 uint32_t) =
+		t_dv_sym(DV_LIB, "efadv_create_driver_qp");
 	struct ibv_qp_init_attr a = srd_init(o);
 	struct ibv_qp *qp;
 
 	if (!create)
 		return;
 	qp = create(o->pd, &a, DV_QP_SRD);
-	if (!made_note("efadv_create_driver_qp(SRD)", qp))
+	if (!t_note_made("efadv_create_driver_qp(SRD)", qp))
 		return;
 	note_qp("srd", qp, &a.cap);
 	to_rts(qp, true);
@@ -406,8 +384,8 @@ static void srd_qp_ex(const struct t_objs *o, struct ibv_ah *ah)
 {
 	struct ibv_qp *(*create)(struct ibv_context *,
 				 struct ibv_qp_init_attr_ex *,
-				 struct dv_qp_attr *,
-				 uint32_t) = dv_sym("efadv_create_qp_ex");
+				 struct dv_qp_attr *, uint32_t) =
+		t_dv_sym(DV_LIB, "efadv_create_qp_ex");
 	struct ibv_qp_init_attr init = srd_init(o);
 	struct ibv_qp_init_attr_ex a = {
 		.send_cq = init.send_cq,
@@ -426,7 +404,7 @@ static void srd_qp_ex(const struct t_objs *o, struct ibv_ah *ah)
 	if (!create)
 		return;
 	qp = create(o->ctx, &a, &dv, sizeof(dv));
-	if (!made_note("efadv_create_qp_ex(SRD)", qp))
+	if (!t_note_made("efadv_create_qp_ex(SRD)", qp))
 		return;
 	note_qp("srd_ex", qp, &a.cap);
 	if (to_rts(qp, true))
@@ -440,10 +418,10 @@ static void sgid_cq(const struct t_objs *o)
 {
 	struct ibv_cq_ex *(*create)(struct ibv_context *,
 				    struct ibv_cq_init_attr_ex *,
-				    struct dv_cq_attr *,
-				    uint32_t) = dv_sym("efadv_create_cq");
+				    struct dv_cq_attr *, uint32_t) =
+		t_dv_sym(DV_LIB, "efadv_create_cq");
 	struct dv_cq *(*from)(struct ibv_cq_ex *) =
-		dv_sym("efadv_cq_from_ibv_cq_ex");
+		t_dv_sym(DV_LIB, "efadv_cq_from_ibv_cq_ex");
 	struct ibv_cq_init_attr_ex a = {
 		.cqe = 20,
 		.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_SRC_QP |
@@ -457,7 +435,7 @@ static void sgid_cq(const struct t_objs *o)
 	if (!create || !from)
 		return;
 	cq = create(o->ctx, &a, &dv, sizeof(dv));
-	if (!made_note("efadv_create_cq", cq))
+	if (!t_note_made("efadv_create_cq", cq))
 		return;
 	dcq = from(cq);
 	t_uv_note("efadv_cq cqe=%d comp_mask=%llx sgid=%s", cq->cqe,
@@ -532,7 +510,7 @@ static void dmabuf_mr(const struct t_objs *o)
 		o->pd, 0x2000, 0x10000, 0x7000, t_uv_new_fd(),
 		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
 
-	if (!made_note("reg_dmabuf_mr", mr))
+	if (!t_note_made("reg_dmabuf_mr", mr))
 		return;
 	t_uv_note("dmabuf mr lkey=%x rkey=%x length=%zu", mr->lkey, mr->rkey,
 		  mr->length);
@@ -545,10 +523,10 @@ static void cq_channel(const struct t_objs *o)
 	struct ibv_comp_channel *ch = ibv_create_comp_channel(o->ctx);
 	struct ibv_cq *cq;
 
-	if (!made_note("create_comp_channel", ch))
+	if (!t_note_made("create_comp_channel", ch))
 		return;
 	cq = ibv_create_cq(o->ctx, 8, NULL, ch, 0);
-	if (made_note("create_cq(channel)", cq)) {
+	if (t_note_made("create_cq(channel)", cq)) {
 		t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(cq, 0));
 		t_uv_note("req_notify_cq(solicited) ret=%d",
 			  ibv_req_notify_cq(cq, 1));
@@ -594,7 +572,7 @@ static void data_path(const struct t_objs *o, struct ibv_ah *ah)
 static struct ibv_ah *create_ah(const struct t_objs *o)
 {
 	int (*query)(struct ibv_ah *, struct dv_ah_attr *, uint32_t) =
-		dv_sym("efadv_query_ah");
+		t_dv_sym(DV_LIB, "efadv_query_ah");
 	struct ibv_ah_attr a = { .is_global = 1, .port_num = 1 };
 	struct dv_ah_attr attr;
 	struct ibv_ah *h;
@@ -602,7 +580,7 @@ static struct ibv_ah *create_ah(const struct t_objs *o)
 	for (unsigned int i = 0; i < 16; i++)
 		a.grh.dgid.raw[i] = 0xf0 + i;
 	h = ibv_create_ah(o->pd, &a);
-	if (!made_note("create_ah(gid)", h) || !query)
+	if (!t_note_made("create_ah(gid)", h) || !query)
 		return h;
 	memset(&attr, 0xff, sizeof(attr));
 	t_uv_note("efadv_query_ah ret=%d", query(h, &attr, sizeof(attr)));

@@ -59,71 +59,29 @@ static int create_qp(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/* The QP's data path (its doorbells are the mapped pages) and the CQ's. */
-static void post(const struct t_objs *o)
+/*
+ * The QP's data path (its doorbells are the mapped pages) and the CQ's;
+ * what liberdma has not, which both cores must refuse alike.
+ */
+static void erdma_dv(const struct t_objs *o)
 {
-	char buf[64] = { 0 };
-	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
-	struct ibv_recv_wr rwr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
-	struct ibv_send_wr swr = { .wr_id = 2,
-				   .sg_list = &sge,
-				   .num_sge = 1,
-				   .opcode = IBV_WR_SEND },
-			   *bad_s;
-	struct ibv_recv_wr *bad_r;
-	struct ibv_wc wc[2];
-
-	t_uv_note("post_recv ret=%d", ibv_post_recv(o->qp, &rwr, &bad_r));
-	t_uv_note("post_send ret=%d", ibv_post_send(o->qp, &swr, &bad_s));
-	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
-	t_uv_note("poll_cq ret=%d", ibv_poll_cq(o->cq, 2, wc));
-}
-
-/* What liberdma has not: both cores must refuse it the same way. */
-static void missing(const struct t_objs *o)
-{
-	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
-	struct ibv_qp_init_attr_ex qa = {
-		.send_cq = o->cq,
-		.recv_cq = o->cq,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
-		.pd = o->pd,
-	};
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
-	struct ibv_cq_ex *cq;
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr qa;
 	struct ibv_srq *srq;
-	struct ibv_qp *qp;
+	int ret;
 
-	errno = 0;
-	cq = ibv_create_cq_ex(o->ctx, &ca);
-	t_uv_note("create_cq_ex %s errno=%d", cq ? "made" : "refused", errno);
-	if (cq)
-		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
-	errno = 0;
-	qp = ibv_create_qp_ex(o->ctx, &qa);
-	t_uv_note("create_qp_ex %s errno=%d", qp ? "made" : "refused", errno);
-	if (qp)
-		ibv_destroy_qp(qp);
+	if (!o->qp)
+		return;
+	t_post_send_recv(o->qp);
+	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
+	t_poll(o->cq);
+	t_refuse_ex(o);
 	errno = 0;
 	srq = ibv_create_srq(o->pd, &sa);
 	t_uv_note("create_srq %s errno=%d", srq ? "made" : "refused", errno);
 	if (srq)
 		ibv_destroy_srq(srq);
-}
-
-static void erdma_dv(const struct t_objs *o)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr qa;
-	int ret;
-
-	if (!o->qp)
-		return;
-	post(o);
-	missing(o);
 	ret = ibv_query_qp(o->qp, &qa, IBV_QP_STATE, &init);
 	t_uv_note("query_qp ret=%d", ret);
 }

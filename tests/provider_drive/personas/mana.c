@@ -15,7 +15,6 @@
  * needs the allocators set first (the persona's own verbs do so), an
  * RC QP, SRQ and AH the device has not.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +41,9 @@ struct mana_create_qp_rss_resp {
 		uint32_t cqid, wqid;
 	} entries[64];
 };
+
+/* The provider's own library, where its direct verbs are. */
+#define DV_LIB "libmana.so.1"
 
 /* <infiniband/manadv.h> as rdma-core 44 installs it. */
 struct dv_allocators {
@@ -118,24 +120,6 @@ static int create_qp(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/* A function of the libmana the core loaded, or NULL. */
-static void *dv_sym(const char *name)
-{
-	char path[4096];
-	void *lib, *sym;
-
-	snprintf(path, sizeof(path), "%s/libmana.so.1",
-		 getenv("IBV_REFERENCE_LIBDIR"));
-	lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-	if (!lib) {
-		t_uv_note("dlopen libmana.so.1 failed");
-		return NULL;
-	}
-	sym = dlsym(lib, name);
-	dlclose(lib);
-	return sym;
-}
-
 /* The application's buffers, page-aligned and named in the trace. */
 static void *buf_alloc(size_t size, void *data)
 {
@@ -161,7 +145,7 @@ static void buf_free(void *p, void *data)
 static bool set_allocators(struct ibv_context *ctx, unsigned int *count)
 {
 	int (*set)(struct ibv_context *, int, void *) =
-		dv_sym("manadv_set_context_attr");
+		t_dv_sym(DV_LIB, "manadv_set_context_attr");
 	struct dv_allocators a = { buf_alloc, buf_free, count };
 	int ret;
 
@@ -175,7 +159,8 @@ static bool set_allocators(struct ibv_context *ctx, unsigned int *count)
 /* What the provider made of the kernel's answers, as manadv shows it. */
 static void dv_init_obj(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_wq *wq)
 {
-	int (*init_obj)(struct dv_obj *, uint64_t) = dv_sym("manadv_init_obj");
+	int (*init_obj)(struct dv_obj *, uint64_t) =
+		t_dv_sym(DV_LIB, "manadv_init_obj");
 	struct dv_qp dqp;
 	struct dv_cq dcq;
 	struct dv_rwq drwq;

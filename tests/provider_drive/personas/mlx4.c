@@ -10,12 +10,9 @@
  * its core clock's place, the clock page (three pages up). An AH is the
  * provider's own, no kernel object.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <rdma/mlx4-abi.h>
@@ -110,6 +107,9 @@ static int create_srq(struct t_uv_cmd *cmd)
 	return 0;
 }
 
+/* The provider's own library, where its direct verbs are. */
+#define DV_LIB "libmlx4.so.1"
+
 /* mlx4dv.h's layouts, as rdma-core 44 installs them. */
 struct dv_context {
 	uint8_t version;
@@ -170,28 +170,10 @@ enum {
 	DV_QP_INIT_ATTR_MASK_INL_RECV = 1 << 0,
 };
 
-/* A function of the libmlx4 the core loaded, or NULL. */
-static void *dv_sym(const char *name)
-{
-	char path[4096];
-	void *lib, *sym;
-
-	snprintf(path, sizeof(path), "%s/libmlx4.so.1",
-		 getenv("IBV_REFERENCE_LIBDIR"));
-	lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-	if (!lib) {
-		t_uv_note("dlopen libmlx4.so.1 failed");
-		return NULL;
-	}
-	sym = dlsym(lib, name);
-	dlclose(lib);
-	return sym;
-}
-
 static void dv_query(struct ibv_context *ctx)
 {
 	int (*query)(struct ibv_context *, struct dv_context *) =
-		dv_sym("mlx4dv_query_device");
+		t_dv_sym(DV_LIB, "mlx4dv_query_device");
 	struct dv_context attr;
 	int ret;
 
@@ -208,7 +190,8 @@ static void dv_query(struct ibv_context *ctx)
 /* What the provider made of the kernel's answers, as mlx4dv shows it. */
 static void dv_init_obj(const struct t_objs *o)
 {
-	int (*init_obj)(struct dv_obj *, uint64_t) = dv_sym("mlx4dv_init_obj");
+	int (*init_obj)(struct dv_obj *, uint64_t) =
+		t_dv_sym(DV_LIB, "mlx4dv_init_obj");
 	struct dv_qp qp = { .comp_mask = DV_QP_MASK_UAR_MMAP_OFFSET };
 	struct dv_cq cq = { .comp_mask = DV_CQ_MASK_UAR };
 	struct dv_obj obj = { .qp = { o->qp, &qp }, .cq = { o->cq, &cq } };
@@ -235,9 +218,10 @@ static void dv_init_obj(const struct t_objs *o)
 /* An extended QP as libmlx4 takes one: no send ops, maybe mlx4dv's. */
 static void qp_ex(const struct t_objs *o, bool dv)
 {
-	struct ibv_qp *(
-		*create)(struct ibv_context *, struct ibv_qp_init_attr_ex *,
-			 struct dv_qp_init_attr *) = dv_sym("mlx4dv_create_qp");
+	struct ibv_qp *(*create)(struct ibv_context *,
+				 struct ibv_qp_init_attr_ex *,
+				 struct dv_qp_init_attr *) =
+		t_dv_sym(DV_LIB, "mlx4dv_create_qp");
 	struct dv_qp_init_attr dv_attr = {
 		.comp_mask = DV_QP_INIT_ATTR_MASK_INL_RECV,
 		.inl_recv_sz = 32,

@@ -14,11 +14,8 @@
  * DEVX, the raw firmware commands, is refused: the provider then goes
  * without the capabilities it would read from the firmware.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* verbs.h first: it lays out RDMA_UAPI_PTR before the kernel's headers. */
@@ -328,6 +325,7 @@ static int mlx5_method(struct t_uv_cmd *cmd)
 }
 
 /* The direct verbs (libmlx5.so.1, mlx5dv.h of rdma-core 44). */
+#define DV_LIB "libmlx5.so.1"
 
 /* struct mlx5dv_context: 152 bytes, comp_mask at 16. */
 #define DV_CONTEXT_SIZE 152
@@ -351,31 +349,10 @@ struct dv_obj {
 #define DV_CQ_SIZE 48
 #define DV_PD_SIZE 16
 
-/* NULL is a failure, noted with errno. */
-static bool made_note(const char *what, const void *obj)
-{
-	if (obj)
-		t_uv_note("%s ok", what);
-	else
-		t_uv_note("%s failed errno=%d", what, errno);
-	return obj;
-}
-
-static void *dv_sym(const char *name)
-{
-	char path[4096];
-	void *h;
-
-	snprintf(path, sizeof(path), "%s/libmlx5.so.1",
-		 getenv("IBV_REFERENCE_LIBDIR"));
-	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-	return h ? dlsym(h, name) : NULL;
-}
-
 static void dv_query_device(struct ibv_context *ctx)
 {
 	int (*query)(struct ibv_context *, void *) =
-		dv_sym("mlx5dv_query_device");
+		t_dv_sym(DV_LIB, "mlx5dv_query_device");
 	uint64_t mask = DV_CONTEXT_MASK_ALL;
 	uint8_t attr[DV_CONTEXT_SIZE] __attribute__((aligned(8)));
 
@@ -391,7 +368,8 @@ static void dv_query_device(struct ibv_context *ctx)
 
 static void dv_init_obj(const struct t_objs *o)
 {
-	int (*init)(struct dv_obj *, uint64_t) = dv_sym("mlx5dv_init_obj");
+	int (*init)(struct dv_obj *, uint64_t) =
+		t_dv_sym(DV_LIB, "mlx5dv_init_obj");
 	uint8_t qp[DV_QP_SIZE] __attribute__((aligned(8)));
 	uint8_t cq[DV_CQ_SIZE] __attribute__((aligned(8)));
 	uint8_t pd[DV_PD_SIZE] __attribute__((aligned(8)));
@@ -432,9 +410,9 @@ struct dv_cq_attr {
  */
 static void more_cqs(const struct t_objs *o)
 {
-	struct ibv_cq_ex *(
-		*create)(struct ibv_context *, struct ibv_cq_init_attr_ex *,
-			 struct dv_cq_attr *) = dv_sym("mlx5dv_create_cq");
+	struct ibv_cq_ex *(*create)(
+		struct ibv_context *, struct ibv_cq_init_attr_ex *,
+		struct dv_cq_attr *) = t_dv_sym(DV_LIB, "mlx5dv_create_cq");
 	struct dv_cq_attr dv = { .comp_mask = DV_CQ_MASK_COMPRESSED_CQE,
 				 .cqe_comp_res_format =
 					 DV_CQE_RES_FORMAT_HASH };
@@ -467,8 +445,6 @@ static void more_cqs(const struct t_objs *o)
 /* A memory window, and what the kernel says of the RC QP and its ECE. */
 static void more_qp(const struct t_objs *o)
 {
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr attr;
 	struct ibv_ece ece;
 	struct ibv_mw *mw;
 	int ret;
@@ -479,13 +455,7 @@ static void more_qp(const struct t_objs *o)
 		t_uv_note("dealloc_mw ret=%d", ibv_dealloc_mw(mw));
 	if (!o->qp)
 		return;
-	memset(&attr, 0, sizeof(attr));
-	memset(&init, 0, sizeof(init));
-	ret = ibv_query_qp(o->qp, &attr, IBV_QP_STATE | IBV_QP_CAP, &init);
-	t_uv_note("query_qp ret=%d state=%d cap=%u/%u/%u/%u/%u", ret,
-		  attr.qp_state, init.cap.max_send_wr, init.cap.max_recv_wr,
-		  init.cap.max_send_sge, init.cap.max_recv_sge,
-		  init.cap.max_inline_data);
+	t_query_qp(o->qp);
 	memset(&ece, 0, sizeof(ece));
 	ret = ibv_query_ece(o->qp, &ece);
 	t_uv_note("query_ece ret=%d vendor=%x options=%x", ret, ece.vendor_id,
@@ -605,7 +575,7 @@ static void more_rss(const struct t_objs *o)
 	struct ibv_wq *wq = ibv_create_wq(o->ctx, &wa);
 	int ret;
 
-	if (!made_note("create_wq", wq))
+	if (!t_note_made("create_wq", wq))
 		return;
 	t_uv_note("wq wq_num=%x max_wr=%u max_sge=%u", wq->wq_num, wa.max_wr,
 		  wa.max_sge);
@@ -613,10 +583,10 @@ static void more_rss(const struct t_objs *o)
 	t_uv_note("modify_wq ret=%d state=%d", ret, wq->state);
 	ta.ind_tbl = &wq;
 	tbl = ibv_create_rwq_ind_table(o->ctx, &ta);
-	if (made_note("create_rwq_ind_table", tbl)) {
+	if (t_note_made("create_rwq_ind_table", tbl)) {
 		t_uv_note("ind_tbl_num=%x", tbl->ind_tbl_num);
 		qp = rss_qp(o, tbl);
-		if (made_note("create_qp(rss)", qp)) {
+		if (t_note_made("create_qp(rss)", qp)) {
 			rss_flow(qp);
 			t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
 		}
@@ -643,10 +613,10 @@ static void xrc_qps(const struct t_objs *o, struct ibv_xrcd *xrcd)
 	};
 	struct ibv_qp *qp = ibv_create_qp_ex(o->ctx, &send);
 
-	if (made_note("create_qp(xrc send)", qp))
+	if (t_note_made("create_qp(xrc send)", qp))
 		t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
 	qp = ibv_create_qp_ex(o->ctx, &recv);
-	if (made_note("create_qp(xrc recv)", qp))
+	if (t_note_made("create_qp(xrc recv)", qp))
 		t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
 }
 
@@ -670,11 +640,11 @@ static void more_xrc(const struct t_objs *o)
 	uint32_t num = 0;
 	int ret;
 
-	if (!made_note("open_xrcd", xrcd))
+	if (!t_note_made("open_xrcd", xrcd))
 		return;
 	sa.xrcd = xrcd;
 	srq = ibv_create_srq_ex(o->ctx, &sa);
-	if (made_note("create_srq(xrc)", srq)) {
+	if (t_note_made("create_srq(xrc)", srq)) {
 		ret = ibv_get_srq_num(srq, &num);
 		t_uv_note("get_srq_num ret=%d num=%x", ret, num);
 		xrc_qps(o, xrcd);
@@ -695,7 +665,7 @@ static void more_dm(const struct t_objs *o)
 	struct ibv_mr *mr;
 	int ret;
 
-	if (!made_note("alloc_dm", dm))
+	if (!t_note_made("alloc_dm", dm))
 		return;
 	memset(in, 0x5a, sizeof(in));
 	memset(out, 0, sizeof(out));
@@ -706,7 +676,7 @@ static void more_dm(const struct t_objs *o)
 		  !memcmp(in, out, sizeof(in)));
 	mr = ibv_reg_dm_mr(o->pd, dm, 0, 4096,
 			   IBV_ACCESS_ZERO_BASED | IBV_ACCESS_LOCAL_WRITE);
-	if (made_note("reg_dm_mr", mr))
+	if (t_note_made("reg_dm_mr", mr))
 		t_uv_note("dereg_mr ret=%d", ibv_dereg_mr(mr));
 	t_uv_note("free_dm ret=%d", ibv_free_dm(dm));
 }

@@ -9,8 +9,6 @@
  * memory (that is Arbel's mem-free mode), so the context's UAR context
  * size is 0. An AH is the provider's own, no kernel object.
  */
-#include <errno.h>
-
 #include <rdma/mthca-abi.h>
 
 #include "t_drive.h"
@@ -54,31 +52,9 @@ static int create_srq(struct t_uv_cmd *cmd)
 /* What libmthca has not: both cores must refuse it the same way. */
 static void mthca_dv(const struct t_objs *o)
 {
-	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
-	struct ibv_qp_init_attr_ex qa = {
-		.send_cq = o->cq,
-		.recv_cq = o->cq,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
-		.pd = o->pd,
-	};
-	struct ibv_cq_ex *cq;
-	struct ibv_qp *qp;
-
 	if (!o->qp)
 		return;
-	errno = 0;
-	cq = ibv_create_cq_ex(o->ctx, &ca);
-	t_uv_note("create_cq_ex %s errno=%d", cq ? "made" : "refused", errno);
-	if (cq)
-		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
-	errno = 0;
-	qp = ibv_create_qp_ex(o->ctx, &qa);
-	t_uv_note("create_qp_ex %s errno=%d", qp ? "made" : "refused", errno);
-	if (qp)
-		ibv_destroy_qp(qp);
+	t_refuse_ex(o);
 	t_uv_note("resize_cq ret=%d", ibv_resize_cq(o->cq, 64));
 }
 

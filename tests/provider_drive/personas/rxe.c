@@ -120,45 +120,20 @@ static int create_ah(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/* The QP's queues, through the provider's own data path. */
-static void post(const struct t_objs *o)
+/*
+ * The QP's queues, through the provider's own data path, and the verbs
+ * beyond the generic steps that go through the core's commands.
+ */
+static void rxe_dv(const struct t_objs *o)
 {
-	char buf[64] = { 0 };
-	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
-	struct ibv_recv_wr rwr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
-	struct ibv_send_wr swr = { .wr_id = 2,
-				   .sg_list = &sge,
-				   .num_sge = 1,
-				   .opcode = IBV_WR_SEND },
-			   *bad_s;
-	struct ibv_recv_wr *bad_r;
-	struct ibv_wc wc[2];
-
-	t_uv_name("wr_buf", buf, sizeof(buf));
-	t_uv_note("post_recv ret=%d", ibv_post_recv(o->qp, &rwr, &bad_r));
-	t_uv_note("post_send ret=%d", ibv_post_send(o->qp, &swr, &bad_s));
-	t_uv_unname(buf);
-	t_uv_note("poll_cq ret=%d", ibv_poll_cq(o->cq, 2, wc));
-}
-
-/* The verbs beyond the generic steps that go through the core's commands. */
-static void more_verbs(const struct t_objs *o)
-{
-	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16,
-						  .max_sge = 1 } };
-	struct ibv_srq_attr sa = { .max_wr = 48 };
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr qa;
 	union ibv_gid mgid = { .raw = { 0xff, 0x0e } };
-	struct ibv_srq *srq;
 	struct ibv_mw *mw;
-	int ret;
 
-	ret = ibv_query_qp(o->qp, &qa, IBV_QP_STATE | IBV_QP_CAP, &init);
-	t_uv_note("query_qp ret=%d state=%d cap=%u/%u/%u/%u/%u", ret,
-		  qa.qp_state, init.cap.max_send_wr, init.cap.max_recv_wr,
-		  init.cap.max_send_sge, init.cap.max_recv_sge,
-		  init.cap.max_inline_data);
+	if (!o->qp)
+		return;
+	t_post_send_recv(o->qp);
+	t_poll(o->cq);
+	t_query_qp(o->qp);
 	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
 	t_uv_note("resize_cq ret=%d", ibv_resize_cq(o->cq, 100));
 	mw = ibv_alloc_mw(o->pd, IBV_MW_TYPE_2);
@@ -167,23 +142,7 @@ static void more_verbs(const struct t_objs *o)
 		t_uv_note("dealloc_mw ret=%d", ibv_dealloc_mw(mw));
 	t_uv_note("attach_mcast ret=%d", ibv_attach_mcast(o->qp, &mgid, 0));
 	t_uv_note("detach_mcast ret=%d", ibv_detach_mcast(o->qp, &mgid, 0));
-	srq = ibv_create_srq(o->pd, &si);
-	if (!srq)
-		return;
-	t_uv_note("modify_srq ret=%d",
-		  ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR));
-	memset(&sa, 0, sizeof(sa));
-	ret = ibv_query_srq(srq, &sa);
-	t_uv_note("query_srq ret=%d max_wr=%u", ret, sa.max_wr);
-	t_uv_note("destroy_srq ret=%d", ibv_destroy_srq(srq));
-}
-
-static void rxe_dv(const struct t_objs *o)
-{
-	if (!o->qp)
-		return;
-	post(o);
-	more_verbs(o);
+	t_grow_srq(o->pd);
 }
 
 const struct t_persona t_persona_rxe = {

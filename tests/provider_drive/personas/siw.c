@@ -13,8 +13,6 @@
  * refuses them; the persona's own verbs check both cores do so alike)
  * and the AH, which iWARP has none of.
  */
-#include <errno.h>
-
 #include <rdma/siw-abi.h>
 
 #include "t_drive.h"
@@ -81,87 +79,35 @@ static int create_srq(struct t_uv_cmd *cmd)
 	return 0;
 }
 
-/* The QP's queues, through the provider's own data path. */
-static void post(const struct t_objs *o)
-{
-	char buf[64] = { 0 };
-	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
-	struct ibv_recv_wr rwr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
-	struct ibv_send_wr swr = { .wr_id = 2,
-				   .sg_list = &sge,
-				   .num_sge = 1,
-				   .opcode = IBV_WR_SEND },
-			   *bad_s;
-	struct ibv_recv_wr *bad_r;
-	struct ibv_wc wc[2];
-
-	t_uv_name("wr_buf", buf, sizeof(buf));
-	t_uv_note("post_recv ret=%d", ibv_post_recv(o->qp, &rwr, &bad_r));
-	t_uv_note("post_send ret=%d", ibv_post_send(o->qp, &swr, &bad_s));
-	t_uv_unname(buf);
-	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
-	t_uv_note("poll_cq ret=%d", ibv_poll_cq(o->cq, 2, wc));
-}
-
-/* What libsiw has not: both cores must refuse it the same way. */
-static void missing(const struct t_objs *o)
-{
-	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
-	struct ibv_qp_init_attr_ex qa = {
-		.send_cq = o->cq,
-		.recv_cq = o->cq,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = o->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND,
-	};
-	struct ibv_cq_ex *cq;
-	struct ibv_qp *qp;
-
-	errno = 0;
-	cq = ibv_create_cq_ex(o->ctx, &ca);
-	t_uv_note("create_cq_ex %s errno=%d", cq ? "made" : "refused", errno);
-	if (cq)
-		ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
-	errno = 0;
-	qp = ibv_create_qp_ex(o->ctx, &qa);
-	t_uv_note("create_qp_ex %s errno=%d", qp ? "made" : "refused", errno);
-	if (qp)
-		ibv_destroy_qp(qp);
-	t_uv_note("resize_cq ret=%d", ibv_resize_cq(o->cq, 64));
-}
-
-static void more_verbs(const struct t_objs *o)
+/* An SRQ's limit, the one attribute libsiw lets modify_srq change. */
+static void srq_limit(struct ibv_pd *pd)
 {
 	struct ibv_srq_init_attr si = { .attr = { .max_wr = 16,
 						  .max_sge = 1 } };
 	struct ibv_srq_attr sa = { .max_wr = 32, .srq_limit = 4 };
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr qa;
-	struct ibv_srq *srq;
-	int ret;
+	struct ibv_srq *srq = ibv_create_srq(pd, &si);
 
-	ret = ibv_query_qp(o->qp, &qa, IBV_QP_STATE | IBV_QP_CAP, &init);
-	t_uv_note("query_qp ret=%d state=%d cap=%u/%u/%u/%u/%u", ret,
-		  qa.qp_state, init.cap.max_send_wr, init.cap.max_recv_wr,
-		  init.cap.max_send_sge, init.cap.max_recv_sge,
-		  init.cap.max_inline_data);
-	srq = ibv_create_srq(o->pd, &si);
 	if (!srq)
 		return;
 	t_uv_note("modify_srq ret=%d", ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT));
 	t_uv_note("destroy_srq ret=%d", ibv_destroy_srq(srq));
 }
 
+/*
+ * The QP's queues, through the provider's own data path; what libsiw
+ * has not, which both cores must refuse alike; its other verbs.
+ */
 static void siw_dv(const struct t_objs *o)
 {
 	if (!o->qp)
 		return;
-	post(o);
-	missing(o);
-	more_verbs(o);
+	t_post_send_recv(o->qp);
+	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
+	t_poll(o->cq);
+	t_refuse_ex(o);
+	t_uv_note("resize_cq ret=%d", ibv_resize_cq(o->cq, 64));
+	t_query_qp(o->qp);
+	srq_limit(o->pd);
 }
 
 const struct t_persona t_persona_siw = {
