@@ -88,10 +88,11 @@ enum t_verb t_verb_of(const struct t_uv_cmd *cmd)
 	return T_V_OTHER;
 }
 
-void t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len)
+int t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len)
 {
 	memcpy(cmd->drv_out, src,
 	       len < cmd->drv_out_len ? len : cmd->drv_out_len);
+	return 0;
 }
 
 /* A u32 input: a method's @attr, or the one at @off of a core request. */

@@ -370,6 +370,13 @@ void t_poll(struct ibv_cq *cq)
 	t_uv_note("poll_cq ret=%d", ibv_poll_cq(cq, 2, wc));
 }
 
+void t_data_path(const struct t_objs *o)
+{
+	t_post_send_recv(o->qp);
+	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
+	t_poll(o->cq);
+}
+
 void t_refuse_ex(const struct t_objs *o)
 {
 	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };

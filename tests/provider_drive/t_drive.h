@@ -132,6 +132,8 @@ void *t_dv_sym(const char *lib, const char *name);
 void t_post_send_recv(struct ibv_qp *qp);
 /* A poll for two completions (none has come: nothing reaches a peer). */
 void t_poll(struct ibv_cq *cq);
+/* Both, on the RC QP and its CQ, with the CQ armed before the poll. */
+void t_data_path(const struct t_objs *o);
 /* The extended CQ and QP, which a provider without them must refuse. */
 void t_refuse_ex(const struct t_objs *o);
 /* The QP's state and capabilities, as the kernel says them. */
@@ -139,8 +141,11 @@ void t_query_qp(struct ibv_qp *qp);
 /* An SRQ of 16 grown to 48 by modify_srq, queried, destroyed. */
 void t_grow_srq(struct ibv_pd *pd);
 
-/* Copies @len bytes of @src into the driver's answer, as far as it goes. */
-void t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len);
+/*
+ * Copies @len bytes of @src into the driver's answer, as far as it goes;
+ * 0, the status of an answer that ends there.
+ */
+int t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len);
 
 /*
  * What a command asks for, whichever way it came (command.c); 0 where

@@ -28,8 +28,7 @@ static int get_context(struct t_uv_cmd *cmd)
 		.mode = BNXT_QPLIB_WQE_MODE_STATIC,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int alloc_pd(struct t_uv_cmd *cmd)
@@ -40,8 +39,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 		.dbr = 0xfe000000ull + PAGE,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
@@ -52,8 +50,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 		.phase = 1,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_qp(struct t_uv_cmd *cmd)
@@ -62,8 +59,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 		.qpid = 0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
@@ -73,8 +69,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 			 t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 const struct t_persona t_persona_bnxt_re = {

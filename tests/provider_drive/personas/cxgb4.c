@@ -56,8 +56,7 @@ static int get_context(struct t_uv_cmd *cmd)
 	next_qid = QID_START;
 	next_cqid = CQID_START;
 	r.status_page_key = new_key();
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static void cxgb4_mmap(uint64_t offset, void *page, size_t len)
@@ -108,8 +107,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 	r.key = new_key();
 	r.gts_key = new_key();
 	r.memsize = ring_bytes(r.size, 64);
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* 64-byte WQ entries; the RQ in multiples of 16. */
@@ -130,8 +128,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 	r.rq_key = new_key();
 	r.sq_db_gts_key = new_key();
 	r.rq_db_gts_key = new_key();
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
@@ -148,8 +145,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 	r.srq_key = new_key();
 	r.srq_db_gts_key = new_key();
 	r.srq_memsize = ring_bytes(r.srq_size, 64);
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 const struct t_persona t_persona_cxgb4 = {

@@ -71,8 +71,7 @@ static int get_context(struct t_uv_cmd *cmd)
 		.min_sq_wr = MIN_SQ_WR,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int query_device(struct t_uv_cmd *cmd)
@@ -89,8 +88,7 @@ static int query_device(struct t_uv_cmd *cmd)
 			       EFA_QUERY_DEVICE_CAPS_CQ_WITH_SGID,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /*
@@ -112,8 +110,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 		r.db_off = CQ_DB_OFFSET;
 		r.db_mmap_key = next_key();
 	}
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* The rings of the sizes asked for, and the two doorbell pages. */
@@ -137,16 +134,14 @@ static int create_qp(struct t_uv_cmd *cmd)
 	}
 	r.sq_db_mmap_key = next_key();
 	r.llq_desc_mmap_key = next_key();
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
 	struct efa_ibv_alloc_pd_resp r = { .pdn = PDN };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* An AH is the driver's number for it. */
@@ -154,8 +149,7 @@ static int ah_number(struct t_uv_cmd *cmd)
 {
 	struct efa_ibv_create_ah_resp r = { .efa_address_handle = AHN };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* The direct verbs (libefa.so.1, efadv.h of rdma-core 44). */

@@ -30,8 +30,7 @@ static int get_context(struct t_uv_cmd *cmd)
 		.cdb = 2 * 4096,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
@@ -41,8 +40,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 		.num_cqe = t_pow2_at_least(t_cq_entries(cmd)),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_qp(struct t_uv_cmd *cmd)
@@ -55,8 +53,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 	};
 
 	r.rq_offset = ((r.num_sqe << 5) + 4095) & ~4095u;
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /*
@@ -73,9 +70,7 @@ static void erdma_dv(const struct t_objs *o)
 
 	if (!o->qp)
 		return;
-	t_post_send_recv(o->qp);
-	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
-	t_poll(o->cq);
+	t_data_path(o);
 	t_refuse_ex(o);
 	errno = 0;
 	srq = ibv_create_srq(o->pd, &sa);

@@ -28,8 +28,7 @@ static int get_context(struct t_uv_cmd *cmd)
 		.srq_tab_size = 0x10000,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* The core answer (device.c's) says which hardware this is. */
@@ -46,8 +45,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 {
 	struct hns_roce_ib_alloc_pd_resp r = { .pdn = t_new_handle(cmd, 0) };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
@@ -57,8 +55,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 		.cap_flags = HNS_ROCE_CQ_FLAG_RECORD_DB,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_qp(struct t_uv_cmd *cmd)
@@ -68,8 +65,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 			     HNS_ROCE_QP_CAP_SQ_RECORD_DB,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
@@ -79,8 +75,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 			t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 const struct t_persona t_persona_hns = {

@@ -51,16 +51,14 @@ static int get_context(struct t_uv_cmd *cmd)
 		.hw_rev = IRDMA_GEN_2,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
 	struct irdma_alloc_pd_resp r = { .pd_id = t_new_handle(cmd, 0) };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
@@ -70,8 +68,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 		.cq_size = t_cq_entries(cmd),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_qp(struct t_uv_cmd *cmd)
@@ -81,8 +78,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 			0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_ah(struct t_uv_cmd *cmd)
@@ -90,8 +86,7 @@ static int create_ah(struct t_uv_cmd *cmd)
 	struct irdma_create_ah_resp r = { .ah_id = 0x300 +
 						   t_new_handle(cmd, 0) };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 const struct t_persona t_persona_irdma = {

@@ -95,8 +95,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 {
 	uint32_t cqid[2] = { 0x31, 0 };
 
-	t_drv_answer(cmd, cqid, sizeof(cqid));
-	return 0;
+	return t_drv_answer(cmd, cqid, sizeof(cqid));
 }
 
 /* A receive QP is an RSS QP over WQs; a send QP has a queue of its own. */

@@ -40,8 +40,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 			t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
 		cqs[ncqs++].buf = req.buf_addr;
 	}
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /*
@@ -70,8 +69,7 @@ static int get_context(struct t_uv_cmd *cmd)
 		.cqe_size = 64,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int query_device(struct t_uv_cmd *cmd)
@@ -87,24 +85,21 @@ static int query_device(struct t_uv_cmd *cmd)
 			      .supported_qpts = 1 << IBV_QPT_RAW_PACKET },
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
 	struct mlx4_ib_alloc_pd_resp r = { .pdn = 0x21 };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct mlx4_ib_create_srq_resp r = { .srqn = 0x41 };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* The provider's own library, where its direct verbs are. */

@@ -80,8 +80,7 @@ static int get_context(struct t_uv_cmd *cmd)
 		r.tot_bfregs = req->total_num_bfregs;
 	r.response_length = cmd->drv_out_len < sizeof(r) ? cmd->drv_out_len :
 							   sizeof(r);
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* The device has 128 KiB of memory of its own (MEMIC) to hand out. */
@@ -168,8 +167,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 		/* The firmware accepts the ECE options offered. */
 		r.ece_options = req->ece_options;
 	}
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int modify_qp(struct t_uv_cmd *cmd)
@@ -181,13 +179,12 @@ static int modify_qp(struct t_uv_cmd *cmd)
 		r.ece_options = req->ece_options;
 	r.response_length = cmd->drv_out_len < sizeof(r) ? cmd->drv_out_len :
 							   sizeof(r);
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
-static void put_u32(struct t_uv_cmd *cmd, uint32_t v)
+static int put_u32(struct t_uv_cmd *cmd, uint32_t v)
 {
-	t_drv_answer(cmd, &v, sizeof(v));
+	return t_drv_answer(cmd, &v, sizeof(v));
 }
 
 /* The CQ takes the size asked for; mlx5's part is empty. */
@@ -245,8 +242,7 @@ static int create_wq(struct t_uv_cmd *cmd)
 		r->max_sge = req->max_sge;
 		r->wqn = WQN;
 	}
-	put_u32(cmd, sizeof(struct mlx5_ib_create_wq_resp));
-	return 0;
+	return put_u32(cmd, sizeof(struct mlx5_ib_create_wq_resp));
 }
 
 static int create_ind_tbl(struct t_uv_cmd *cmd)
@@ -255,8 +251,7 @@ static int create_ind_tbl(struct t_uv_cmd *cmd)
 
 	if (cmd->core_out_len >= sizeof(*r))
 		r->ind_tbl_num = 0x900;
-	put_u32(cmd, sizeof(struct mlx5_ib_create_rwq_ind_tbl_resp));
-	return 0;
+	return put_u32(cmd, sizeof(struct mlx5_ib_create_rwq_ind_tbl_resp));
 }
 
 /*
@@ -277,20 +272,17 @@ static int alloc_dm(struct t_uv_cmd *cmd)
 
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
-	put_u32(cmd, PDN);
-	return 0;
+	return put_u32(cmd, PDN);
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
 {
-	put_u32(cmd, CQN);
-	return 0;
+	return put_u32(cmd, CQN);
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
 {
-	put_u32(cmd, SRQN);
-	return 0;
+	return put_u32(cmd, SRQN);
 }
 
 /* Driver methods. */

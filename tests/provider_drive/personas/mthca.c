@@ -19,8 +19,7 @@ static int get_context(struct t_uv_cmd *cmd)
 		.qp_tab_size = 1 << 16,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int alloc_pd(struct t_uv_cmd *cmd)
@@ -28,8 +27,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 	static uint32_t pdn = 0x20;
 	struct mthca_alloc_pd_resp r = { .pdn = pdn++ };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
@@ -37,16 +35,14 @@ static int create_cq(struct t_uv_cmd *cmd)
 	static uint32_t cqn = 0x80;
 	struct mthca_create_cq_resp r = { .cqn = cqn++ };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct mthca_create_srq_resp r = { .srqn = 0x40 };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* What libmthca has not: both cores must refuse it the same way. */

@@ -39,16 +39,14 @@ static int get_context(struct t_uv_cmd *cmd)
 
 	next_addr = 0x80000000ull;
 	r.ah_tbl_page = new_page(1);
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
 	struct ocrdma_alloc_pd_uresp r = { .id = t_new_handle(cmd, 0) };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
@@ -64,8 +62,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 
 	r.page_addr[0] = new_page(1);
 	r.db_page_addr = new_page(1);
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* A ring of @n entries of @size bytes, in whole pages. */
@@ -97,8 +94,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 	r.sq_page_addr[0] = new_page(r.sq_page_size / PAGE);
 	r.rq_page_addr[0] = new_page(r.rq_page_size / PAGE);
 	r.db_page_addr = new_page(1);
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
@@ -117,8 +113,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 	r.rq_page_size = ring_pages(r.num_rqe_allocated, RQE_SIZE) * PAGE;
 	r.rq_page_addr[0] = new_page(r.rq_page_size / PAGE);
 	r.db_page_addr = new_page(1);
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 const struct t_persona t_persona_ocrdma = {

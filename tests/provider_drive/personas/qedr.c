@@ -46,16 +46,14 @@ static int get_context(struct t_uv_cmd *cmd)
 	};
 
 	next_key = PAGE;
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
 	struct qedr_alloc_pd_uresp r = { .pd_id = t_new_handle(cmd, 0) };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
@@ -67,8 +65,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 	};
 
 	r.db_rec_addr = new_key();
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_qp(struct t_uv_cmd *cmd)
@@ -85,8 +82,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 
 	r.sq_db_rec_addr = new_key();
 	r.rq_db_rec_addr = new_key();
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
@@ -96,8 +92,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 			  t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /*

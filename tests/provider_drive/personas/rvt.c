@@ -33,8 +33,7 @@ int t_rvt_ring(struct t_uv_cmd *cmd)
 {
 	uint64_t offset = ring(8192);
 
-	t_drv_answer(cmd, &offset, sizeof(offset));
-	return 0;
+	return t_drv_answer(cmd, &offset, sizeof(offset));
 }
 
 /*
@@ -47,9 +46,7 @@ void t_rvt_dv(const struct t_objs *o)
 
 	if (!o->qp)
 		return;
-	t_post_send_recv(o->qp);
-	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
-	t_poll(o->cq);
+	t_data_path(o);
 	t_refuse_ex(o);
 	t_query_qp(o->qp);
 	ret = ibv_resize_cq(o->cq, 100);

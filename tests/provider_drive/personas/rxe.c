@@ -76,8 +76,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 		.mi = queue_at(64, sizeof(struct ib_uverbs_wc))
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_qp(struct t_uv_cmd *cmd)
@@ -87,8 +86,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 		.sq_mi = queue_at(32, SEND_WQE),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
@@ -98,8 +96,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 		.srq_num = 0x11,
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int resize_cq(struct t_uv_cmd *cmd)
@@ -108,16 +105,14 @@ static int resize_cq(struct t_uv_cmd *cmd)
 		.mi = queue_at(128, sizeof(struct ib_uverbs_wc)),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_ah(struct t_uv_cmd *cmd)
 {
 	struct rxe_create_ah_resp r = { .ah_num = 1 };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /*

@@ -29,16 +29,14 @@ static int get_context(struct t_uv_cmd *cmd)
 {
 	struct siw_uresp_alloc_ctx r = { .dev_id = 0x1234 };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int reg_mr(struct t_uv_cmd *cmd)
 {
 	struct siw_uresp_reg_mr r = { .stag = 0x2a00 };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
@@ -49,8 +47,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 		.cq_key = new_key(),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_qp(struct t_uv_cmd *cmd)
@@ -64,8 +61,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 		.rq_key = new_key(),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
@@ -75,8 +71,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 		.srq_key = new_key(),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 /* An SRQ's limit, the one attribute libsiw lets modify_srq change. */
@@ -101,9 +96,7 @@ static void siw_dv(const struct t_objs *o)
 {
 	if (!o->qp)
 		return;
-	t_post_send_recv(o->qp);
-	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
-	t_poll(o->cq);
+	t_data_path(o);
 	t_refuse_ex(o);
 	t_uv_note("resize_cq ret=%d", ibv_resize_cq(o->cq, 64));
 	t_query_qp(o->qp);

@@ -25,16 +25,14 @@ static int get_context(struct t_uv_cmd *cmd)
 {
 	struct pvrdma_alloc_ucontext_resp r = { .qp_tab_size = QP_TAB_SIZE };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int alloc_pd(struct t_uv_cmd *cmd)
 {
 	struct pvrdma_alloc_pd_resp r = { .pdn = t_new_handle(cmd, 0) };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_cq(struct t_uv_cmd *cmd)
@@ -43,8 +41,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 		.cqn = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_qp(struct t_uv_cmd *cmd)
@@ -52,8 +49,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 	uint32_t h = t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
 	struct pvrdma_create_qp_resp r = { .qpn = 0x100 + h, .qp_handle = h };
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 static int create_srq(struct t_uv_cmd *cmd)
@@ -63,8 +59,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 			t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
 	};
 
-	t_drv_answer(cmd, &r, sizeof(r));
-	return 0;
+	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
 const struct t_persona t_persona_vmw_pvrdma = {
