@@ -7,6 +7,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,4 +440,49 @@ void t_grow_srq(struct ibv_pd *pd)
 	ret = ibv_query_srq(srq, &attr);
 	t_uv_note("query_srq ret=%d max_wr=%u", ret, attr.max_wr);
 	t_uv_note("destroy_srq ret=%d", ibv_destroy_srq(srq));
+}
+
+struct ibv_xrcd *t_xrcd(struct ibv_context *ctx)
+{
+	struct ibv_xrcd_init_attr attr = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1,
+		.oflags = O_CREAT,
+	};
+
+	return ibv_open_xrcd(ctx, &attr);
+}
+
+struct ibv_srq *t_xrc_srq(const struct t_objs *o, struct ibv_xrcd *xrcd)
+{
+	struct ibv_srq_init_attr_ex attr = {
+		.attr = { .max_wr = 16, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC,
+		.pd = o->pd,
+		.xrcd = xrcd,
+		.cq = o->cq,
+	};
+
+	return ibv_create_srq_ex(o->ctx, &attr);
+}
+
+struct ibv_qp *t_rss_qp(struct ibv_context *ctx, struct ibv_pd *pd,
+			struct ibv_rwq_ind_table *tbl, uint8_t *key)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.qp_type = IBV_QPT_RAW_PACKET,
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE |
+			     IBV_QP_INIT_ATTR_RX_HASH,
+		.pd = pd,
+		.rwq_ind_tbl = tbl,
+		.rx_hash_conf = { .rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ,
+				  .rx_hash_key_len = T_RSS_KEY_LEN,
+				  .rx_hash_key = key,
+				  .rx_hash_fields_mask = IBV_RX_HASH_SRC_IPV4 |
+							 IBV_RX_HASH_DST_IPV4 },
+	};
+
+	return ibv_create_qp_ex(ctx, &attr);
 }

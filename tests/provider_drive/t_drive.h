@@ -140,6 +140,13 @@ void t_refuse_ex(const struct t_objs *o);
 void t_query_qp(struct ibv_qp *qp);
 /* An SRQ of 16 grown to 48 by modify_srq, queried, destroyed. */
 void t_grow_srq(struct ibv_pd *pd);
+/* An XRC domain without a file; an XRC SRQ of 16 in it on PD and CQ. */
+struct ibv_xrcd *t_xrcd(struct ibv_context *ctx);
+struct ibv_srq *t_xrc_srq(const struct t_objs *o, struct ibv_xrcd *xrcd);
+/* A raw packet QP over @tbl hashing IPv4 addresses (Toeplitz, @key). */
+#define T_RSS_KEY_LEN 40
+struct ibv_qp *t_rss_qp(struct ibv_context *ctx, struct ibv_pd *pd,
+			struct ibv_rwq_ind_table *tbl, uint8_t *key);
 
 /*
  * Copies @len bytes of @src into the driver's answer, as far as it goes;

@@ -582,7 +582,10 @@ static struct ibv_ah *create_ah(const struct t_objs *o)
 	return h;
 }
 
-/* A verb that makes an object: NULL and errno, or made (and undone). */
+/*
+ * A verb that makes an object: NULL and errno, or made (and undone by
+ * @undo, which takes the object).
+ */
 #define TRY(what, obj, undo)                                            \
 	do {                                                            \
 		errno = 0;                                              \
@@ -592,46 +595,6 @@ static struct ibv_ah *create_ah(const struct t_objs *o)
 		if (o_)                                                 \
 			undo(o_);                                       \
 	} while (0)
-
-static void no_srq(void *srq)
-{
-	ibv_destroy_srq(srq);
-}
-
-static void no_mw(void *mw)
-{
-	ibv_dealloc_mw(mw);
-}
-
-static void no_xrcd(void *xrcd)
-{
-	ibv_close_xrcd(xrcd);
-}
-
-static void no_wq(void *wq)
-{
-	ibv_destroy_wq(wq);
-}
-
-static void no_td(void *td)
-{
-	ibv_dealloc_td(td);
-}
-
-static void no_dm(void *dm)
-{
-	ibv_free_dm(dm);
-}
-
-static void no_counters(void *c)
-{
-	ibv_destroy_counters(c);
-}
-
-static void no_mr(void *mr)
-{
-	ibv_dereg_mr(mr);
-}
 
 /*
  * What EFA has not: no SRQ, memory window, XRC, WQ, thread domain,
@@ -660,14 +623,15 @@ static void unsupported(const struct t_objs *o)
 	union ibv_gid mgid = { .raw = { 0xff, 0x12 } };
 	struct ibv_ece ece;
 
-	TRY("create_srq", ibv_create_srq(o->pd, &sa), no_srq);
-	TRY("alloc_mw", ibv_alloc_mw(o->pd, IBV_MW_TYPE_1), no_mw);
-	TRY("open_xrcd", ibv_open_xrcd(o->ctx, &xa), no_xrcd);
-	TRY("create_wq", ibv_create_wq(o->ctx, &wa), no_wq);
-	TRY("alloc_td", ibv_alloc_td(o->ctx, &ta), no_td);
-	TRY("alloc_dm", ibv_alloc_dm(o->ctx, &da), no_dm);
-	TRY("create_counters", ibv_create_counters(o->ctx, &ca), no_counters);
-	TRY("alloc_null_mr", ibv_alloc_null_mr(o->pd), no_mr);
+	TRY("create_srq", ibv_create_srq(o->pd, &sa), ibv_destroy_srq);
+	TRY("alloc_mw", ibv_alloc_mw(o->pd, IBV_MW_TYPE_1), ibv_dealloc_mw);
+	TRY("open_xrcd", ibv_open_xrcd(o->ctx, &xa), ibv_close_xrcd);
+	TRY("create_wq", ibv_create_wq(o->ctx, &wa), ibv_destroy_wq);
+	TRY("alloc_td", ibv_alloc_td(o->ctx, &ta), ibv_dealloc_td);
+	TRY("alloc_dm", ibv_alloc_dm(o->ctx, &da), ibv_free_dm);
+	TRY("create_counters", ibv_create_counters(o->ctx, &ca),
+	    ibv_destroy_counters);
+	TRY("alloc_null_mr", ibv_alloc_null_mr(o->pd), ibv_dereg_mr);
 	t_uv_note("resize_cq ret=%d", ibv_resize_cq(o->cq, 64));
 	t_uv_note("modify_cq ret=%d", ibv_modify_cq(o->cq, &ma));
 	memset(&ece, 0, sizeof(ece));

@@ -183,20 +183,8 @@ static void dv_init_obj(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_wq *wq)
 static struct ibv_qp *rss_qp(struct ibv_context *ctx, struct ibv_pd *pd,
 			     struct ibv_rwq_ind_table *tbl)
 {
-	static uint8_t key[40] = { 0x2c, 0xc6, 0x81, 0xd1 };
-	struct ibv_qp_init_attr_ex attr = {
-		.qp_type = IBV_QPT_RAW_PACKET,
-		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE |
-			     IBV_QP_INIT_ATTR_RX_HASH,
-		.pd = pd,
-		.rwq_ind_tbl = tbl,
-		.rx_hash_conf = { .rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ,
-				  .rx_hash_key_len = sizeof(key),
-				  .rx_hash_key = key,
-				  .rx_hash_fields_mask = IBV_RX_HASH_SRC_IPV4 |
-							 IBV_RX_HASH_DST_IPV4 },
-	};
-	struct ibv_qp *qp = ibv_create_qp_ex(ctx, &attr);
+	static uint8_t key[T_RSS_KEY_LEN] = { 0x2c, 0xc6, 0x81, 0xd1 };
+	struct ibv_qp *qp = t_rss_qp(ctx, pd, tbl, key);
 
 	t_uv_note("create_qp_ex(RSS) %s qp_num=%x errno=%d",
 		  qp ? "ok" : "failed", qp ? qp->qp_num : 0, qp ? 0 : errno);

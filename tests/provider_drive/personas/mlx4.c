@@ -11,9 +11,9 @@
  * provider's own, no kernel object.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <rdma/mlx4-abi.h>
 
@@ -350,20 +350,7 @@ static void xrc_qps(const struct t_objs *o, struct ibv_xrcd *xrcd)
 
 static void xrc(const struct t_objs *o)
 {
-	struct ibv_xrcd_init_attr xa = {
-		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
-		.fd = -1,
-		.oflags = O_CREAT,
-	};
-	struct ibv_srq_init_attr_ex sa = {
-		.attr = { .max_wr = 16, .max_sge = 1 },
-		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_XRCD |
-			     IBV_SRQ_INIT_ATTR_CQ | IBV_SRQ_INIT_ATTR_PD,
-		.srq_type = IBV_SRQT_XRC,
-		.pd = o->pd,
-		.cq = o->cq,
-	};
-	struct ibv_xrcd *xrcd = ibv_open_xrcd(o->ctx, &xa);
+	struct ibv_xrcd *xrcd = t_xrcd(o->ctx);
 	struct ibv_srq *srq;
 	uint32_t srqn = 0;
 	int ret;
@@ -371,8 +358,7 @@ static void xrc(const struct t_objs *o)
 	t_uv_note("open_xrcd %s", xrcd ? "ok" : "failed");
 	if (!xrcd)
 		return;
-	sa.xrcd = xrcd;
-	srq = ibv_create_srq_ex(o->ctx, &sa);
+	srq = t_xrc_srq(o, xrcd);
 	t_uv_note("create_srq_ex(XRC) %s", srq ? "ok" : "failed");
 	if (srq) {
 		ret = ibv_get_srq_num(srq, &srqn);

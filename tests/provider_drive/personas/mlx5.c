@@ -15,7 +15,6 @@
  * without the capabilities it would read from the firmware.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 
 /* verbs.h first: it lays out RDMA_UAPI_PTR before the kernel's headers. */
@@ -529,31 +528,13 @@ static void rss_flow(struct ibv_qp *qp)
 		t_uv_note("destroy_flow ret=%d", ibv_destroy_flow(flow));
 }
 
-static struct ibv_qp *rss_qp(const struct t_objs *o,
-			     struct ibv_rwq_ind_table *tbl)
-{
-	static uint8_t key[40] = { 0x2c, 0xc6, 0x81, 0xd1, 0x5b, 0xdb, 0xf4,
-				   0xf7, 0xfc, 0xa2, 0x83, 0x19, 0xdb, 0x1a,
-				   0x3e, 0x94, 0x6b, 0x9e, 0x38, 0xd9 };
-	struct ibv_qp_init_attr_ex a = {
-		.qp_type = IBV_QPT_RAW_PACKET,
-		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_IND_TABLE |
-			     IBV_QP_INIT_ATTR_RX_HASH,
-		.pd = o->pd,
-		.rwq_ind_tbl = tbl,
-		.rx_hash_conf = { .rx_hash_function = IBV_RX_HASH_FUNC_TOEPLITZ,
-				  .rx_hash_key_len = sizeof(key),
-				  .rx_hash_key = key,
-				  .rx_hash_fields_mask = IBV_RX_HASH_SRC_IPV4 |
-							 IBV_RX_HASH_DST_IPV4 },
-	};
-
-	return ibv_create_qp_ex(o->ctx, &a);
-}
-
 /* A receive WQ, an indirection table of it, and an RSS QP over that. */
 static void more_rss(const struct t_objs *o)
 {
+	static uint8_t key[T_RSS_KEY_LEN] = { 0x2c, 0xc6, 0x81, 0xd1, 0x5b,
+					      0xdb, 0xf4, 0xf7, 0xfc, 0xa2,
+					      0x83, 0x19, 0xdb, 0x1a, 0x3e,
+					      0x94, 0x6b, 0x9e, 0x38, 0xd9 };
 	struct ibv_wq_init_attr wa = { .wq_type = IBV_WQT_RQ,
 				       .max_wr = 16,
 				       .max_sge = 1,
@@ -577,7 +558,7 @@ static void more_rss(const struct t_objs *o)
 	tbl = ibv_create_rwq_ind_table(o->ctx, &ta);
 	if (t_note_made("create_rwq_ind_table", tbl)) {
 		t_uv_note("ind_tbl_num=%x", tbl->ind_tbl_num);
-		qp = rss_qp(o, tbl);
+		qp = t_rss_qp(o->ctx, o->pd, tbl, key);
 		if (t_note_made("create_qp(rss)", qp)) {
 			rss_flow(qp);
 			t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
@@ -614,28 +595,14 @@ static void xrc_qps(const struct t_objs *o, struct ibv_xrcd *xrcd)
 
 static void more_xrc(const struct t_objs *o)
 {
-	struct ibv_xrcd_init_attr xa = {
-		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
-		.fd = -1,
-		.oflags = O_CREAT,
-	};
-	struct ibv_srq_init_attr_ex sa = {
-		.attr = { .max_wr = 16, .max_sge = 1 },
-		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
-			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
-		.srq_type = IBV_SRQT_XRC,
-		.pd = o->pd,
-		.cq = o->cq,
-	};
-	struct ibv_xrcd *xrcd = ibv_open_xrcd(o->ctx, &xa);
+	struct ibv_xrcd *xrcd = t_xrcd(o->ctx);
 	struct ibv_srq *srq;
 	uint32_t num = 0;
 	int ret;
 
 	if (!t_note_made("open_xrcd", xrcd))
 		return;
-	sa.xrcd = xrcd;
-	srq = ibv_create_srq_ex(o->ctx, &sa);
+	srq = t_xrc_srq(o, xrcd);
 	if (t_note_made("create_srq(xrc)", srq)) {
 		ret = ibv_get_srq_num(srq, &num);
 		t_uv_note("get_srq_num ret=%d num=%x", ret, num);
