@@ -75,13 +75,11 @@ static void create_flow(struct ibv_qp *qp, struct flow_buf *f, bool ucmd)
 	t_uv_unname(&flow);
 }
 
-static int flow_qp(struct ibv_context *ctx, struct ibv_pd *pd,
-		   struct ibv_cq *cq, struct verbs_qp *qp)
+static int flow_qp(struct ibv_context *ctx, struct t_diff_qp_objs *o)
 {
 	action.action.context = ctx;
 	counters.counters.context = ctx;
-	return t_diff_pd(ctx, pd) || t_diff_cq(ctx, cq) ||
-	       t_diff_qp(pd, cq, IBV_QPT_RAW_PACKET, qp);
+	return t_diff_new_qp(ctx, IBV_QPT_RAW_PACKET, o);
 }
 
 #define SPEC(f, type, st, seed) add_spec(f, type, sizeof(struct st), seed)
@@ -90,11 +88,9 @@ static void case_flow_l2_l4(struct ibv_context *ctx)
 {
 	struct ibv_flow_spec_action_tag *tag;
 	struct flow_buf f;
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (flow_qp(ctx, &pd, &cq, &qp))
+	if (flow_qp(ctx, &o))
 		return;
 	flow_start(&f, 3);
 	SPEC(&f, IBV_FLOW_SPEC_ETH, ibv_flow_spec_eth, 1);
@@ -102,30 +98,28 @@ static void case_flow_l2_l4(struct ibv_context *ctx)
 	SPEC(&f, IBV_FLOW_SPEC_TCP, ibv_flow_spec_tcp_udp, 3);
 	tag = SPEC(&f, IBV_FLOW_SPEC_ACTION_TAG, ibv_flow_spec_action_tag, 4);
 	tag->tag_id = 0x7a9;
-	create_flow(&qp.qp, &f, true);
-	create_flow(&qp.qp, &f, false);
+	create_flow(&o.qp.qp, &f, true);
+	create_flow(&o.qp.qp, &f, false);
 	flow_start(&f, 0);
 	SPEC(&f, IBV_FLOW_SPEC_IPV4_EXT, ibv_flow_spec_ipv4_ext, 5);
 	SPEC(&f, IBV_FLOW_SPEC_UDP, ibv_flow_spec_tcp_udp, 6);
 	SPEC(&f, IBV_FLOW_SPEC_ACTION_DROP, ibv_flow_spec_action_drop, 7);
-	create_flow(&qp.qp, &f, true);
+	create_flow(&o.qp.qp, &f, true);
 	flow_start(&f, 1);
 	f.attr.type = IBV_FLOW_ATTR_ALL_DEFAULT;
 	f.attr.flags = IBV_FLOW_ATTR_FLAGS_DONT_TRAP;
-	create_flow(&qp.qp, &f, true);
+	create_flow(&o.qp.qp, &f, true);
 	t_uv.next_err = EINVAL;
-	create_flow(&qp.qp, &f, true);
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	create_flow(&o.qp.qp, &f, true);
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 static void case_flow_tunnel(struct ibv_context *ctx)
 {
 	struct flow_buf f;
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (flow_qp(ctx, &pd, &cq, &qp))
+	if (flow_qp(ctx, &o))
 		return;
 	t_uv_name("action", &action, sizeof(action));
 	t_uv_name("counters", &counters, sizeof(counters));
@@ -139,7 +133,7 @@ static void case_flow_tunnel(struct ibv_context *ctx)
 	     12);
 	add_ptr_spec(&f, IBV_FLOW_SPEC_ACTION_HANDLE, &action.action);
 	add_ptr_spec(&f, IBV_FLOW_SPEC_ACTION_COUNT, &counters.counters);
-	create_flow(&qp.qp, &f, true);
+	create_flow(&o.qp.qp, &f, true);
 	flow_start(&f, 2);
 	SPEC(&f, IBV_FLOW_SPEC_ESP, ibv_flow_spec_esp, 13);
 	SPEC(&f, IBV_FLOW_SPEC_GRE, ibv_flow_spec_gre, 14);
@@ -148,8 +142,8 @@ static void case_flow_tunnel(struct ibv_context *ctx)
 	     16);
 	SPEC(&f, IBV_FLOW_SPEC_TCP | IBV_FLOW_SPEC_INNER, ibv_flow_spec_tcp_udp,
 	     17);
-	create_flow(&qp.qp, &f, false);
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	create_flow(&o.qp.qp, &f, false);
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 /*
@@ -162,40 +156,38 @@ static void case_flow_spec_sizes(struct ibv_context *ctx)
 	struct ibv_flow_spec_ipv6 *v6;
 	uint8_t *p;
 	struct flow_buf f;
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (flow_qp(ctx, &pd, &cq, &qp))
+	if (flow_qp(ctx, &o))
 		return;
 	/* An IPv4 spec with 4 bytes more of filter, mask bytes zero. */
 	flow_start(&f, 0);
 	p = add_spec(&f, IBV_FLOW_SPEC_IPV4_EXT,
 		     sizeof(struct ibv_flow_spec_ipv4_ext) + 8, 20);
 	memset(p + 8 + 12 + 4 + 12, 0, 4);
-	create_flow(&qp.qp, &f, true);
+	create_flow(&o.qp.qp, &f, true);
 	flow_start(&f, 0);
 	add_spec(&f, IBV_FLOW_SPEC_IPV4_EXT,
 		 sizeof(struct ibv_flow_spec_ipv4_ext) + 8, 21);
-	create_flow(&qp.qp, &f, true);
+	create_flow(&o.qp.qp, &f, true);
 	/* An IPv6 spec cut short. */
 	flow_start(&f, 0);
 	v6 = add_spec(&f, IBV_FLOW_SPEC_IPV6, 8 + 2 * 36, 22);
 	(void)v6;
-	create_flow(&qp.qp, &f, true);
+	create_flow(&o.qp.qp, &f, true);
 	flow_start(&f, 0);
 	SPEC(&f, IBV_FLOW_SPEC_ETH, ibv_flow_spec_eth, 23);
 	add_spec(&f, 0x77, 16, 24);
-	create_flow(&qp.qp, &f, true);
+	create_flow(&o.qp.qp, &f, true);
 	flow_start(&f, 0);
 	SPEC(&f, IBV_FLOW_SPEC_GRE | IBV_FLOW_SPEC_INNER, ibv_flow_spec_gre,
 	     25);
-	create_flow(&qp.qp, &f, true);
+	create_flow(&o.qp.qp, &f, true);
 	flow_start(&f, 0);
 	SPEC(&f, IBV_FLOW_SPEC_ACTION_DROP | IBV_FLOW_SPEC_INNER,
 	     ibv_flow_spec_action_drop, 26);
-	create_flow(&qp.qp, &f, true);
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	create_flow(&o.qp.qp, &f, true);
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 /* A provider's attribute for the ESP methods. */

@@ -145,6 +145,13 @@ int t_diff_qp(struct ibv_pd *pd, struct ibv_cq *cq, enum ibv_qp_type type,
 	return ret;
 }
 
+int t_diff_new_qp(struct ibv_context *ctx, enum ibv_qp_type type,
+		  struct t_diff_qp_objs *o)
+{
+	return t_diff_pd(ctx, &o->pd) || t_diff_cq(ctx, &o->cq) ||
+	       t_diff_qp(&o->pd, &o->cq, type, &o->qp);
+}
+
 TDRV_CMD(create_srq, ibv_create_srq);
 TDRV_RESP(create_srq, ib_uverbs_create_srq_resp);
 

@@ -11,14 +11,11 @@
 
 static void case_qp_rc(struct ibv_context *ctx)
 {
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (t_diff_pd(ctx, &pd) || t_diff_cq(ctx, &cq) ||
-	    t_diff_qp(&pd, &cq, IBV_QPT_RC, &qp))
+	if (t_diff_new_qp(ctx, IBV_QPT_RC, &o))
 		return;
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 TDRV_CMD(create_qp, ibv_create_qp);
@@ -360,42 +357,39 @@ static void case_open_qp(struct ibv_context *ctx)
 
 static void case_destroy_qp_fails(struct ibv_context *ctx)
 {
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (t_diff_pd(ctx, &pd) || t_diff_cq(ctx, &cq) ||
-	    t_diff_qp(&pd, &cq, IBV_QPT_UD, &qp))
+	if (t_diff_new_qp(ctx, IBV_QPT_UD, &o))
 		return;
 	t_uv.next_err = EBUSY;
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 	verbs_allow_disassociate_destroy = true;
 	t_uv.next_err = EIO;
-	T_NOTE_RET("destroy_qp EIO allowed", ibv_cmd_destroy_qp(&qp.qp));
+	T_NOTE_RET("destroy_qp EIO allowed", ibv_cmd_destroy_qp(&o.qp.qp));
 	verbs_allow_disassociate_destroy = false;
-	t_diff_note_qp(&qp.qp);
+	t_diff_note_qp(&o.qp.qp);
 }
 
 static void case_mcast(struct ibv_context *ctx)
 {
 	union ibv_gid gid;
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (t_diff_pd(ctx, &pd) || t_diff_cq(ctx, &cq) ||
-	    t_diff_qp(&pd, &cq, IBV_QPT_UD, &qp))
+	if (t_diff_new_qp(ctx, IBV_QPT_UD, &o))
 		return;
 	for (unsigned int i = 0; i < sizeof(gid.raw); i++)
 		gid.raw[i] = 0xf0 + i;
-	T_NOTE_RET("attach_mcast", ibv_cmd_attach_mcast(&qp.qp, &gid, 0xc001));
-	T_NOTE_RET("detach_mcast", ibv_cmd_detach_mcast(&qp.qp, &gid, 0xc001));
+	T_NOTE_RET("attach_mcast",
+		   ibv_cmd_attach_mcast(&o.qp.qp, &gid, 0xc001));
+	T_NOTE_RET("detach_mcast",
+		   ibv_cmd_detach_mcast(&o.qp.qp, &gid, 0xc001));
 	t_uv.next_err = EINVAL;
 	T_NOTE_RET("attach_mcast fails",
-		   ibv_cmd_attach_mcast(&qp.qp, &gid, 0xffff));
+		   ibv_cmd_attach_mcast(&o.qp.qp, &gid, 0xffff));
 	t_uv.next_err = EINVAL;
-	T_NOTE_RET("detach_mcast fails", ibv_cmd_detach_mcast(&qp.qp, &gid, 0));
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	T_NOTE_RET("detach_mcast fails",
+		   ibv_cmd_detach_mcast(&o.qp.qp, &gid, 0));
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 static void case_ah(struct ibv_context *ctx)

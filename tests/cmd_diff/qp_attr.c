@@ -8,14 +8,6 @@
 
 #include "t_diff.h"
 
-/* An RC QP on a fresh PD and CQ; 0 when the case can go on. */
-static int rc_qp(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
-		 struct verbs_qp *qp, enum ibv_qp_type type)
-{
-	return t_diff_pd(ctx, pd) || t_diff_cq(ctx, cq) ||
-	       t_diff_qp(pd, cq, type, qp);
-}
-
 TDRV_CMD(query_qp, ibv_query_qp);
 
 static void query_qp(struct ibv_qp *qp, int mask)
@@ -39,19 +31,17 @@ static void query_qp(struct ibv_qp *qp, int mask)
 
 static void case_query_qp(struct ibv_context *ctx)
 {
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (rc_qp(ctx, &pd, &cq, &qp, IBV_QPT_RC))
+	if (t_diff_new_qp(ctx, IBV_QPT_RC, &o))
 		return;
-	query_qp(&qp.qp, IBV_QP_STATE);
-	query_qp(&qp.qp, 0x1fffff);
-	query_qp(&qp.qp, 0);
-	query_qp(&qp.qp, IBV_QP_RATE_LIMIT | IBV_QP_STATE);
+	query_qp(&o.qp.qp, IBV_QP_STATE);
+	query_qp(&o.qp.qp, 0x1fffff);
+	query_qp(&o.qp.qp, 0);
+	query_qp(&o.qp.qp, IBV_QP_RATE_LIMIT | IBV_QP_STATE);
 	t_uv.next_err = EINVAL;
-	query_qp(&qp.qp, IBV_QP_CAP);
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	query_qp(&o.qp.qp, IBV_QP_CAP);
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 /* A stale attr with the fields of @mask set to recognisable values. */
@@ -155,24 +145,22 @@ static void modify_qp(struct ibv_qp *qp, int mask)
 
 static void case_modify_qp(struct ibv_context *ctx)
 {
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (rc_qp(ctx, &pd, &cq, &qp, IBV_QPT_RC))
+	if (t_diff_new_qp(ctx, IBV_QPT_RC, &o))
 		return;
-	modify_qp(&qp.qp, INIT_MASK);
-	modify_qp(&qp.qp, RTR_MASK);
-	modify_qp(&qp.qp, RTS_MASK);
-	modify_qp(&qp.qp, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE);
-	modify_qp(&qp.qp, IBV_QP_STATE | IBV_QP_CUR_STATE |
-				  IBV_QP_EN_SQD_ASYNC_NOTIFY | IBV_QP_QKEY |
-				  IBV_QP_CAP);
-	modify_qp(&qp.qp, 0);
-	modify_qp(&qp.qp, IBV_QP_STATE | IBV_QP_RATE_LIMIT);
+	modify_qp(&o.qp.qp, INIT_MASK);
+	modify_qp(&o.qp.qp, RTR_MASK);
+	modify_qp(&o.qp.qp, RTS_MASK);
+	modify_qp(&o.qp.qp, IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE);
+	modify_qp(&o.qp.qp, IBV_QP_STATE | IBV_QP_CUR_STATE |
+				    IBV_QP_EN_SQD_ASYNC_NOTIFY | IBV_QP_QKEY |
+				    IBV_QP_CAP);
+	modify_qp(&o.qp.qp, 0);
+	modify_qp(&o.qp.qp, IBV_QP_STATE | IBV_QP_RATE_LIMIT);
 	t_uv.next_err = EINVAL;
-	modify_qp(&qp.qp, IBV_QP_STATE);
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	modify_qp(&o.qp.qp, IBV_QP_STATE);
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 TDRV_CMD(modify_qp_ex, ibv_modify_qp_ex);
@@ -207,20 +195,18 @@ static void modify_qp_ex(struct ibv_qp *qp, int mask)
 
 static void case_modify_qp_ex(struct ibv_context *ctx)
 {
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (rc_qp(ctx, &pd, &cq, &qp, IBV_QPT_RAW_PACKET))
+	if (t_diff_new_qp(ctx, IBV_QPT_RAW_PACKET, &o))
 		return;
-	modify_qp_ex(&qp.qp, INIT_MASK);
-	modify_qp_ex(&qp.qp, IBV_QP_RATE_LIMIT);
-	modify_qp_ex(&qp.qp, IBV_QP_STATE | IBV_QP_RATE_LIMIT);
-	modify_qp_ex(&qp.qp, RTR_MASK | IBV_QP_ALT_PATH);
-	modify_qp_ex(&qp.qp, 0);
+	modify_qp_ex(&o.qp.qp, INIT_MASK);
+	modify_qp_ex(&o.qp.qp, IBV_QP_RATE_LIMIT);
+	modify_qp_ex(&o.qp.qp, IBV_QP_STATE | IBV_QP_RATE_LIMIT);
+	modify_qp_ex(&o.qp.qp, RTR_MASK | IBV_QP_ALT_PATH);
+	modify_qp_ex(&o.qp.qp, 0);
 	t_uv.next_err = EINVAL;
-	modify_qp_ex(&qp.qp, IBV_QP_STATE);
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	modify_qp_ex(&o.qp.qp, IBV_QP_STATE);
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 /*
@@ -230,15 +216,13 @@ static void case_modify_qp_ex(struct ibv_context *ctx)
  */
 static void case_modify_qp_stale_cmd(struct ibv_context *ctx)
 {
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
+	struct t_diff_qp_objs o;
 
-	if (rc_qp(ctx, &pd, &cq, &qp, IBV_QPT_RC))
+	if (t_diff_new_qp(ctx, IBV_QPT_RC, &o))
 		return;
-	modify_qp_cmd(&qp.qp, INIT_MASK, true);
-	modify_qp_ex_cmd(&qp.qp, IBV_QP_STATE | IBV_QP_RATE_LIMIT, true);
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	modify_qp_cmd(&o.qp.qp, INIT_MASK, true);
+	modify_qp_ex_cmd(&o.qp.qp, IBV_QP_STATE | IBV_QP_RATE_LIMIT, true);
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 /* Memory the work requests point into. */
@@ -259,6 +243,43 @@ static void note_bad(const char *what, int ret, const void *bad,
 			  ((const char *)bad - (const char *)first) / size);
 }
 
+/* Each posts the chain @wr and notes where it says it stopped. */
+static void post_send(const char *what, struct ibv_qp *qp,
+		      struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad = BAD_UNTOUCHED;
+	int ret = ibv_cmd_post_send(qp, wr, &bad);
+
+	note_bad(what, ret, bad, wr, sizeof(*wr));
+}
+
+static void post_recv(const char *what, struct ibv_qp *qp,
+		      struct ibv_recv_wr *wr)
+{
+	struct ibv_recv_wr *bad = BAD_UNTOUCHED;
+	int ret = ibv_cmd_post_recv(qp, wr, &bad);
+
+	note_bad(what, ret, bad, wr, sizeof(*wr));
+}
+
+static void post_srq_recv(const char *what, struct ibv_srq *srq,
+			  struct ibv_recv_wr *wr)
+{
+	struct ibv_recv_wr *bad = BAD_UNTOUCHED;
+	int ret = ibv_cmd_post_srq_recv(srq, wr, &bad);
+
+	note_bad(what, ret, bad, wr, sizeof(*wr));
+}
+
+/* The memory, scatter entries and work requests the kernel sees. */
+static void name_wrs(const void *sge, size_t sge_len, const void *wr,
+		     size_t wr_len)
+{
+	t_uv_name("buf", buf, sizeof(buf));
+	t_uv_name("sge", sge, sge_len);
+	t_uv_name("wr", wr, wr_len);
+}
+
 static void case_post_send_rc(struct ibv_context *ctx)
 {
 	struct ibv_sge sge[3] = {
@@ -266,17 +287,12 @@ static void case_post_send_rc(struct ibv_context *ctx)
 		{ (uintptr_t)buf + 64, 128, 0x10 },
 		{ (uintptr_t)buf + 512, 8, 0x11 },
 	};
-	struct ibv_send_wr wr[3], *bad;
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
-	int ret;
+	struct ibv_send_wr wr[3];
+	struct t_diff_qp_objs o;
 
-	if (rc_qp(ctx, &pd, &cq, &qp, IBV_QPT_RC))
+	if (t_diff_new_qp(ctx, IBV_QPT_RC, &o))
 		return;
-	t_uv_name("buf", buf, sizeof(buf));
-	t_uv_name("sge", sge, sizeof(sge));
-	t_uv_name("wr", wr, sizeof(wr));
+	name_wrs(sge, sizeof(sge), wr, sizeof(wr));
 	t_diff_stale(wr, sizeof(wr));
 	wr[0].wr_id = 1;
 	wr[0].next = &wr[1];
@@ -303,36 +319,27 @@ static void case_post_send_rc(struct ibv_context *ctx)
 	wr[2].wr.atomic.compare_add = 1;
 	wr[2].wr.atomic.swap = 2;
 	wr[2].wr.atomic.rkey = 0x66;
-	bad = BAD_UNTOUCHED;
-	ret = ibv_cmd_post_send(&qp.qp, wr, &bad);
-	note_bad("post_send", ret, bad, wr, sizeof(wr[0]));
+	post_send("post_send", &o.qp.qp, wr);
 	wr[0].next = NULL;
 	wr[0].num_sge = 0;
 	wr[0].opcode = IBV_WR_SEND;
-	bad = BAD_UNTOUCHED;
 	t_uv.next_err = EINVAL;
-	ret = ibv_cmd_post_send(&qp.qp, wr, &bad);
-	note_bad("post_send fails", ret, bad, wr, sizeof(wr[0]));
+	post_send("post_send fails", &o.qp.qp, wr);
 	t_uv_unname(sge);
 	t_uv_unname(wr);
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 static void case_post_send_ud(struct ibv_context *ctx)
 {
 	struct ibv_sge sge = { (uintptr_t)buf, 256, 0x10 };
-	struct ibv_send_wr wr[2], *bad;
-	struct ibv_pd pd;
-	struct ibv_cq cq;
+	struct ibv_send_wr wr[2];
+	struct t_diff_qp_objs o;
 	struct ibv_ah ah;
-	struct verbs_qp qp;
-	int ret;
 
-	if (rc_qp(ctx, &pd, &cq, &qp, IBV_QPT_UD) || t_diff_ah(&pd, &ah))
+	if (t_diff_new_qp(ctx, IBV_QPT_UD, &o) || t_diff_ah(&o.pd, &ah))
 		return;
-	t_uv_name("buf", buf, sizeof(buf));
-	t_uv_name("sge", &sge, sizeof(sge));
-	t_uv_name("wr", wr, sizeof(wr));
+	name_wrs(&sge, sizeof(sge), wr, sizeof(wr));
 	t_diff_stale(wr, sizeof(wr));
 	for (int i = 0; i < 2; i++) {
 		wr[i].wr_id = 10 + i;
@@ -346,13 +353,11 @@ static void case_post_send_ud(struct ibv_context *ctx)
 		wr[i].wr.ud.remote_qpn = 0x100 + i;
 		wr[i].wr.ud.remote_qkey = 0x11111111;
 	}
-	bad = BAD_UNTOUCHED;
-	ret = ibv_cmd_post_send(&qp.qp, wr, &bad);
-	note_bad("post_send", ret, bad, wr, sizeof(wr[0]));
+	post_send("post_send", &o.qp.qp, wr);
 	t_uv_unname(&sge);
 	t_uv_unname(wr);
 	T_NOTE_RET("destroy_ah", ibv_cmd_destroy_ah(&ah));
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 static void recv_chain(struct ibv_recv_wr *wr, struct ibv_sge *sge, int n)
@@ -372,29 +377,20 @@ static void case_post_recv(struct ibv_context *ctx)
 		{ (uintptr_t)buf, 1024, 0x10 },
 		{ (uintptr_t)buf + 1024, 1024, 0x10 },
 	};
-	struct ibv_recv_wr wr[3], *bad;
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct verbs_qp qp;
-	int ret;
+	struct ibv_recv_wr wr[3];
+	struct t_diff_qp_objs o;
 
-	if (rc_qp(ctx, &pd, &cq, &qp, IBV_QPT_RC))
+	if (t_diff_new_qp(ctx, IBV_QPT_RC, &o))
 		return;
-	t_uv_name("buf", buf, sizeof(buf));
-	t_uv_name("sge", sge, sizeof(sge));
-	t_uv_name("wr", wr, sizeof(wr));
+	name_wrs(sge, sizeof(sge), wr, sizeof(wr));
 	recv_chain(wr, sge, 3);
-	bad = BAD_UNTOUCHED;
-	ret = ibv_cmd_post_recv(&qp.qp, wr, &bad);
-	note_bad("post_recv", ret, bad, wr, sizeof(wr[0]));
+	post_recv("post_recv", &o.qp.qp, wr);
 	recv_chain(wr, sge, 1);
-	bad = BAD_UNTOUCHED;
 	t_uv.next_err = ENOMEM;
-	ret = ibv_cmd_post_recv(&qp.qp, wr, &bad);
-	note_bad("post_recv fails", ret, bad, wr, sizeof(wr[0]));
+	post_recv("post_recv fails", &o.qp.qp, wr);
 	t_uv_unname(sge);
 	t_uv_unname(wr);
-	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
+	T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&o.qp.qp));
 }
 
 static void case_post_srq_recv(struct ibv_context *ctx)
@@ -403,24 +399,17 @@ static void case_post_srq_recv(struct ibv_context *ctx)
 		{ (uintptr_t)buf, 512, 0x10 },
 		{ (uintptr_t)buf + 512, 512, 0x10 },
 	};
-	struct ibv_recv_wr wr[2], *bad;
+	struct ibv_recv_wr wr[2];
 	struct verbs_srq srq;
 	struct ibv_pd pd;
-	int ret;
 
 	if (t_diff_pd(ctx, &pd) || t_diff_srq(&pd, &srq))
 		return;
-	t_uv_name("buf", buf, sizeof(buf));
-	t_uv_name("sge", sge, sizeof(sge));
-	t_uv_name("wr", wr, sizeof(wr));
+	name_wrs(sge, sizeof(sge), wr, sizeof(wr));
 	recv_chain(wr, sge, 2);
-	bad = BAD_UNTOUCHED;
-	ret = ibv_cmd_post_srq_recv(&srq.srq, wr, &bad);
-	note_bad("post_srq_recv", ret, bad, wr, sizeof(wr[0]));
-	bad = BAD_UNTOUCHED;
+	post_srq_recv("post_srq_recv", &srq.srq, wr);
 	t_uv.next_err = EINVAL;
-	ret = ibv_cmd_post_srq_recv(&srq.srq, wr, &bad);
-	note_bad("post_srq_recv fails", ret, bad, wr, sizeof(wr[0]));
+	post_srq_recv("post_srq_recv fails", &srq.srq, wr);
 	t_uv_unname(sge);
 	t_uv_unname(wr);
 	T_NOTE_RET("destroy_srq", ibv_cmd_destroy_srq(&srq.srq));

@@ -127,6 +127,14 @@ int t_diff_xrcd(struct ibv_context *ctx, struct verbs_xrcd *xrcd);
 int t_diff_qp(struct ibv_pd *pd, struct ibv_cq *cq, enum ibv_qp_type type,
 	      struct verbs_qp *qp);
 int t_diff_srq(struct ibv_pd *pd, struct verbs_srq *srq);
+/* A QP of @type on a fresh PD and CQ, for the cases that need one. */
+struct t_diff_qp_objs {
+	struct ibv_pd pd;
+	struct ibv_cq cq;
+	struct verbs_qp qp;
+};
+int t_diff_new_qp(struct ibv_context *ctx, enum ibv_qp_type type,
+		  struct t_diff_qp_objs *o);
 int t_diff_wq(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
 	      struct ibv_wq *wq);
 int t_diff_mr(struct ibv_pd *pd, struct verbs_mr *mr);
