@@ -13,7 +13,8 @@ struct tdrv_query_device_resp {
 	struct tdrv_drv_out drv;
 };
 
-static void case_query_device_ex(struct ibv_context *ctx)
+/* The whole of the provider's answer, into an attr struct of @size. */
+static void query_device_any(struct ibv_context *ctx, size_t size)
 {
 	struct tdrv_query_device_resp resp;
 	size_t resp_size = sizeof(resp);
@@ -22,27 +23,21 @@ static void case_query_device_ex(struct ibv_context *ctx)
 
 	memset(&resp, 0, sizeof(resp));
 	t_uv_name("resp", &resp, sizeof(resp));
-	ret = ibv_cmd_query_device_any(ctx, NULL, &attr, sizeof(attr),
-				       &resp.core, &resp_size);
+	ret = ibv_cmd_query_device_any(ctx, NULL, &attr, size, &resp.core,
+				       &resp_size);
 	t_uv_note("query_device_any ret=%d resp_size=%zu", ret, resp_size);
 	t_uv_dump("resp", &resp, sizeof(resp));
-	t_uv_dump("attr", &attr, sizeof(attr));
+	t_uv_dump("attr", &attr, size);
+}
+
+static void case_query_device_ex(struct ibv_context *ctx)
+{
+	query_device_any(ctx, sizeof(struct ibv_device_attr_ex));
 }
 
 static void case_query_device_base(struct ibv_context *ctx)
 {
-	struct tdrv_query_device_resp resp;
-	size_t resp_size = sizeof(resp);
-	struct ibv_device_attr_ex attr;
-	int ret;
-
-	memset(&resp, 0, sizeof(resp));
-	t_uv_name("resp", &resp, sizeof(resp));
-	ret = ibv_cmd_query_device_any(ctx, NULL, &attr, sizeof(attr.orig_attr),
-				       &resp.core, &resp_size);
-	t_uv_note("query_device_any ret=%d resp_size=%zu", ret, resp_size);
-	t_uv_dump("resp", &resp, sizeof(resp));
-	t_uv_dump("attr", &attr, sizeof(attr.orig_attr));
+	query_device_any(ctx, sizeof(struct ibv_device_attr));
 }
 
 static void case_query_port(struct ibv_context *ctx)

@@ -21,6 +21,25 @@ static void case_qp_rc(struct ibv_context *ctx)
 TDRV_CMD(create_qp, ibv_create_qp);
 TDRV_RESP(create_qp, ib_uverbs_create_qp_resp);
 
+/* A new QP's struct and the answer's buffer, zeroed and named. */
+static void new_qp(struct verbs_qp *qp, const char *resp_name, void *resp,
+		   size_t len)
+{
+	memset(resp, 0, len);
+	memset(qp, 0, sizeof(*qp));
+	t_uv_name("qp", qp, sizeof(*qp));
+	t_uv_name(resp_name, resp, len);
+}
+
+/* The QP destroyed if it was made, and the names forgotten. */
+static void done_qp(int ret, struct verbs_qp *qp, void *resp)
+{
+	if (!ret)
+		T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp->qp));
+	t_uv_unname(resp);
+	t_uv_unname(qp);
+}
+
 /* ibv_cmd_create_qp() from a stale request and init attr. */
 static void create_qp(struct ibv_pd *pd, struct ibv_cq *scq, struct ibv_cq *rcq,
 		      struct ibv_srq *srq, enum ibv_qp_type type,
@@ -34,8 +53,6 @@ static void create_qp(struct ibv_pd *pd, struct ibv_cq *scq, struct ibv_cq *rcq,
 
 	t_diff_stale(&cmd, sizeof(cmd));
 	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
-	memset(&qp, 0, sizeof(qp));
 	t_diff_stale(&attr, sizeof(attr));
 	attr.qp_context = &t_decoy;
 	attr.send_cq = scq;
@@ -44,18 +61,14 @@ static void create_qp(struct ibv_pd *pd, struct ibv_cq *scq, struct ibv_cq *rcq,
 	attr.cap = (struct ibv_qp_cap){ 8, srq ? 0 : 8, 1, srq ? 0 : 1, 0 };
 	attr.qp_type = type;
 	attr.sq_sig_all = sq_sig_all;
-	t_uv_name("qp", &qp, sizeof(qp));
-	t_uv_name("create_qp_resp", &resp, sizeof(resp));
+	new_qp(&qp, "create_qp_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_qp(pd, &qp.qp, &attr, &cmd.ibv_cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
 	t_uv_note("create_qp ret=%d errno=%d", ret, ret ? errno : 0);
 	t_uv_dump("create_qp_resp", &resp, sizeof(resp));
 	t_uv_dump("attr", &attr, sizeof(attr));
 	t_diff_note_qp(&qp.qp);
-	if (!ret)
-		T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
-	t_uv_unname(&resp);
-	t_uv_unname(&qp);
+	done_qp(ret, &qp, &resp);
 }
 
 static void case_qp_basic(struct ibv_context *ctx)
@@ -118,18 +131,20 @@ static void init_attr_ex(struct ibv_qp_init_attr_ex *a, struct qp_objs *o,
 	}
 }
 
-static void note_create_ex(int ret, const struct ibv_qp_init_attr_ex *a,
-			   const struct verbs_qp *qp)
+/* What an extended create gave, the QP then destroyed. */
+static void created_ex(int ret, const struct ibv_qp_init_attr_ex *a,
+		       struct verbs_qp *qp, void *resp, size_t len)
 {
 	t_uv_note("create ret=%d errno=%d", ret, ret ? errno : 0);
 	t_uv_dump("cap", &a->cap, sizeof(a->cap));
 	t_diff_note_qp(&qp->qp);
 	t_uv_note("vqp comp_mask=%x", qp->comp_mask);
 	t_uv_dump("vqp xrcd", &qp->xrcd, sizeof(qp->xrcd));
+	t_uv_dump("create_qp_resp", resp, len);
+	done_qp(ret, qp, resp);
 }
 
-static void create_qp_ex(struct ibv_context *ctx, struct qp_objs *o,
-			 struct ibv_qp_init_attr_ex *a)
+static void create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a)
 {
 	struct tdrv_create_qp cmd;
 	struct tdrv_create_qp_resp resp;
@@ -138,19 +153,10 @@ static void create_qp_ex(struct ibv_context *ctx, struct qp_objs *o,
 
 	t_diff_stale(&cmd, sizeof(cmd));
 	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
-	memset(&qp, 0, sizeof(qp));
-	t_uv_name("qp", &qp, sizeof(qp));
-	t_uv_name("create_qp_resp", &resp, sizeof(resp));
+	new_qp(&qp, "create_qp_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_qp_ex(ctx, &qp, a, &cmd.ibv_cmd, sizeof(cmd),
 				   &resp.ibv_resp, sizeof(resp));
-	note_create_ex(ret, a, &qp);
-	t_uv_dump("create_qp_resp", &resp, sizeof(resp));
-	if (!ret)
-		T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
-	t_uv_unname(&resp);
-	t_uv_unname(&qp);
-	(void)o;
+	created_ex(ret, a, &qp, &resp, sizeof(resp));
 }
 
 static void case_qp_ex(struct ibv_context *ctx)
@@ -161,29 +167,29 @@ static void case_qp_ex(struct ibv_context *ctx)
 	if (qp_objs(ctx, &o))
 		return;
 	init_attr_ex(&a, &o, IBV_QPT_RC, IBV_QP_INIT_ATTR_PD);
-	create_qp_ex(ctx, &o, &a);
+	create_qp_ex(ctx, &a);
 	init_attr_ex(&a, &o, IBV_QPT_UD,
 		     IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS);
 	a.srq = &o.srq.srq;
 	a.sq_sig_all = 1;
 	a.send_ops_flags = IBV_QP_EX_WITH_SEND;
-	create_qp_ex(ctx, &o, &a);
+	create_qp_ex(ctx, &a);
 	init_attr_ex(&a, &o, IBV_QPT_XRC_SEND, IBV_QP_INIT_ATTR_PD);
-	create_qp_ex(ctx, &o, &a);
+	create_qp_ex(ctx, &a);
 	init_attr_ex(&a, &o, IBV_QPT_XRC_RECV, IBV_QP_INIT_ATTR_XRCD);
-	create_qp_ex(ctx, &o, &a);
+	create_qp_ex(ctx, &a);
 	/* Refused before anything is sent. */
 	init_attr_ex(&a, &o, IBV_QPT_XRC_RECV, 0);
-	create_qp_ex(ctx, &o, &a);
+	create_qp_ex(ctx, &a);
 	init_attr_ex(&a, &o, IBV_QPT_RC, 0);
-	create_qp_ex(ctx, &o, &a);
+	create_qp_ex(ctx, &a);
 	init_attr_ex(&a, &o, IBV_QPT_RC,
 		     IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS);
 	a.create_flags = IBV_QP_CREATE_SCATTER_FCS;
-	create_qp_ex(ctx, &o, &a);
+	create_qp_ex(ctx, &a);
 	t_uv.next_err = EINVAL;
 	init_attr_ex(&a, &o, IBV_QPT_RC, IBV_QP_INIT_ATTR_PD);
-	create_qp_ex(ctx, &o, &a);
+	create_qp_ex(ctx, &a);
 	T_NOTE_RET("destroy_srq", ibv_cmd_destroy_srq(&o.srq.srq));
 	T_NOTE_RET("close_xrcd", ibv_cmd_close_xrcd(&o.xrcd));
 }
@@ -201,18 +207,10 @@ static void create_qp_ex2(struct ibv_context *ctx,
 
 	t_diff_stale(&cmd, sizeof(cmd));
 	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
-	memset(&qp, 0, sizeof(qp));
-	t_uv_name("qp", &qp, sizeof(qp));
-	t_uv_name("create_qp_resp", &resp, sizeof(resp));
+	new_qp(&qp, "create_qp_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_qp_ex2(ctx, &qp, a, &cmd.ibv_cmd, sizeof(cmd),
 				    &resp.ibv_resp, sizeof(resp));
-	note_create_ex(ret, a, &qp);
-	t_uv_dump("create_qp_resp", &resp, sizeof(resp));
-	if (!ret)
-		T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
-	t_uv_unname(&resp);
-	t_uv_unname(&qp);
+	created_ex(ret, a, &qp, &resp, sizeof(resp));
 }
 
 static void case_qp_ex2(struct ibv_context *ctx)
@@ -309,8 +307,6 @@ static void open_qp(struct ibv_context *ctx, struct verbs_xrcd *xrcd,
 
 	t_diff_stale(&cmd, sizeof(cmd));
 	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
-	memset(&qp, 0, sizeof(qp));
 	t_diff_stale(&attr, sizeof(attr));
 	attr.comp_mask = mask;
 	attr.qp_num = 0x4321;
@@ -318,8 +314,7 @@ static void open_qp(struct ibv_context *ctx, struct verbs_xrcd *xrcd,
 		&(mask & IBV_QP_OPEN_ATTR_XRCD ? xrcd : &t_decoy.xrcd)->xrcd;
 	attr.qp_context = &t_decoy;
 	attr.qp_type = IBV_QPT_XRC_RECV;
-	t_uv_name("qp", &qp, sizeof(qp));
-	t_uv_name("open_qp_resp", &resp, sizeof(resp));
+	new_qp(&qp, "open_qp_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_open_qp(ctx, &qp, vqp_sz, &attr, &cmd.ibv_cmd,
 			      sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	t_uv_note("open_qp ret=%d", ret);
@@ -327,10 +322,7 @@ static void open_qp(struct ibv_context *ctx, struct verbs_xrcd *xrcd,
 	t_diff_note_qp(&qp.qp);
 	t_uv_note("vqp comp_mask=%x", qp.comp_mask);
 	t_uv_dump("vqp xrcd", &qp.xrcd, sizeof(qp.xrcd));
-	if (!ret)
-		T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp.qp));
-	t_uv_unname(&resp);
-	t_uv_unname(&qp);
+	done_qp(ret, &qp, &resp);
 }
 
 static void case_open_qp(struct ibv_context *ctx)

@@ -77,6 +77,19 @@ static void case_wq_flags(struct ibv_context *ctx)
 	create_wq(ctx, &pd, &cq, 0, 0);
 }
 
+/* A WQ on a fresh PD and CQ. */
+struct wq_objs {
+	struct ibv_pd pd;
+	struct ibv_cq cq;
+	struct ibv_wq wq;
+};
+
+static int new_wq(struct ibv_context *ctx, struct wq_objs *o)
+{
+	return t_diff_pd(ctx, &o->pd) || t_diff_cq(ctx, &o->cq) ||
+	       t_diff_wq(ctx, &o->pd, &o->cq, &o->wq);
+}
+
 TDRV_CMD(modify_wq, ibv_modify_wq);
 
 static void modify_wq(struct ibv_wq *wq, uint32_t mask, uint32_t flags_mask)
@@ -104,39 +117,33 @@ static void modify_wq(struct ibv_wq *wq, uint32_t mask, uint32_t flags_mask)
 
 static void case_modify_wq(struct ibv_context *ctx)
 {
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct ibv_wq wq;
+	struct wq_objs o;
 
-	if (t_diff_pd(ctx, &pd) || t_diff_cq(ctx, &cq) ||
-	    t_diff_wq(ctx, &pd, &cq, &wq))
+	if (new_wq(ctx, &o))
 		return;
-	modify_wq(&wq, IBV_WQ_ATTR_STATE, 0);
-	modify_wq(&wq, IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_CURR_STATE, 0);
-	modify_wq(&wq, IBV_WQ_ATTR_FLAGS, IBV_WQ_FLAGS_CVLAN_STRIPPING);
-	modify_wq(&wq, IBV_WQ_ATTR_FLAGS | IBV_WQ_ATTR_STATE,
+	modify_wq(&o.wq, IBV_WQ_ATTR_STATE, 0);
+	modify_wq(&o.wq, IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_CURR_STATE, 0);
+	modify_wq(&o.wq, IBV_WQ_ATTR_FLAGS, IBV_WQ_FLAGS_CVLAN_STRIPPING);
+	modify_wq(&o.wq, IBV_WQ_ATTR_FLAGS | IBV_WQ_ATTR_STATE,
 		  IBV_WQ_FLAGS_RESERVED);
-	modify_wq(&wq, 0, 0);
-	modify_wq(&wq, IBV_WQ_ATTR_RESERVED, 0);
+	modify_wq(&o.wq, 0, 0);
+	modify_wq(&o.wq, IBV_WQ_ATTR_RESERVED, 0);
 	t_uv.next_err = EINVAL;
-	modify_wq(&wq, IBV_WQ_ATTR_STATE, 0);
-	T_NOTE_RET("destroy_wq", ibv_cmd_destroy_wq(&wq));
+	modify_wq(&o.wq, IBV_WQ_ATTR_STATE, 0);
+	T_NOTE_RET("destroy_wq", ibv_cmd_destroy_wq(&o.wq));
 }
 
 static void case_destroy_wq_fails(struct ibv_context *ctx)
 {
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct ibv_wq wq;
+	struct wq_objs o;
 
-	if (t_diff_pd(ctx, &pd) || t_diff_cq(ctx, &cq) ||
-	    t_diff_wq(ctx, &pd, &cq, &wq))
+	if (new_wq(ctx, &o))
 		return;
 	t_uv.next_err = EBUSY;
-	T_NOTE_RET("destroy_wq", ibv_cmd_destroy_wq(&wq));
+	T_NOTE_RET("destroy_wq", ibv_cmd_destroy_wq(&o.wq));
 	t_uv.next_err = EIO;
-	T_NOTE_RET("destroy_wq EIO", ibv_cmd_destroy_wq(&wq));
-	T_NOTE_RET("destroy_wq", ibv_cmd_destroy_wq(&wq));
+	T_NOTE_RET("destroy_wq EIO", ibv_cmd_destroy_wq(&o.wq));
+	T_NOTE_RET("destroy_wq", ibv_cmd_destroy_wq(&o.wq));
 }
 
 TDRV_RESP(create_ind_tbl, ib_uverbs_ex_create_rwq_ind_table_resp);
