@@ -218,17 +218,24 @@ static void trace_words(const void *buf, size_t len)
 	}
 }
 
+/* A line of the trace: @prefix, then the text. */
+static __attribute__((format(printf, 2, 0))) void
+trace_line(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, t_uv.trace);
+	vfprintf(t_uv.trace, fmt, ap);
+	fputc('\n', t_uv.trace);
+}
+
 void t_uv_section(const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!t_uv.trace)
 		return;
-	fprintf(t_uv.trace, "== ");
 	va_start(ap, fmt);
-	vfprintf(t_uv.trace, fmt, ap);
+	trace_line("== ", fmt, ap);
 	va_end(ap);
-	fprintf(t_uv.trace, "\n");
 	fflush(t_uv.trace);
 }
 
@@ -238,11 +245,9 @@ void t_uv_note(const char *fmt, ...)
 
 	if (!t_uv.trace)
 		return;
-	fprintf(t_uv.trace, "  result ");
 	va_start(ap, fmt);
-	vfprintf(t_uv.trace, fmt, ap);
+	trace_line("  result ", fmt, ap);
 	va_end(ap);
-	fprintf(t_uv.trace, "\n");
 }
 
 void t_uv_dump(const char *what, const void *buf, size_t len)

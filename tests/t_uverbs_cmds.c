@@ -50,6 +50,13 @@ void t_uv_reset_handles(void)
 			OUT_AS(type, cmd)->field = (value); \
 	} while (0)
 
+/* An extended answer: no comp_mask bit, and its whole length. */
+#define SET_EX(type, cmd)                                      \
+	do {                                                   \
+		SET(type, cmd, comp_mask, 0);                  \
+		SET(type, cmd, response_length, sizeof(type)); \
+	} while (0)
+
 /* The first u32 of the answer is the new object's handle. */
 static void first_is_handle(struct t_uv_cmd *cmd)
 {
@@ -102,8 +109,7 @@ static void create_cq_ex(struct t_uv_cmd *cmd)
 	typedef struct ib_uverbs_ex_create_cq_resp R;
 
 	SET(R, cmd, base.cq_handle, t_uv_new_handle());
-	SET(R, cmd, comp_mask, 0);
-	SET(R, cmd, response_length, sizeof(R));
+	SET_EX(R, cmd);
 }
 
 /* Up to two completions of the pattern, never more than asked for. */
@@ -135,16 +141,12 @@ static void create_qp_ex(struct t_uv_cmd *cmd)
 	typedef struct ib_uverbs_ex_create_qp_resp R;
 
 	SET(R, cmd, base.qp_handle, t_uv_new_handle());
-	SET(R, cmd, comp_mask, 0);
-	SET(R, cmd, response_length, sizeof(R));
+	SET_EX(R, cmd);
 }
 
 static void modify_qp_ex(struct t_uv_cmd *cmd)
 {
-	typedef struct ib_uverbs_ex_modify_qp_resp R;
-
-	SET(R, cmd, comp_mask, 0);
-	SET(R, cmd, response_length, sizeof(R));
+	SET_EX(struct ib_uverbs_ex_modify_qp_resp, cmd);
 }
 
 static void no_bad_wr(struct t_uv_cmd *cmd)
@@ -169,8 +171,7 @@ static void create_wq(struct t_uv_cmd *cmd)
 {
 	typedef struct ib_uverbs_ex_create_wq_resp R;
 
-	SET(R, cmd, comp_mask, 0);
-	SET(R, cmd, response_length, sizeof(R));
+	SET_EX(R, cmd);
 	SET(R, cmd, wq_handle, t_uv_new_handle());
 }
 
@@ -186,8 +187,7 @@ static void create_ind_tbl(struct t_uv_cmd *cmd)
 {
 	typedef struct ib_uverbs_ex_create_rwq_ind_table_resp R;
 
-	SET(R, cmd, comp_mask, 0);
-	SET(R, cmd, response_length, sizeof(R));
+	SET_EX(R, cmd);
 	SET(R, cmd, ind_tbl_handle, t_uv_new_handle());
 }
 
