@@ -3,7 +3,8 @@
  * provider_drive_test: the generic steps every persona is taken through
  * (t_drive.h), each through the public verbs as an application calls
  * them, each noting in the trace what the provider reported. A step that
- * fails ends the drive: what comes after it needs its object.
+ * fails ends the drive: what comes after it needs its object. After the
+ * steps, the verbs several personas take beyond them, for their dv hooks.
  */
 #include <dlfcn.h>
 #include <errno.h>

@@ -11,7 +11,8 @@
  * answer (the provider's <rdma/<hw>-abi.h> response structs), and how
  * far the generic steps (drive.c) take it. The core part of every
  * answer is a plausible device's (device.c), so that a provider's checks
- * of the kernel's limits pass.
+ * of the kernel's limits pass; command.c reads a command as a kernel
+ * driver does, for both.
  */
 #ifndef T_DRIVE_H
 #define T_DRIVE_H
