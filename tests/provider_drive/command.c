@@ -127,6 +127,21 @@ uint32_t t_new_handle(const struct t_uv_cmd *cmd, uint16_t attr)
 	return h;
 }
 
+uint32_t t_cq_number(const struct t_uv_cmd *cmd)
+{
+	return 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
+}
+
+uint32_t t_qp_number(const struct t_uv_cmd *cmd)
+{
+	return 0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+}
+
+uint32_t t_srq_number(const struct t_uv_cmd *cmd)
+{
+	return 0x200 + t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE);
+}
+
 uint32_t t_cq_entries(const struct t_uv_cmd *cmd)
 {
 	return in_u32(cmd, UVERBS_ATTR_CREATE_CQ_CQE,

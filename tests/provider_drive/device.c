@@ -142,7 +142,7 @@ static void resize_cq(struct t_uv_cmd *cmd)
 static void create_qp(struct t_uv_cmd *cmd)
 {
 	struct ib_uverbs_qp_cap cap = t_qp_cap(cmd);
-	uint32_t qpn = 0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+	uint32_t qpn = t_qp_number(cmd);
 	struct ib_uverbs_create_qp_resp *r = cmd->core_out;
 	void *out;
 

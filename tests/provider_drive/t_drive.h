@@ -161,6 +161,10 @@ int t_drv_answer(struct t_uv_cmd *cmd, const void *src, size_t len);
  * first word of a write-format command's core answer.
  */
 uint32_t t_new_handle(const struct t_uv_cmd *cmd, uint16_t attr);
+/* Its number on the device follows: CQs from 0x40, QPs 0x100, SRQs 0x200. */
+uint32_t t_cq_number(const struct t_uv_cmd *cmd);
+uint32_t t_qp_number(const struct t_uv_cmd *cmd);
+uint32_t t_srq_number(const struct t_uv_cmd *cmd);
 uint32_t t_cq_entries(const struct t_uv_cmd *cmd);
 struct ib_uverbs_qp_cap t_qp_cap(const struct t_uv_cmd *cmd);
 uint32_t t_srq_max_wr(const struct t_uv_cmd *cmd);

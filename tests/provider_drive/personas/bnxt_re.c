@@ -45,7 +45,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct bnxt_re_cq_resp r = {
-		.cqid = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cqid = t_cq_number(cmd),
 		.tail = 0,
 		.phase = 1,
 	};
@@ -56,7 +56,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 static int create_qp(struct t_uv_cmd *cmd)
 {
 	struct bnxt_re_qp_resp r = {
-		.qpid = 0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
+		.qpid = t_qp_number(cmd),
 	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));
@@ -65,8 +65,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct bnxt_re_srq_resp r = {
-		.srqid = 0x200 +
-			 t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.srqid = t_srq_number(cmd),
 	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));

@@ -51,7 +51,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct hns_roce_ib_create_cq_resp r = {
-		.cqn = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cqn = t_cq_number(cmd),
 		.cap_flags = HNS_ROCE_CQ_FLAG_RECORD_DB,
 	};
 
@@ -71,8 +71,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct hns_roce_ib_create_srq_resp r = {
-		.srqn = 0x200 +
-			t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.srqn = t_srq_number(cmd),
 	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));

@@ -64,7 +64,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct irdma_create_cq_resp r = {
-		.cq_id = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cq_id = t_cq_number(cmd),
 		.cq_size = t_cq_entries(cmd),
 	};
 
@@ -74,8 +74,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 static int create_qp(struct t_uv_cmd *cmd)
 {
 	struct irdma_create_qp_resp r = {
-		.qp_id =
-			0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
+		.qp_id = t_qp_number(cmd),
 	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));

@@ -52,7 +52,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct ocrdma_create_cq_uresp r = {
-		.cq_id = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cq_id = t_cq_number(cmd),
 		.page_size = PAGE,
 		.num_pages = 1,
 		.max_hw_cqe = PAGE / 16,
@@ -73,11 +73,11 @@ static uint32_t ring_pages(uint32_t n, uint32_t size)
 
 static int create_qp(struct t_uv_cmd *cmd)
 {
-	uint32_t h = t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+	uint32_t qpn = t_qp_number(cmd);
 	struct ocrdma_create_qp_uresp r = {
-		.qp_id = 0x100 + h,
-		.sq_dbid = 0x100 + h,
-		.rq_dbid = 0x100 + h,
+		.qp_id = qpn,
+		.sq_dbid = qpn,
+		.rq_dbid = qpn,
 		.num_sq_pages = 1,
 		.num_rq_pages = 1,
 		.db_page_size = PAGE,
@@ -101,8 +101,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 {
 	uint32_t wr = t_srq_max_wr(cmd);
 	struct ocrdma_create_srq_uresp r = {
-		.rq_dbid = 0x200 +
-			   t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.rq_dbid = t_srq_number(cmd),
 		.num_rq_pages = 1,
 		.db_page_size = PAGE,
 		.num_rqe_allocated = wr + 1,

@@ -58,7 +58,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 
 static int create_cq(struct t_uv_cmd *cmd)
 {
-	uint16_t icid = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE);
+	uint16_t icid = t_cq_number(cmd);
 	struct qedr_create_cq_uresp r = {
 		.db_offset = 0x800 + 8 * icid,
 		.icid = icid,
@@ -70,7 +70,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 
 static int create_qp(struct t_uv_cmd *cmd)
 {
-	uint16_t icid = 0x100 + t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
+	uint16_t icid = t_qp_number(cmd);
 	struct qedr_create_qp_uresp r = {
 		.qp_id = icid,
 		.atomic_supported = 1,
@@ -88,8 +88,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct qedr_create_srq_uresp r = {
-		.srq_id = 0x200 +
-			  t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.srq_id = t_srq_number(cmd),
 	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));

@@ -38,7 +38,7 @@ static int alloc_pd(struct t_uv_cmd *cmd)
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct pvrdma_create_cq_resp r = {
-		.cqn = 0x40 + t_new_handle(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE),
+		.cqn = t_cq_number(cmd),
 	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));
@@ -46,8 +46,10 @@ static int create_cq(struct t_uv_cmd *cmd)
 
 static int create_qp(struct t_uv_cmd *cmd)
 {
-	uint32_t h = t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE);
-	struct pvrdma_create_qp_resp r = { .qpn = 0x100 + h, .qp_handle = h };
+	struct pvrdma_create_qp_resp r = {
+		.qpn = t_qp_number(cmd),
+		.qp_handle = t_new_handle(cmd, UVERBS_ATTR_CREATE_QP_HANDLE),
+	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));
 }
@@ -55,8 +57,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct pvrdma_create_srq_resp r = {
-		.srqn = 0x200 +
-			t_new_handle(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE),
+		.srqn = t_srq_number(cmd),
 	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));
