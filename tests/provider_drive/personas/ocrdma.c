@@ -115,6 +115,21 @@ static int create_srq(struct t_uv_cmd *cmd)
 	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
+/*
+ * ocrdma 44 leaves the padding of its CREATE_CQ request (struct
+ * ocrdma_create_cq_ureq, rsvd: bytes 4-7) as its stack held it; only
+ * dpp_cq is its. Seen in the VM guest, where that stack held a heap
+ * address that differed with the core underneath.
+ */
+static void ocrdma_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
+			   size_t len)
+{
+	if (t_verb_of(cmd) != T_V_CREATE_CQ)
+		return;
+	for (size_t i = 4; i < len && i < 8; i++)
+		drv_in[i] = 0;
+}
+
 const struct t_persona t_persona_ocrdma = {
 	.name = "ocrdma",
 	.ibdev = "ocrdma0",
@@ -133,4 +148,5 @@ const struct t_persona t_persona_ocrdma = {
 		[T_V_CREATE_QP] = create_qp,
 		[T_V_CREATE_SRQ] = create_srq,
 	},
+	.driver.mask_in = ocrdma_mask_in,
 };
