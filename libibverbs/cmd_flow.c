@@ -269,7 +269,7 @@ static int send_create_flow(struct ibv_qp *qp, struct ibv_create_flow *cmd,
 /*
  * The request's length in u64s: headers, core, room for every spec in
  * its largest kernel form, and the provider's data. At most 255 specs
- * (num_of_specs is a u8) and FLOW_UDATA_MAX bytes of data, so the sum
+ * (num_of_specs is a u8) and KCMD_EX_PART_MAX bytes of data, so the sum
  * cannot wrap and the request fits on the stack, as rdma-core's does.
  */
 static size_t create_flow_words(const struct ibv_flow_attr *attr, size_t udata)
@@ -278,9 +278,6 @@ static size_t create_flow_words(const struct ibv_flow_attr *attr, size_t udata)
 		attr->num_of_specs * sizeof(struct ibv_kern_spec) + udata + 7) /
 	       8;
 }
-
-/* The most provider data the extended header counts (16-bit, in u64s). */
-#define FLOW_UDATA_MAX ((size_t)UINT16_MAX * 8)
 
 static int create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
 		       struct ibv_flow_attr *flow_attr, const void *ucmd,
@@ -320,7 +317,7 @@ int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
 			size_t ucmd_size)
 {
 	size_t udata = ucmd ? ucmd_size : 0;
-	int ret = udata > FLOW_UDATA_MAX ?
+	int ret = udata > KCMD_EX_PART_MAX ?
 			  EINVAL :
 			  create_flow(qp, flow_id, flow_attr, ucmd, udata);
 

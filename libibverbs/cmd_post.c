@@ -24,9 +24,6 @@
 #include "ibverbs.h"
 #include "kcmd.h"
 
-/* The longest request the basic write() header can describe. */
-#define POST_MAX_BYTES ((size_t)UINT16_MAX * 4)
-
 _Static_assert(sizeof(struct ibv_sge) == sizeof(struct ib_uverbs_sge),
 	       "sge layout");
 
@@ -44,10 +41,10 @@ struct post_size {
  */
 static bool add_wr(struct post_size *s, size_t wr_size, int num_sge)
 {
-	if (num_sge < 0 || (size_t)num_sge > POST_MAX_BYTES)
+	if (num_sge < 0 || (size_t)num_sge > KCMD_BASIC_MAX)
 		return false;
 	s->len += wr_size + (size_t)num_sge * sizeof(struct ib_uverbs_sge);
-	if (s->len > POST_MAX_BYTES)
+	if (s->len > KCMD_BASIC_MAX)
 		return false;
 	s->wrs++;
 	s->sges += num_sge;

@@ -274,9 +274,6 @@ int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
 	return create_srq(&c);
 }
 
-/* The most a basic write() header counts (16-bit, in u32s). */
-#define BASIC_REQ_MAX ((size_t)UINT16_MAX * 4)
-
 /*
  * ABI 3 kernels took a MODIFY_SRQ with a max_sge member: the request is
  * rebuilt in that layout, the provider's data moved behind it. The
@@ -324,7 +321,7 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 	if (abi_ver == 3) {
 		/* More than a header counts, in the longer layout: unbuilt. */
 		if (cmd_size - sizeof(*cmd) >
-		    BASIC_REQ_MAX - sizeof(struct ibv_modify_srq_v3))
+		    KCMD_BASIC_MAX - sizeof(struct ibv_modify_srq_v3))
 			return EINVAL;
 		return modify_srq_v3(srq, srq_attr, srq_attr_mask, cmd,
 				     cmd_size);

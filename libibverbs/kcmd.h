@@ -46,6 +46,15 @@ struct kcmd_write_args {
 };
 
 /*
+ * The most bytes a write() header can count: a basic command's whole
+ * request or response (16 bits of 4-byte words), and each part of an
+ * extended one (16 bits of 8-byte words). Longer requests are refused
+ * before they are built.
+ */
+#define KCMD_BASIC_MAX ((size_t)UINT16_MAX * 4)
+#define KCMD_EX_PART_MAX ((size_t)UINT16_MAX * 8)
+
+/*
  * The request or response fields of struct kcmd_write_args, for the
  * usual case where the core part is what the pointer's type spans and
  * the rest of @ptr, up to @len bytes, is the provider's.
