@@ -29,6 +29,7 @@
 
 #include "t_uverbs.h"
 #include "t_uverbs_cmds.h"
+#include "t_uverbs_trace.h"
 
 struct t_uv t_uv;
 
@@ -105,158 +106,6 @@ struct ib_uverbs_attr *t_uv_attr(const struct t_uv_cmd *cmd, uint16_t id)
 	return NULL;
 }
 
-/* Naming addresses. */
-
-#define T_UV_MAX_NAMES 64
-static struct {
-	char name[32];
-	uintptr_t start;
-	size_t len;
-} names[T_UV_MAX_NAMES];
-static unsigned int nnames;
-
-void t_uv_name(const char *name, const void *buf, size_t len)
-{
-	if (nnames == T_UV_MAX_NAMES)
-		abort();
-	snprintf(names[nnames].name, sizeof(names[0].name), "%s", name);
-	names[nnames].start = (uintptr_t)buf;
-	names[nnames].len = len;
-	nnames++;
-}
-
-void t_uv_unname(const void *buf)
-{
-	for (unsigned int i = 0; i < nnames; i++)
-		if (names[i].start == (uintptr_t)buf)
-			names[i--] = names[--nnames];
-}
-
-void t_uv_forget_all(void)
-{
-	nnames = 0;
-}
-
-/*
- * The lowest address a library's buffer can have. Under AddressSanitizer
- * everything below 0x10007fff8000 is its shadow: mapped, yet no buffer's,
- * and wide enough to take in two u32 handles side by side (0x1100000010).
- */
-#if defined(__SANITIZE_ADDRESS__) /* gcc */
-#define T_UV_ASAN 1
-#elif defined(__has_feature) /* clang */
-#if __has_feature(address_sanitizer)
-#define T_UV_ASAN 1
-#endif
-#endif
-#ifdef T_UV_ASAN
-#define LOWEST_ADDRESS 0x10007fff8000ull
-#else
-#define LOWEST_ADDRESS (1ull << 32)
-#endif
-
-/* Whether @v is an address in this process's user space. */
-static bool is_address(uint64_t v)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned char vec;
-
-	if (v < LOWEST_ADDRESS || v >= (1ull << 47))
-		return false;
-	return !mincore((void *)(uintptr_t)(v & ~(uint64_t)(page - 1)), 1,
-			&vec);
-}
-
-/*
- * A value as the trace shows it: a named buffer's address as its name
- * and offset, any other address as "ptr" (where a library keeps its
- * scratch space is not the kernel's business), anything else in hex.
- */
-static void fmt_value(char *out, size_t size, uint64_t v)
-{
-	for (unsigned int i = 0; i < nnames; i++)
-		if (v >= names[i].start && v - names[i].start < names[i].len) {
-			snprintf(out, size, "%s+%llu", names[i].name,
-				 (unsigned long long)(v - names[i].start));
-			return;
-		}
-	if (is_address(v))
-		snprintf(out, size, "ptr");
-	else
-		snprintf(out, size, "%llx", (unsigned long long)v);
-}
-
-static void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void trace(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!t_uv.trace)
-		return;
-	va_start(ap, fmt);
-	vfprintf(t_uv.trace, fmt, ap);
-	va_end(ap);
-}
-
-/* @len bytes as 64-bit words, the last one short if @len says so. */
-static void trace_words(const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	char v[64];
-
-	for (size_t off = 0; off < len; off += 8) {
-		uint64_t w = 0;
-		size_t n = len - off < 8 ? len - off : 8;
-
-		memcpy(&w, p + off, n);
-		if (n == 8)
-			fmt_value(v, sizeof(v), w);
-		else
-			snprintf(v, sizeof(v), "%llx/%zu",
-				 (unsigned long long)w, n);
-		trace(" %s", v);
-	}
-}
-
-/* A line of the trace: @prefix, then the text. */
-static __attribute__((format(printf, 2, 0))) void
-trace_line(const char *prefix, const char *fmt, va_list ap)
-{
-	fputs(prefix, t_uv.trace);
-	vfprintf(t_uv.trace, fmt, ap);
-	fputc('\n', t_uv.trace);
-}
-
-void t_uv_section(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!t_uv.trace)
-		return;
-	va_start(ap, fmt);
-	trace_line("== ", fmt, ap);
-	va_end(ap);
-	fflush(t_uv.trace);
-}
-
-void t_uv_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!t_uv.trace)
-		return;
-	va_start(ap, fmt);
-	trace_line("  result ", fmt, ap);
-	va_end(ap);
-}
-
-void t_uv_dump(const char *what, const void *buf, size_t len)
-{
-	trace("  result %s[%zu]", what, len);
-	trace_words(buf, len);
-	trace("\n");
-}
-
 /* Answering. */
 
 static uint32_t seed_of(const struct t_uv_cmd *cmd, uint32_t part)
@@ -309,7 +158,7 @@ static void trace_masked(const struct t_uv_cmd *cmd, const void *buf,
 	uint8_t *copy;
 
 	if (!mask || !len) {
-		trace_words(buf, len);
+		t_uv_trace_words(buf, len);
 		return;
 	}
 	copy = malloc(len);
@@ -317,8 +166,8 @@ static void trace_masked(const struct t_uv_cmd *cmd, const void *buf,
 		abort();
 	memcpy(copy, buf, len);
 	mask(cmd, copy, len);
-	trace("(masked)");
-	trace_words(copy, len);
+	t_uv_trace("(masked)");
+	t_uv_trace_words(copy, len);
 	free(copy);
 }
 
@@ -341,16 +190,16 @@ static void trace_write(const struct t_uv_cmd *cmd, const struct t_uv_write *w)
 {
 	char where[64];
 
-	trace("  cmd %s core", w ? w->name : "?");
+	t_uv_trace("  cmd %s core", w ? w->name : "?");
 	trace_core_in(cmd, cmd->core_in, cmd->core_in_len);
-	trace("\n  drv");
+	t_uv_trace("\n  drv");
 	trace_drv_in(cmd);
-	fmt_value(where, sizeof(where), (uintptr_t)cmd->core_out);
-	trace("\n  answer core=%zu@%s", cmd->core_out_len,
-	      cmd->core_out_len ? where : "-");
-	fmt_value(where, sizeof(where), (uintptr_t)cmd->drv_out);
-	trace(" drv=%zu@%s\n", cmd->drv_out_len,
-	      cmd->drv_out_len ? where : "-");
+	t_uv_fmt_value(where, sizeof(where), (uintptr_t)cmd->core_out);
+	t_uv_trace("\n  answer core=%zu@%s", cmd->core_out_len,
+		   cmd->core_out_len ? where : "-");
+	t_uv_fmt_value(where, sizeof(where), (uintptr_t)cmd->drv_out);
+	t_uv_trace(" drv=%zu@%s\n", cmd->drv_out_len,
+		   cmd->drv_out_len ? where : "-");
 }
 
 /* A scripted failure, taken by the first command that gets that far. */
@@ -436,16 +285,17 @@ static void trace_write_hdr(const uint8_t *buf, size_t len)
 	const struct ib_uverbs_ex_cmd_hdr *x = (const void *)(h + 1);
 	char resp[64];
 
-	trace("write len=%zu command=%x in_words=%u out_words=%u", len,
-	      h->command, h->in_words, h->out_words);
+	t_uv_trace("write len=%zu command=%x in_words=%u out_words=%u", len,
+		   h->command, h->in_words, h->out_words);
 	if ((h->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) &&
 	    len >= sizeof(*h) + sizeof(*x)) {
-		fmt_value(resp, sizeof(resp), x->response);
-		trace(" response=%s provider_in_words=%u provider_out_words=%u reserved=%x",
-		      resp, x->provider_in_words, x->provider_out_words,
-		      x->cmd_hdr_reserved);
+		t_uv_fmt_value(resp, sizeof(resp), x->response);
+		t_uv_trace(
+			" response=%s provider_in_words=%u provider_out_words=%u reserved=%x",
+			resp, x->provider_in_words, x->provider_out_words,
+			x->cmd_hdr_reserved);
 	}
-	trace("\n");
+	t_uv_trace("\n");
 }
 
 static ssize_t fake_write(const void *buf, size_t len)
@@ -457,7 +307,7 @@ static ssize_t fake_write(const void *buf, size_t len)
 
 	t_uv.calls++;
 	if (len < sizeof(*h)) {
-		trace("write len=%zu -> EINVAL\n", len);
+		t_uv_trace("write len=%zu -> EINVAL\n", len);
 		errno = EINVAL;
 		return -1;
 	}
@@ -469,7 +319,7 @@ static ssize_t fake_write(const void *buf, size_t len)
 		      split_basic(&cmd, buf, len, w);
 	if (!err)
 		err = run_write(&cmd, w);
-	trace("  -> %d\n", err);
+	t_uv_trace("  -> %d\n", err);
 	if (err) {
 		errno = err;
 		return -1;
@@ -486,13 +336,13 @@ static void trace_uhw_in(const struct t_uv_cmd *cmd,
 	struct t_uv_cmd in = *cmd;
 	char v[64];
 
-	fmt_value(v, sizeof(v), a->data);
+	t_uv_fmt_value(v, sizeof(v), a->data);
 	in.drv_in = a->len > sizeof(a->data) ?
 			    (const void *)(uintptr_t)a->data :
 			    (const void *)&a->data;
 	in.drv_in_len = a->len;
 	if (a->len > sizeof(a->data))
-		trace(" in@%s", v);
+		t_uv_trace(" in@%s", v);
 	trace_drv_in(&in);
 }
 
@@ -502,29 +352,29 @@ static void trace_attr(const struct t_uv_cmd *cmd, const struct t_uv_method *m,
 	enum t_uv_kind kind = t_uv_attr_kind(m, a->attr_id);
 	char v[64];
 
-	trace("  attr %x flags=%x len=%u", a->attr_id, a->flags, a->len);
+	t_uv_trace("  attr %x flags=%x len=%u", a->attr_id, a->flags, a->len);
 	if (a->attr_data.reserved)
-		trace(" attr_data=%x", a->attr_data.reserved);
+		t_uv_trace(" attr_data=%x", a->attr_data.reserved);
 	/* In a driver's own method, an empty 0x1000 is an object's handle. */
 	if (a->attr_id == UVERBS_ATTR_UHW_IN && (m || a->len)) {
 		trace_uhw_in(cmd, a);
-		trace("\n");
+		t_uv_trace("\n");
 		return;
 	}
 	switch (kind) {
 	case T_OUT:
-		fmt_value(v, sizeof(v), a->data);
-		trace(" out@%s", v);
+		t_uv_fmt_value(v, sizeof(v), a->data);
+		t_uv_trace(" out@%s", v);
 		break;
 	case T_NEW_OBJ:
 	case T_NEW_FD:
-		trace(" new");
+		t_uv_trace(" new");
 		break;
 	default:
 		if (a->len > sizeof(a->data)) {
-			fmt_value(v, sizeof(v), a->data);
+			t_uv_fmt_value(v, sizeof(v), a->data);
 			/* A driver's method: input or output, the fake knows not. */
-			trace(" %s@%s", m ? "in" : "ptr", v);
+			t_uv_trace(" %s@%s", m ? "in" : "ptr", v);
 			/* A tunnelled command shows as itself (fake_ioctl()). */
 			if (m && !cmd->is_ioctl &&
 			    a->attr_id == UVERBS_ATTR_CORE_IN)
@@ -532,24 +382,26 @@ static void trace_attr(const struct t_uv_cmd *cmd, const struct t_uv_method *m,
 					      (const void *)(uintptr_t)a->data,
 					      a->len);
 			else if (m)
-				trace_words((const void *)(uintptr_t)a->data,
-					    a->len);
+				t_uv_trace_words(
+					(const void *)(uintptr_t)a->data,
+					a->len);
 		} else {
-			fmt_value(v, sizeof(v), a->data);
-			trace(" %s", v);
+			t_uv_fmt_value(v, sizeof(v), a->data);
+			t_uv_trace(" %s", v);
 		}
 	}
-	trace("\n");
+	t_uv_trace("\n");
 }
 
 static void trace_ioctl(const struct t_uv_cmd *cmd, const struct t_uv_method *m)
 {
 	const struct ib_uverbs_ioctl_hdr *h = cmd->hdr;
 
-	trace("ioctl %s object=%u method=%u length=%u num_attrs=%u driver_id=%u reserved=%llx/%x\n",
-	      m ? m->name : "-", h->object_id, h->method_id, h->length,
-	      h->num_attrs, h->driver_id, (unsigned long long)h->reserved1,
-	      h->reserved2);
+	t_uv_trace(
+		"ioctl %s object=%u method=%u length=%u num_attrs=%u driver_id=%u reserved=%llx/%x\n",
+		m ? m->name : "-", h->object_id, h->method_id, h->length,
+		h->num_attrs, h->driver_id, (unsigned long long)h->reserved1,
+		h->reserved2);
 	for (unsigned int i = 0; i < h->num_attrs; i++)
 		trace_attr(cmd, m, &h->attrs[i]);
 }
@@ -736,7 +588,7 @@ static int fake_ioctl(struct ib_uverbs_ioctl_hdr *h)
 		err = EINVAL;
 	else
 		err = run_method(&cmd, m);
-	trace("  -> %d\n", err);
+	t_uv_trace("  -> %d\n", err);
 	if (err) {
 		errno = err;
 		return -1;
@@ -771,21 +623,6 @@ ssize_t write(int fd, const void *buf, size_t len)
 }
 
 /*
- * Where a provider keeps a driver's page (a doorbell register, a clock)
- * is the kernel's business: the page is named by its offset, while there
- * is room for a name.
- */
-static void name_page(void *p, size_t len, off_t off)
-{
-	char name[32];
-
-	if (nnames == T_UV_MAX_NAMES)
-		return;
-	snprintf(name, sizeof(name), "map@%llx", (unsigned long long)off);
-	t_uv_name(name, p, len);
-}
-
-/*
  * A fake command file maps as fresh shared zeroed pages at any offset:
  * /dev/zero's own shared mapping is a file only as long as the mapping,
  * so a page at an offset past that length would fault (SIGBUS). The
@@ -807,18 +644,18 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 			    fill ? prot | PROT_READ | PROT_WRITE : prot,
 			    flags | MAP_ANONYMOUS, -1, 0);
 	err = errno;
-	trace("mmap len=%zu prot=%x flags=%x offset=%llx", len, prot, flags,
-	      (unsigned long long)off);
+	t_uv_trace("mmap len=%zu prot=%x flags=%x offset=%llx", len, prot,
+		   flags, (unsigned long long)off);
 	if (p == MAP_FAILED)
-		trace(" -> %d", err);
-	trace("\n");
+		t_uv_trace(" -> %d", err);
+	t_uv_trace("\n");
 	if (p != MAP_FAILED && fill) {
 		t_uv.driver->mmap((uint64_t)off, p, len);
 		if (mprotect(p, len, prot))
 			abort();
 	}
 	if (p != MAP_FAILED)
-		name_page(p, len, off);
+		t_uv_name_page(p, len, off);
 	errno = err;
 	return p;
 }
