@@ -2,7 +2,7 @@
 /*
  * The command layer's shared pieces (cmd.h): one routing rule for
  * commands with an ioctl and a write() form, so that every cmd_<object>.c
- * falls back the same way. It sits just above the transport (kcmd.c).
+ * falls back the same way.
  */
 #include <errno.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
  * provider's context, and wiring the operation tables that inline
  * functions in applications call through.
  *
- * Opening goes device list (device.c: the device and its reference) ->
+ * Opening goes device list (device_list.c: the device and its reference) ->
  * the uverbs node (discover.c: open_cdev) -> the provider's alloc_context,
  * which calls back into verbs_init_context() here. Every op slot holds a
  * dummy (dummy_ops.c) until the provider's verbs_set_ops() replaces it,

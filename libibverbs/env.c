@@ -3,8 +3,7 @@
  * The environment: the one place that knows which variables the library
  * reads and which of them a privileged (setuid or setgid) process must
  * ignore. Everything else asks here instead of calling getenv(), so the
- * rule cannot be forgotten by the next variable. This is the bottom layer:
- * it calls nothing else in the library.
+ * rule cannot be forgotten by the next variable.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Failures that explain themselves: the one place that words why a verb
- * failed (explain.h). The public verbs (verbs_*.c, cq_init.c) call it on
- * their error path; the transport (kcmd.c) and the command router
- * (cmd.c) call it when the kernel lacks an ioctl method and nothing can
- * be sent instead. errno and the verb's result stay what rdma-core 44
- * gives; only the log gains a line, at VERBS_LOG_LEVEL 3 (info) and up.
+ * failed (explain.h). The public verbs call it on their error path; the
+ * transport (kcmd.c) and the command router (cmd.c) call it when the
+ * kernel lacks an ioctl method and nothing can be sent instead. errno and
+ * the verb's result stay what rdma-core 44 gives; only the log gains a
+ * line, at VERBS_LOG_LEVEL 3 (info) and up.
  *
  * An explanation compares the request with what the device reports. It
  * asks through the context's private op table (query_device_ex,
- * query_port) and reads GIDs from sysfs, not through the public query
- * verbs: those sit above the callers here (ibv_query_gid() in verbs_gid.c
- * itself explains ibv_init_ah_from_wc()), and kcmd.c, the lowest caller,
- * would otherwise reach up. So this file sits just above sysfs.c and
- * log.c, and below everything that explains.
+ * query_port) and reads GIDs from sysfs, never through the public query
+ * verbs, because those verbs are among its callers.
  */
 #include <errno.h>
 #include <inttypes.h>

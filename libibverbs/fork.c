@@ -8,7 +8,7 @@
  * move the parent to a fresh page while the device keeps using the old one.
  * MADV_DONTFORK keeps such pages out of the child instead. Registrations
  * overlap, so the tracker counts, per page, how many of them want the page
- * protected (range_tree.h), and only changes the kernel's advice when a
+ * protected (fork_range_tree.h), and only changes the kernel's advice when a
  * count leaves or reaches zero.
  *
  * Every change happens in three phases under one lock: (0) reserve the
@@ -28,10 +28,10 @@
 
 #include "ibverbs.h"
 #include "fork.h"
-#include "page_size.h"
-#include "range_tree.h"
+#include "fork_page_size.h"
+#include "fork_range_tree.h"
 
-/* Guards everything below, and page_size.c's state. */
+/* Guards everything below, and fork_page_size.c's state. */
 static pthread_mutex_t mm_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct range_tree tree;
 

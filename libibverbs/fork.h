@@ -7,9 +7,9 @@
  * The tracker counts, per page, how many registrations want the page kept
  * out of fork() children. Pages go MADV_DONTFORK when their count leaves 0
  * and MADV_DOFORK when it returns to 0. Its files: fork.c (the entry
- * points, the madvise() calls, initialisation), range_tree.c and
- * range_span.c (the counts, see range_tree.h), page_size.c (huge-page
- * sizes, see page_size.h) and copy_on_fork.c (ibv_is_fork_initialized()).
+ * points, the madvise() calls, initialisation), fork_range_tree.c and
+ * fork_range_span.c (the counts, see fork_range_tree.h), fork_page_size.c (huge-page
+ * sizes, see fork_page_size.h) and fork_cow.c (ibv_is_fork_initialized()).
  */
 #ifndef IBV_FORK_H
 #define IBV_FORK_H

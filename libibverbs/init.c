@@ -3,7 +3,7 @@
  * One-time library initialisation, run by the first ibv_get_device_list()
  * under the device list lock, as rdma-core does: not from a constructor,
  * so that merely linking the library reads no environment and opens no
- * file. It sits above the rooms it sets up (log, sysfs, fork tracker).
+ * file. It sets up the log, the sysfs root and the fork tracker.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -10,8 +10,7 @@
  * between failing and returning. Warnings meant for users who did not
  * ask for a log (IBV_SHOW_WARNINGS) go through ibv_warn_user().
  *
- * The settings are read once, by library initialisation; log.c sits just
- * above env.c and calls nothing else in the library.
+ * The settings are read once, by library initialisation.
  */
 #include <errno.h>
 #include <stdarg.h>

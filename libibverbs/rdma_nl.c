@@ -3,7 +3,7 @@
  * Requests to the kernel's RDMA netlink family (NLDEV), through libnl: the
  * library's one netlink helper. Discovery (discover.c) dumps the devices
  * and asks for each one's character device; the fork tracker
- * (copy_on_fork.c) reads a system attribute. Callers parse the replies;
+ * (fork_cow.c) reads a system attribute. Callers parse the replies;
  * this file only opens sockets, builds requests, runs the exchange and
  * turns libnl's errors into errno values.
  *

@@ -1,17 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Public verbs of the CQ family: create, resize and destroy a completion
- * queue. Each calls the provider's op (which calls ibv_cmd_*_cq() in
- * cmd_cq.c) and then keeps what the core owns: the CQ's core fields
- * (verbs_init_cq() in cq_init.c) and the completion channel's count of
- * the CQs that report to it. Polling and arming are inline functions in
- * <infiniband/verbs.h> that call the provider directly; the extended
- * create is inline too and reaches cq_init.c through verbs_context.
+ * Public verbs of completion queues: create, resize and destroy, and the
+ * core's half of every CQ a provider creates (verbs_init_cq(): context,
+ * channel reference, event counters, lock and condition). The library's
+ * create_cq_ex is the slot the inline ibv_create_cq_ex() reaches through
+ * verbs_context; it refuses completion fields no provider of rdma-core
+ * 44 reports before the provider sees them. Polling and arming are inline
+ * in <infiniband/verbs.h> and call the provider directly. A completion
+ * channel counts the CQs that report to it.
  *
  * The @IBVERBS_1.0 versions live in compat_1_0.c.
  */
+#include <errno.h>
+
 #include "explain.h"
 #include "ibverbs.h"
+
+/**
+ * verbs_init_cq - set the core fields of a new CQ
+ * @cq: the CQ the provider created
+ * @context: its context
+ * @channel: the completion channel it reports to, or NULL
+ * @cq_context: the application's cookie
+ *
+ * The channel counts its CQs under the context mutex, the same lock
+ * ibv_destroy_comp_channel() checks the count under.
+ */
+void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context,
+		   struct ibv_comp_channel *channel, void *cq_context)
+{
+	cq->context = context;
+	cq->channel = channel;
+	if (channel) {
+		pthread_mutex_lock(&context->mutex);
+		channel->refcnt++;
+		pthread_mutex_unlock(&context->mutex);
+	}
+	cq->cq_context = cq_context;
+	cq->comp_events_completed = 0;
+	cq->async_events_completed = 0;
+	pthread_mutex_init(&cq->mutex, NULL);
+	pthread_cond_init(&cq->cond, NULL);
+}
+
+/*
+ * Refuses completion fields no provider of rdma-core 44 can report
+ * before asking the provider, so every provider sees only known bits.
+ */
+struct ibv_cq_ex *verbs_create_cq_ex(struct ibv_context *context,
+				     struct ibv_cq_init_attr_ex *cq_attr)
+{
+	struct ibv_cq_ex *cq;
+
+	if (cq_attr->wc_flags & ~(uint64_t)IBV_CREATE_CQ_SUP_WC_FLAGS) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	cq = get_ops(context)->create_cq_ex(context, cq_attr);
+	if (cq)
+		verbs_init_cq(ibv_cq_ex_to_cq(cq), context, cq_attr->channel,
+			      cq_attr->cq_context);
+	else
+		explain_create_cq(context, cq_attr->cqe, cq_attr->comp_vector);
+	return cq;
+}
 
 /**
  * ibv_create_cq - create a completion queue

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Public verbs of the memory family: protection domains, memory regions
- * (plain, by IOVA, dma-buf), re-registration, and the import of PDs, MRs
- * and device memory that another process's context shares with ours
- * (ibv_import_device()).
+ * Public verbs of memory regions: registration (plain, by IOVA,
+ * dma-buf), re-registration, deregistration, and the import of an MR
+ * that another process's context shares with ours (ibv_import_device()).
  *
- * Each verb dispatches to the provider through the context's private op
- * table (get_ops()); the provider reaches the kernel through the
- * ibv_cmd_* layer (cmd_pd.c, cmd_mr.c, cmd_dm.c). What only the library
- * can do happens here, around the provider's call:
+ * What only the library can do happens here, around the provider's call:
  *  - the fork tracker (fork.c): pinned pages must not be shared
  *    copy-on-write with a fork() child, so a registration marks its pages
  *    MADV_DONTFORK before the provider pins them, and undoes that when
@@ -29,33 +25,6 @@
 /* verbs.h turns calls to these into inline dispatchers; define the real ones. */
 #undef ibv_reg_mr
 #undef ibv_reg_mr_iova
-
-/**
- * ibv_alloc_pd - allocate a protection domain
- * @context: the device context
- *
- * Returns the PD, or NULL with errno set.
- */
-VERBS_DEFAULT_VERSION(struct ibv_pd *, ibv_alloc_pd, "IBVERBS_1.1",
-		      struct ibv_context *context)
-{
-	struct ibv_pd *pd = get_ops(context)->alloc_pd(context);
-
-	if (pd)
-		pd->context = context;
-	return pd;
-}
-
-/**
- * ibv_dealloc_pd - destroy a protection domain
- * @pd: a PD with no objects left on it
- *
- * Returns 0 or a positive errno value.
- */
-VERBS_DEFAULT_VERSION(int, ibv_dealloc_pd, "IBVERBS_1.1", struct ibv_pd *pd)
-{
-	return get_ops(pd->context)->dealloc_pd(pd);
-}
 
 /* Bits in IBV_ACCESS_OPTIONAL_RANGE are best effort: an old kernel rejects them. */
 static unsigned int usable_access(struct ibv_context *ctx, unsigned int access)
@@ -268,24 +237,6 @@ VERBS_DEFAULT_VERSION(int, ibv_dereg_mr, "IBVERBS_1.1", struct ibv_mr *mr)
 }
 
 /**
- * ibv_import_pd - use a PD of an imported context as if it were ours
- * @context: a context from ibv_import_device()
- * @pd_handle: the PD's handle in the exporting context
- *
- * Returns the PD, or NULL with errno set.
- */
-struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)
-{
-	return get_ops(context)->import_pd(context, pd_handle);
-}
-
-/* Forget an imported PD here; the kernel object stays with its owner. */
-void ibv_unimport_pd(struct ibv_pd *pd)
-{
-	get_ops(pd->context)->unimport_pd(pd);
-}
-
-/**
  * ibv_import_mr - use an MR of an imported context as if it were ours
  * @pd: the (imported) PD the MR belongs to
  * @mr_handle: the MR's handle in the exporting context
@@ -301,22 +252,4 @@ struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
 void ibv_unimport_mr(struct ibv_mr *mr)
 {
 	get_ops(mr->context)->unimport_mr(mr);
-}
-
-/**
- * ibv_import_dm - use device memory of an imported context
- * @context: a context from ibv_import_device()
- * @dm_handle: the memory's handle in the exporting context
- *
- * Returns the DM, or NULL with errno set.
- */
-struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)
-{
-	return get_ops(context)->import_dm(context, dm_handle);
-}
-
-/* Forget imported device memory here; it stays with its owner. */
-void ibv_unimport_dm(struct ibv_dm *dm)
-{
-	get_ops(dm->context)->unimport_dm(dm);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Huge-page sizes for the fork tracker (page_size.h). The kernel says
+ * Huge-page sizes for the fork tracker (fork_page_size.h). The kernel says
  * which page size a mapping uses in two places: the PROCMAP_QUERY ioctl on
  * /proc/self/maps (Linux 6.11), which answers for one address, and
  * /proc/self/smaps, which has to be read mapping by mapping up to the one
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "kernel-headers/procmap_query.h"
-#include "page_size.h"
+#include "fork_page_size.h"
 
 static enum verbs_fork_pgsz_source pgsz_source = VERBS_FORK_PGSZ_AUTO;
 static bool procmap_unsupported;

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The red-black tree under the fork tracker's page counts (range_tree.h):
+ * The red-black tree under the fork tracker's page counts (fork_range_tree.h):
  * insertion and removal with rebalancing, a small cache of free nodes, and
  * the invariant check behind the test hook verbs_fork_check_tree().
  *
  * Nodes are ordered by start address. The tree knows nothing of counts:
- * keeping ranges disjoint and merged is range_span.c's business.
+ * keeping ranges disjoint and merged is fork_range_span.c's business.
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "range_tree.h"
+#include "fork_range_tree.h"
 
 /* Nodes kept for reuse, so that a register/unregister pair costs no malloc. */
 #define SPARE_MAX 32

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The page size of the mapping that holds an address (page_size.c), for
+ * The page size of the mapping that holds an address (fork_page_size.c), for
  * the fork tracker with RDMAV_HUGEPAGES_SAFE: the kernel marks whole pages
  * only, so a range in huge pages must be rounded to huge pages.
  *

@@ -6,8 +6,8 @@
  * merged), so the tree is as small as the set of distinct counts allows
  * and every change costs O(log n) plus the ranges it covers.
  *
- * range_tree.c keeps the tree itself (balance, node reuse, invariants);
- * range_span.c turns "+1 or -1 on every page of [start, end)" into edits
+ * fork_range_tree.c keeps the tree itself (balance, node reuse, invariants);
+ * fork_range_span.c turns "+1 or -1 on every page of [start, end)" into edits
  * of it. Both are bookkeeping only: no system calls and no locking. The
  * tracker (fork.c) serialises every call and makes the madvise() calls.
  */
@@ -114,7 +114,7 @@ FORK_LOCAL HOT void range_tree_remove(struct range_tree *t, struct range *n);
  */
 FORK_LOCAL const char *range_tree_check(struct range_tree *t);
 
-/* range_span.c: one change, +1 or -1 on every page of a span. */
+/* fork_range_span.c: one change, +1 or -1 on every page of a span. */
 
 /*
  * One search per change: the steps after range_span_plan() start from

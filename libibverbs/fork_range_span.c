@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * One change of the fork tracker's page counts: +1 (protect) or -1 on
- * every page of a span [start, end), applied to the tree of range_tree.h.
+ * every page of a span [start, end), applied to the tree of fork_range_tree.h.
  *
  * The tracker (fork.c) runs a change in three phases: (0)
  * range_span_plan() and range_tree_reserve() find what the span covers
@@ -10,7 +10,7 @@
  * range_walk_next(), (2) range_span_count() updates the tree. Phase 2
  * cannot fail, so when phase 1 fails the tree is simply left as it was.
  */
-#include "range_tree.h"
+#include "fork_range_tree.h"
 
 static uintptr_t min_addr(uintptr_t a, uintptr_t b)
 {

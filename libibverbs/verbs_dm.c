@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Public verbs of device memory that are not inline in verbs.h: the
+ * import of a device memory object another process's context shares with
+ * ours. Allocation, copies and registration dispatch inline through
+ * verbs_context.
+ */
+#include "ibverbs.h"
+
+/**
+ * ibv_import_dm - use device memory of an imported context
+ * @context: a context from ibv_import_device()
+ * @dm_handle: the memory's handle in the exporting context
+ *
+ * Returns the DM, or NULL with errno set.
+ */
+struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)
+{
+	return get_ops(context)->import_dm(context, dm_handle);
+}
+
+/* Forget imported device memory here; it stays with its owner. */
+void ibv_unimport_dm(struct ibv_dm *dm)
+{
+	get_ops(dm->context)->unimport_dm(dm);
+}
