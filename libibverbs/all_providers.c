@@ -8,8 +8,8 @@
  */
 #include <stddef.h>
 
-#include "ibverbs.h"
 #include "all_providers.h"
+#include "driver.h"
 
 #if IBV_NUM_ALL_PROVIDERS > 0
 

@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "driver.h"
+#include "export.h"
 #include "explain.h"
-#include "ibverbs.h"
 #include "kcmd.h"
 
 /*
@@ -64,7 +65,7 @@ void cmd_add_uhw(struct ibv_command_buffer *cmdb, void *cmd, size_t cmd_size,
  * Exported (IBVERBS_PRIVATE_34) for providers' own destroys; set by
  * library initialisation from RDMAV_ALLOW_DISASSOC_DESTROY.
  */
-bool verbs_allow_disassociate_destroy;
+IBV_EXPORT bool verbs_allow_disassociate_destroy;
 
 int cmd_destroy_result(int ret)
 {

@@ -19,8 +19,6 @@
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/verbs.h>
 
-#define CMD_LOCAL __attribute__((visibility("hidden")))
-
 enum cmd_route {
 	CMD_DONE, /* the ioctl ran; @ret holds its result */
 	CMD_WRITE, /* send the write() form */
@@ -33,8 +31,8 @@ enum cmd_route {
  * the chain allows it: a buffer marked fallback_ioctl_only ends in
  * CMD_DONE with EOPNOTSUPP, fallback_require_ex asks for CMD_WRITE_EX.
  */
-CMD_LOCAL enum cmd_route cmd_route(struct ibv_context *ctx,
-				   struct ibv_command_buffer *cmdb, int *ret);
+enum cmd_route cmd_route(struct ibv_context *ctx,
+			 struct ibv_command_buffer *cmdb, int *ret);
 
 /*
  * Attaches the provider's data behind the core request and response of
@@ -42,15 +40,14 @@ CMD_LOCAL enum cmd_route cmd_route(struct ibv_context *ctx,
  * @resp) as the UHW_IN and UHW_OUT attributes of @cmdb, when there is
  * any.
  */
-CMD_LOCAL void cmd_add_uhw(struct ibv_command_buffer *cmdb, void *cmd,
-			   size_t cmd_size, size_t core_in, void *resp,
-			   size_t resp_size, size_t core_out);
+void cmd_add_uhw(struct ibv_command_buffer *cmdb, void *cmd, size_t cmd_size,
+		 size_t core_in, void *resp, size_t resp_size, size_t core_out);
 
 /*
  * A destroy the kernel failed with EIO because the device is gone counts
  * as done when RDMAV_ALLOW_DISASSOC_DESTROY asks for it.
  */
-CMD_LOCAL int cmd_destroy_result(int ret);
+int cmd_destroy_result(int ret);
 
 /*
  * What a destroy sends, fixed per object: the ioctl method with the
@@ -91,8 +88,8 @@ struct cmd_destroy {
  * kernel's answer as is: a caller that waits for events must not wait
  * after a failure cmd_destroy_result() would forgive.
  */
-CMD_LOCAL int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
-			  uint32_t handle, void *resp);
+int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
+		uint32_t handle, void *resp);
 
 /* A destroy without an answer, through cmd_destroy_result(). */
 static inline int cmd_destroy_handle(struct ibv_context *ctx,
@@ -109,9 +106,8 @@ static inline int cmd_destroy_handle(struct ibv_context *ctx,
  * delivered, so the object is not freed under a thread still handling
  * one. Returns 0 or a positive errno, through cmd_destroy_result().
  */
-CMD_LOCAL int cmd_destroy_acked(struct ibv_context *ctx,
-				const struct cmd_destroy *d, uint32_t handle,
-				pthread_mutex_t *mutex, pthread_cond_t *cond,
-				const uint32_t *acked);
+int cmd_destroy_acked(struct ibv_context *ctx, const struct cmd_destroy *d,
+		      uint32_t handle, pthread_mutex_t *mutex,
+		      pthread_cond_t *cond, const uint32_t *acked);
 
 #endif

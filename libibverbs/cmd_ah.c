@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /* The public address vector in the kernel's layout. */
@@ -37,9 +38,10 @@ static void ah_attr_to_kern(struct ib_uverbs_ah_attr *k,
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
-		      struct ibv_ah_attr *attr,
-		      struct ib_uverbs_create_ah_resp *resp, size_t resp_size)
+IBV_EXPORT int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
+				 struct ibv_ah_attr *attr,
+				 struct ib_uverbs_create_ah_resp *resp,
+				 size_t resp_size)
 {
 	struct ibv_create_ah req = {
 		.response = (uintptr_t)resp,
@@ -74,7 +76,7 @@ static const struct cmd_destroy ah_destroy = {
  * Returns 0 or a positive errno value; EIO of a vanished device counts
  * as success when RDMAV_ALLOW_DISASSOC_DESTROY says so.
  */
-int ibv_cmd_destroy_ah(struct ibv_ah *ah)
+IBV_EXPORT int ibv_cmd_destroy_ah(struct ibv_ah *ah)
 {
 	return cmd_destroy_handle(ah->context, &ah_destroy, ah->handle);
 }

@@ -14,17 +14,18 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 
 /*
  * Creates a counter set; no comp_mask bit is defined, so any is
  * EOPNOTSUPP. Fills @vcounters' context and handle. 0 or a positive
  * errno.
  */
-int ibv_cmd_create_counters(struct ibv_context *context,
-			    struct ibv_counters_init_attr *init_attr,
-			    struct verbs_counters *vcounters,
-			    struct ibv_command_buffer *link)
+IBV_EXPORT int ibv_cmd_create_counters(struct ibv_context *context,
+				       struct ibv_counters_init_attr *init_attr,
+				       struct verbs_counters *vcounters,
+				       struct ibv_command_buffer *link)
 {
 	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_COUNTERS,
 				    UVERBS_METHOD_COUNTERS_CREATE, 1, link);
@@ -44,7 +45,7 @@ int ibv_cmd_create_counters(struct ibv_context *context,
 }
 
 /* Destroys the counter set. 0 or a positive errno. */
-int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)
+IBV_EXPORT int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_COUNTERS,
 			       UVERBS_METHOD_COUNTERS_DESTROY, 1);
@@ -60,9 +61,10 @@ int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)
  * IB_UVERBS_READ_COUNTERS_* (e.g. prefer the driver's cached values).
  * 0 or a positive errno.
  */
-int ibv_cmd_read_counters(struct verbs_counters *vcounters,
-			  uint64_t *counters_value, uint32_t ncounters,
-			  uint32_t flags, struct ibv_command_buffer *link)
+IBV_EXPORT int ibv_cmd_read_counters(struct verbs_counters *vcounters,
+				     uint64_t *counters_value,
+				     uint32_t ncounters, uint32_t flags,
+				     struct ibv_command_buffer *link)
 {
 	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_COUNTERS,
 				    UVERBS_METHOD_COUNTERS_READ, 3, link);

@@ -19,7 +19,9 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "context.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /* The provider's buffers for one create, and where they came from. */
@@ -206,11 +208,12 @@ static int create_cq(struct ibv_context *ctx, struct ibv_cq *cq,
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
-		      struct ibv_comp_channel *channel, int comp_vector,
-		      struct ibv_cq *cq, struct ibv_create_cq *cmd,
-		      size_t cmd_size, struct ib_uverbs_create_cq_resp *resp,
-		      size_t resp_size)
+IBV_EXPORT int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
+				 struct ibv_comp_channel *channel,
+				 int comp_vector, struct ibv_cq *cq,
+				 struct ibv_create_cq *cmd, size_t cmd_size,
+				 struct ib_uverbs_create_cq_resp *resp,
+				 size_t resp_size)
 {
 	const struct cq_req r = {
 		.cqe = cqe,
@@ -251,12 +254,13 @@ static uint32_t create_cq_flags(const struct ibv_cq_init_attr_ex *attr)
  * Returns 0, EOPNOTSUPP for comp_mask bits the kernel cannot honour, or
  * another positive errno value.
  */
-int ibv_cmd_create_cq_ex(struct ibv_context *context,
-			 const struct ibv_cq_init_attr_ex *cq_attr,
-			 struct verbs_cq *cq, struct ibv_create_cq_ex *cmd,
-			 size_t cmd_size,
-			 struct ib_uverbs_ex_create_cq_resp *resp,
-			 size_t resp_size, uint32_t cmd_flags)
+IBV_EXPORT int ibv_cmd_create_cq_ex(struct ibv_context *context,
+				    const struct ibv_cq_init_attr_ex *cq_attr,
+				    struct verbs_cq *cq,
+				    struct ibv_create_cq_ex *cmd,
+				    size_t cmd_size,
+				    struct ib_uverbs_ex_create_cq_resp *resp,
+				    size_t resp_size, uint32_t cmd_flags)
 {
 	const uint32_t known = IBV_CQ_INIT_ATTR_MASK_FLAGS |
 			       IBV_CQ_INIT_ATTR_MASK_PD;
@@ -302,7 +306,7 @@ static const struct cmd_destroy cq_destroy = {
  * free the CQ under a thread still handling one, so this waits.
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_destroy_cq(struct ibv_cq *cq)
+IBV_EXPORT int ibv_cmd_destroy_cq(struct ibv_cq *cq)
 {
 	struct ib_uverbs_destroy_cq_resp resp = { 0 };
 	int ret;
@@ -380,7 +384,7 @@ static int poll_chunk(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
  * every entry asked for; completions already taken from the kernel are
  * never dropped, so a failure after the first call returns the count.
  */
-int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
+IBV_EXPORT int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
 {
 	int done = 0, want, n;
 
@@ -405,7 +409,7 @@ int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)
+IBV_EXPORT int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 {
 	struct ibv_req_notify_cq req = {
 		.core_payload = {
@@ -430,9 +434,10 @@ int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
-		      size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp,
-		      size_t resp_size)
+IBV_EXPORT int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe,
+				 struct ibv_resize_cq *cmd, size_t cmd_size,
+				 struct ib_uverbs_resize_cq_resp *resp,
+				 size_t resp_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_RESIZE_CQ,
@@ -462,8 +467,9 @@ int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,
  * Returns 0, EINVAL for attr_mask bits rdma-core 44 does not know, or
  * another positive errno value.
  */
-int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr,
-		      struct ibv_modify_cq *cmd, size_t cmd_size)
+IBV_EXPORT int ibv_cmd_modify_cq(struct ibv_cq *cq,
+				 struct ibv_modify_cq_attr *attr,
+				 struct ibv_modify_cq *cmd, size_t cmd_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_MODIFY_CQ,

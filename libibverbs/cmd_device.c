@@ -20,7 +20,9 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "cmd_device.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 static void port_attr_from_kern(struct ibv_port_attr *attr,
@@ -80,9 +82,9 @@ static int query_port_write(struct ibv_context *ctx, uint8_t port_num,
  * @cmd: the provider's write() request, used only on the write() path
  * @cmd_size: its size
  */
-int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num,
-		       struct ibv_port_attr *port_attr,
-		       struct ibv_query_port *cmd, size_t cmd_size)
+IBV_EXPORT int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num,
+				  struct ibv_port_attr *port_attr,
+				  struct ibv_query_port *cmd, size_t cmd_size)
 {
 	struct ib_uverbs_query_port_resp_ex resp = {};
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_DEVICE,
@@ -151,10 +153,10 @@ static int get_context_write(struct ibv_context *ctx,
  * Learns the completion vector count and, over ioctl, the kernel's
  * core_support bits, which the device keeps.
  */
-int ibv_cmd_get_context(struct verbs_context *context_ex,
-			struct ibv_get_context *cmd, size_t cmd_size,
-			struct ib_uverbs_get_context_resp *resp,
-			size_t resp_size)
+IBV_EXPORT int ibv_cmd_get_context(struct verbs_context *context_ex,
+				   struct ibv_get_context *cmd, size_t cmd_size,
+				   struct ib_uverbs_get_context_resp *resp,
+				   size_t resp_size)
 {
 	struct ibv_context *ctx = &context_ex->context;
 	uint64_t core_support;
@@ -183,8 +185,8 @@ int ibv_cmd_get_context(struct verbs_context *context_ex,
  * @context: an imported context, whose details the kernel holds
  * @driver: the provider's buffer to link, or NULL
  */
-int ibv_cmd_query_context(struct ibv_context *context,
-			  struct ibv_command_buffer *driver)
+IBV_EXPORT int ibv_cmd_query_context(struct ibv_context *context,
+				     struct ibv_command_buffer *driver)
 {
 	uint64_t core_support;
 	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_DEVICE,
@@ -427,11 +429,12 @@ static void port_count(struct ibv_context *ctx, struct ibv_device_attr_ex *a,
  *        its own fields there), or NULL
  * @resp_size: in, the room at @resp; out, what the kernel answered
  */
-int ibv_cmd_query_device_any(struct ibv_context *context,
-			     const struct ibv_query_device_ex_input *input,
-			     struct ibv_device_attr_ex *attr, size_t attr_size,
-			     struct ib_uverbs_ex_query_device_resp *resp,
-			     size_t *resp_size)
+IBV_EXPORT int
+ibv_cmd_query_device_any(struct ibv_context *context,
+			 const struct ibv_query_device_ex_input *input,
+			 struct ibv_device_attr_ex *attr, size_t attr_size,
+			 struct ib_uverbs_ex_query_device_resp *resp,
+			 size_t *resp_size)
 {
 	struct ib_uverbs_ex_query_device_resp own;
 	size_t own_size = sizeof(own);

@@ -10,7 +10,8 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 
 /**
  * ibv_cmd_alloc_dm - have the kernel allocate device memory
@@ -21,9 +22,10 @@
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_alloc_dm(struct ibv_context *ctx,
-		     const struct ibv_alloc_dm_attr *dm_attr,
-		     struct verbs_dm *dm, struct ibv_command_buffer *link)
+IBV_EXPORT int ibv_cmd_alloc_dm(struct ibv_context *ctx,
+				const struct ibv_alloc_dm_attr *dm_attr,
+				struct verbs_dm *dm,
+				struct ibv_command_buffer *link)
 {
 	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_DM,
 				    UVERBS_METHOD_DM_ALLOC, 3, link);
@@ -51,7 +53,7 @@ int ibv_cmd_alloc_dm(struct ibv_context *ctx,
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_free_dm(struct verbs_dm *dm)
+IBV_EXPORT int ibv_cmd_free_dm(struct verbs_dm *dm)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE,
 			       1);
@@ -73,9 +75,10 @@ int ibv_cmd_free_dm(struct verbs_dm *dm)
  * Returns 0 or a positive errno value (EINVAL, also in errno, without
  * ZERO_BASED).
  */
-int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset,
-		      size_t length, unsigned int access, struct verbs_mr *vmr,
-		      struct ibv_command_buffer *link)
+IBV_EXPORT int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
+				 uint64_t offset, size_t length,
+				 unsigned int access, struct verbs_mr *vmr,
+				 struct ibv_command_buffer *link)
 {
 	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_MR,
 				    UVERBS_METHOD_DM_MR_REG, 8, link);

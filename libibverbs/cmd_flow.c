@@ -19,7 +19,8 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /*
@@ -312,9 +313,9 @@ static int create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
  * also left in errno; EINVAL for more provider data than the command
  * can carry, before anything is built.
  */
-int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
-			struct ibv_flow_attr *flow_attr, void *ucmd,
-			size_t ucmd_size)
+IBV_EXPORT int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
+				   struct ibv_flow_attr *flow_attr, void *ucmd,
+				   size_t ucmd_size)
 {
 	size_t udata = ucmd ? ucmd_size : 0;
 	int ret = udata > KCMD_EX_PART_MAX ?
@@ -336,7 +337,7 @@ static const struct cmd_destroy flow_destroy = {
  * Destroys @flow_id: the FLOW/DESTROY method, or the extended write()
  * command DESTROY_FLOW on kernels without it.
  */
-int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)
+IBV_EXPORT int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)
 {
 	return cmd_destroy_handle(flow_id->context, &flow_destroy,
 				  flow_id->handle);

@@ -15,7 +15,8 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 
 /* Attributes an ESP create or modify can carry, handle included. */
 #define ESP_MAX_ATTRS 6
@@ -68,10 +69,11 @@ static void fill_esp(struct ibv_command_buffer *cmdb,
  * in @driver (may be NULL). Fills @flow_action's context, type and
  * handle. 0 or a positive errno.
  */
-int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
-				   struct ibv_flow_action_esp_attr *attr,
-				   struct verbs_flow_action *flow_action,
-				   struct ibv_command_buffer *driver)
+IBV_EXPORT int
+ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
+			       struct ibv_flow_action_esp_attr *attr,
+			       struct verbs_flow_action *flow_action,
+			       struct ibv_command_buffer *driver)
 {
 	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_FLOW_ACTION,
 				    UVERBS_METHOD_FLOW_ACTION_ESP_CREATE,
@@ -95,9 +97,10 @@ int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
  * Changes the ESP parameters of @flow_action to those @attr gives; the
  * parts @attr leaves out are not sent. 0 or a positive errno.
  */
-int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
-				   struct ibv_flow_action_esp_attr *attr,
-				   struct ibv_command_buffer *driver)
+IBV_EXPORT int
+ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
+			       struct ibv_flow_action_esp_attr *attr,
+			       struct ibv_command_buffer *driver)
 {
 	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_FLOW_ACTION,
 				    UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY,
@@ -110,7 +113,7 @@ int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
 }
 
 /* Destroys any flow action by its handle. 0 or a positive errno. */
-int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)
+IBV_EXPORT int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_FLOW_ACTION,
 			       UVERBS_METHOD_FLOW_ACTION_DESTROY, 1);

@@ -18,7 +18,8 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /**
@@ -33,10 +34,11 @@
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
-		   uint64_t hca_va, int access, struct verbs_mr *vmr,
-		   struct ibv_reg_mr *cmd, size_t cmd_size,
-		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size)
+IBV_EXPORT int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			      uint64_t hca_va, int access, struct verbs_mr *vmr,
+			      struct ibv_reg_mr *cmd, size_t cmd_size,
+			      struct ib_uverbs_reg_mr_resp *resp,
+			      size_t resp_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_REG_MR,
@@ -83,10 +85,12 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
  * Updates the keys (and, with CHANGE_PD, the context) on success; the
  * public verb updates the rest. Returns 0 or a positive errno value.
  */
-int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
-		     size_t length, uint64_t hca_va, int access,
-		     struct ibv_pd *pd, struct ibv_rereg_mr *cmd, size_t cmd_sz,
-		     struct ib_uverbs_rereg_mr_resp *resp, size_t resp_sz)
+IBV_EXPORT int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags,
+				void *addr, size_t length, uint64_t hca_va,
+				int access, struct ibv_pd *pd,
+				struct ibv_rereg_mr *cmd, size_t cmd_sz,
+				struct ib_uverbs_rereg_mr_resp *resp,
+				size_t resp_sz)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_REREG_MR,
@@ -126,7 +130,7 @@ static const struct cmd_destroy mr_destroy = {
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
+IBV_EXPORT int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
 {
 	return cmd_destroy_handle(vmr->ibv_mr.context, &mr_destroy,
 				  vmr->ibv_mr.handle);
@@ -141,8 +145,8 @@ int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
  *
  * ioctl only. Returns 0 or a positive errno value.
  */
-int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
-		     uint32_t mr_handle)
+IBV_EXPORT int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
+				uint32_t mr_handle)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR,
 			       4);
@@ -172,8 +176,10 @@ int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
  *
  * ioctl only. Returns 0 or a positive errno value.
  */
-int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
-		      uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)
+IBV_EXPORT int ibv_cmd_advise_mr(struct ibv_pd *pd,
+				 enum ibv_advise_mr_advice advice,
+				 uint32_t flags, struct ibv_sge *sg_list,
+				 uint32_t num_sge)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR,
 			       4);
@@ -198,9 +204,9 @@ int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
  * rdma-core 44's signature: no provider command buffer to link (later
  * releases add one). ioctl only. Returns 0 or a positive errno value.
  */
-int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
-			  uint64_t iova, int fd, int access,
-			  struct verbs_mr *vmr)
+IBV_EXPORT int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				     size_t length, uint64_t iova, int fd,
+				     int access, struct verbs_mr *vmr)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_MR,
 			       UVERBS_METHOD_REG_DMABUF_MR, 9);
@@ -242,10 +248,11 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
-		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
-		     size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp,
-		     size_t resp_size)
+IBV_EXPORT int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
+				struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
+				size_t cmd_size,
+				struct ib_uverbs_alloc_mw_resp *resp,
+				size_t resp_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_ALLOC_MW,
@@ -281,7 +288,7 @@ static const struct cmd_destroy mw_destroy = {
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_dealloc_mw(struct ibv_mw *mw)
+IBV_EXPORT int ibv_cmd_dealloc_mw(struct ibv_mw *mw)
 {
 	return cmd_destroy_handle(mw->context, &mw_destroy, mw->handle);
 }

@@ -12,7 +12,8 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /**
@@ -24,9 +25,10 @@
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
-		     struct ibv_alloc_pd *cmd, size_t cmd_size,
-		     struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)
+IBV_EXPORT int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
+				struct ibv_alloc_pd *cmd, size_t cmd_size,
+				struct ib_uverbs_alloc_pd_resp *resp,
+				size_t resp_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_ALLOC_PD,
@@ -58,7 +60,7 @@ static const struct cmd_destroy pd_destroy = {
  * Returns 0 or a positive errno value (EIO from a removed device counts
  * as success when RDMAV_ALLOW_DISASSOC_DESTROY asks for it).
  */
-int ibv_cmd_dealloc_pd(struct ibv_pd *pd)
+IBV_EXPORT int ibv_cmd_dealloc_pd(struct ibv_pd *pd)
 {
 	return cmd_destroy_handle(pd->context, &pd_destroy, pd->handle);
 }

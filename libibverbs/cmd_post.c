@@ -21,7 +21,8 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 _Static_assert(sizeof(struct ibv_sge) == sizeof(struct ib_uverbs_sge),
@@ -172,8 +173,8 @@ static int post(struct ibv_context *ctx, uint32_t command, void *req,
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
-		      struct ibv_send_wr **bad_wr)
+IBV_EXPORT int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+				 struct ibv_send_wr **bad_wr)
 {
 	struct post_size s;
 
@@ -202,8 +203,8 @@ int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
  *
  * As ibv_cmd_post_send(), for the receive queue of @ibqp.
  */
-int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
-		      struct ibv_recv_wr **bad_wr)
+IBV_EXPORT int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+				 struct ibv_recv_wr **bad_wr)
 {
 	struct post_size s;
 
@@ -232,8 +233,9 @@ int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
  *
  * As ibv_cmd_post_recv(), for @srq.
  */
-int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
-			  struct ibv_recv_wr **bad_wr)
+IBV_EXPORT int ibv_cmd_post_srq_recv(struct ibv_srq *srq,
+				     struct ibv_recv_wr *wr,
+				     struct ibv_recv_wr **bad_wr)
 {
 	struct post_size s;
 

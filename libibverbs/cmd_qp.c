@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "discover.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /* The create flags the kernel knows, whatever the route. */
@@ -356,10 +358,11 @@ err:
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
-		      struct ibv_qp_init_attr *attr, struct ibv_create_qp *cmd,
-		      size_t cmd_size, struct ib_uverbs_create_qp_resp *resp,
-		      size_t resp_size)
+IBV_EXPORT int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
+				 struct ibv_qp_init_attr *attr,
+				 struct ibv_create_qp *cmd, size_t cmd_size,
+				 struct ib_uverbs_create_qp_resp *resp,
+				 size_t resp_size)
 {
 	struct ibv_qp_init_attr_ex attr_ex = {
 		.qp_context = attr->qp_context,
@@ -392,11 +395,12 @@ int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
  * As ibv_cmd_create_qp(), for the extended init attr without the fields
  * that need the extended write() command.
  */
-int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp,
-			 struct ibv_qp_init_attr_ex *attr_ex,
-			 struct ibv_create_qp *cmd, size_t cmd_size,
-			 struct ib_uverbs_create_qp_resp *resp,
-			 size_t resp_size)
+IBV_EXPORT int ibv_cmd_create_qp_ex(struct ibv_context *context,
+				    struct verbs_qp *qp,
+				    struct ibv_qp_init_attr_ex *attr_ex,
+				    struct ibv_create_qp *cmd, size_t cmd_size,
+				    struct ib_uverbs_create_qp_resp *resp,
+				    size_t resp_size)
 {
 	struct qp_create c = {
 		.ctx = context,
@@ -422,11 +426,13 @@ int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp,
  * As ibv_cmd_create_qp_ex(), with the provider's extended write()
  * buffers, so that create flags and RSS tables can fall back too.
  */
-int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
-			  struct ibv_qp_init_attr_ex *qp_attr,
-			  struct ibv_create_qp_ex *cmd, size_t cmd_size,
-			  struct ib_uverbs_ex_create_qp_resp *resp,
-			  size_t resp_size)
+IBV_EXPORT int ibv_cmd_create_qp_ex2(struct ibv_context *context,
+				     struct verbs_qp *qp,
+				     struct ibv_qp_init_attr_ex *qp_attr,
+				     struct ibv_create_qp_ex *cmd,
+				     size_t cmd_size,
+				     struct ib_uverbs_ex_create_qp_resp *resp,
+				     size_t resp_size)
 {
 	struct qp_create c = {
 		.ctx = context,
@@ -479,10 +485,11 @@ static void open_qp_fields(struct verbs_qp *qp, int vqp_sz,
  *
  * Write-only (OPEN_QP). Returns 0 or a positive errno value.
  */
-int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
-		    int vqp_sz, struct ibv_qp_open_attr *attr,
-		    struct ibv_open_qp *cmd, size_t cmd_size,
-		    struct ib_uverbs_create_qp_resp *resp, size_t resp_size)
+IBV_EXPORT int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
+			       int vqp_sz, struct ibv_qp_open_attr *attr,
+			       struct ibv_open_qp *cmd, size_t cmd_size,
+			       struct ib_uverbs_create_qp_resp *resp,
+			       size_t resp_size)
 {
 	const uint32_t need = IBV_QP_OPEN_ATTR_XRCD | IBV_QP_OPEN_ATTR_NUM |
 			      IBV_QP_OPEN_ATTR_TYPE;
@@ -525,7 +532,7 @@ static const struct cmd_destroy qp_destroy = {
  * QP/DESTROY, or DESTROY_QP by write(). Blocks until the application has
  * acknowledged every async event the kernel says it delivered for @qp.
  */
-int ibv_cmd_destroy_qp(struct ibv_qp *qp)
+IBV_EXPORT int ibv_cmd_destroy_qp(struct ibv_qp *qp)
 {
 	return cmd_destroy_acked(qp->context, &qp_destroy, qp->handle,
 				 &qp->mutex, &qp->cond, &qp->events_completed);
@@ -556,8 +563,8 @@ static int mcast(struct ibv_qp *qp, uint32_t command, const union ibv_gid *gid,
  *
  * Write-only (ATTACH_MCAST). Returns 0 or a positive errno value.
  */
-int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			 uint16_t lid)
+IBV_EXPORT int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+				    uint16_t lid)
 {
 	return mcast(qp, IB_USER_VERBS_CMD_ATTACH_MCAST, gid, lid);
 }
@@ -567,8 +574,8 @@ int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
  *
  * Write-only (DETACH_MCAST). Returns 0 or a positive errno value.
  */
-int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			 uint16_t lid)
+IBV_EXPORT int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+				    uint16_t lid)
 {
 	return mcast(qp, IB_USER_VERBS_CMD_DETACH_MCAST, gid, lid);
 }

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /* An address vector as the kernel's QP commands carry it. */
@@ -99,9 +100,10 @@ static void attr_from_query(struct ibv_qp_attr *a,
  * Write-only (QUERY_QP). Fills @qp_attr, and @qp_init_attr from the
  * answer and from @qp. Returns 0 or a positive errno value.
  */
-int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
-		     int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
-		     struct ibv_query_qp *cmd, size_t cmd_size)
+IBV_EXPORT int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
+				int attr_mask,
+				struct ibv_qp_init_attr *qp_init_attr,
+				struct ibv_query_qp *cmd, size_t cmd_size)
 {
 	struct ib_uverbs_query_qp_resp resp;
 	struct kcmd_write_args w = {
@@ -200,8 +202,9 @@ static void modify_to_kern(struct ib_uverbs_modify_qp *m, struct ibv_qp *qp,
  * Write-only (MODIFY_QP). Mask bits the basic command cannot carry give
  * EOPNOTSUPP. Returns 0 or a positive errno value.
  */
-int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
-		      int attr_mask, struct ibv_modify_qp *cmd, size_t cmd_size)
+IBV_EXPORT int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+				 int attr_mask, struct ibv_modify_qp *cmd,
+				 size_t cmd_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_MODIFY_QP,
@@ -220,11 +223,11 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
  * Write-only (EX MODIFY_QP), with the kernel's extended response in
  * @resp. Returns 0 or a positive errno value.
  */
-int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr,
-			 int attr_mask, struct ibv_modify_qp_ex *cmd,
-			 size_t cmd_size,
-			 struct ib_uverbs_ex_modify_qp_resp *resp,
-			 size_t resp_size)
+IBV_EXPORT int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+				    int attr_mask, struct ibv_modify_qp_ex *cmd,
+				    size_t cmd_size,
+				    struct ib_uverbs_ex_modify_qp_resp *resp,
+				    size_t resp_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_MODIFY_QP,

@@ -11,7 +11,10 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "context.h"
+#include "discover.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /* One create in progress, with the provider's write() buffers. */
@@ -210,10 +213,11 @@ err:
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq,
-		       struct ibv_srq_init_attr *attr,
-		       struct ibv_create_srq *cmd, size_t cmd_size,
-		       struct ib_uverbs_create_srq_resp *resp, size_t resp_size)
+IBV_EXPORT int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq,
+				  struct ibv_srq_init_attr *attr,
+				  struct ibv_create_srq *cmd, size_t cmd_size,
+				  struct ib_uverbs_create_srq_resp *resp,
+				  size_t resp_size)
 {
 	struct ibv_srq_init_attr_ex attr_ex = { 0 };
 	struct srq_create c = {
@@ -244,11 +248,11 @@ int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq,
  * CREATE_XSRQ. An unknown comp_mask bit gives EOPNOTSUPP, a missing PD
  * EINVAL.
  */
-int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
-			  struct ibv_srq_init_attr_ex *attr_ex,
-			  struct ibv_create_xsrq *cmd, size_t cmd_size,
-			  struct ib_uverbs_create_srq_resp *resp,
-			  size_t resp_size)
+IBV_EXPORT int
+ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
+		      struct ibv_srq_init_attr_ex *attr_ex,
+		      struct ibv_create_xsrq *cmd, size_t cmd_size,
+		      struct ib_uverbs_create_srq_resp *resp, size_t resp_size)
 {
 	struct srq_create c = {
 		.pd = attr_ex->pd,
@@ -307,9 +311,10 @@ static int modify_srq_v3(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
  * Write-only (MODIFY_SRQ, in the ABI 3 layout on such kernels). Returns 0
  * or a positive errno value.
  */
-int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
-		       int srq_attr_mask, struct ibv_modify_srq *cmd,
-		       size_t cmd_size)
+IBV_EXPORT int ibv_cmd_modify_srq(struct ibv_srq *srq,
+				  struct ibv_srq_attr *srq_attr,
+				  int srq_attr_mask, struct ibv_modify_srq *cmd,
+				  size_t cmd_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_MODIFY_SRQ,
@@ -338,8 +343,9 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
  *
  * Write-only (QUERY_SRQ). Returns 0 or a positive errno value.
  */
-int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
-		      struct ibv_query_srq *cmd, size_t cmd_size)
+IBV_EXPORT int ibv_cmd_query_srq(struct ibv_srq *srq,
+				 struct ibv_srq_attr *srq_attr,
+				 struct ibv_query_srq *cmd, size_t cmd_size)
 {
 	struct ib_uverbs_query_srq_resp resp;
 	struct kcmd_write_args w = {
@@ -372,7 +378,7 @@ static const struct cmd_destroy srq_destroy = {
  *
  * SRQ/DESTROY, or DESTROY_SRQ by write(). Returns 0 or a positive errno.
  */
-int ibv_cmd_destroy_srq(struct ibv_srq *srq)
+IBV_EXPORT int ibv_cmd_destroy_srq(struct ibv_srq *srq)
 {
 	return cmd_destroy_acked(srq->context, &srq_destroy, srq->handle,
 				 &srq->mutex, &srq->cond,

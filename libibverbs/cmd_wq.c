@@ -20,7 +20,8 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /* Attributes of WQ/CREATE, the provider's two included. */
@@ -118,11 +119,12 @@ static bool unknown_flags(const struct ibv_wq_init_attr *init)
  * max_wr/max_sge back into @wq_init_attr. 0 or a positive errno; an
  * attribute error is also left in errno.
  */
-int ibv_cmd_create_wq(struct ibv_context *context,
-		      struct ibv_wq_init_attr *wq_init_attr, struct ibv_wq *wq,
-		      struct ibv_create_wq *cmd, size_t cmd_size,
-		      struct ib_uverbs_ex_create_wq_resp *resp,
-		      size_t resp_size)
+IBV_EXPORT int ibv_cmd_create_wq(struct ibv_context *context,
+				 struct ibv_wq_init_attr *wq_init_attr,
+				 struct ibv_wq *wq, struct ibv_create_wq *cmd,
+				 size_t cmd_size,
+				 struct ib_uverbs_ex_create_wq_resp *resp,
+				 size_t resp_size)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE,
 			       CREATE_WQ_ATTRS);
@@ -167,8 +169,8 @@ int ibv_cmd_create_wq(struct ibv_context *context,
  * @cmd/@cmd_size is the provider's extended request. Records the new
  * state in wq->state on success. 0 or a positive errno.
  */
-int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr,
-		      struct ibv_modify_wq *cmd, size_t cmd_size)
+IBV_EXPORT int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr,
+				 struct ibv_modify_wq *cmd, size_t cmd_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_EX_CMD_MODIFY_WQ,
@@ -215,7 +217,7 @@ static const struct cmd_destroy wq_destroy = {
  * A destroy the kernel failed returns at once, without waiting. 0 or a
  * positive errno.
  */
-int ibv_cmd_destroy_wq(struct ibv_wq *wq)
+IBV_EXPORT int ibv_cmd_destroy_wq(struct ibv_wq *wq)
 {
 	return cmd_destroy_acked(wq->context, &wq_destroy, wq->handle,
 				 &wq->mutex, &wq->cond, &wq->events_completed);
@@ -227,7 +229,7 @@ int ibv_cmd_destroy_wq(struct ibv_wq *wq)
  * first. Fills the table's context, handle and number. 0 or a positive
  * errno.
  */
-int ibv_cmd_create_rwq_ind_table(
+IBV_EXPORT int ibv_cmd_create_rwq_ind_table(
 	struct ibv_context *context,
 	struct ibv_rwq_ind_table_init_attr *init_attr,
 	struct ibv_rwq_ind_table *rwq_ind_table,
@@ -280,7 +282,8 @@ static const struct cmd_destroy rwq_ind_tbl_destroy = {
  * Destroys the table: RWQ_IND_TBL/DESTROY, or the extended write()
  * command on kernels without it. 0 or a positive errno.
  */
-int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)
+IBV_EXPORT int
+ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)
 {
 	return cmd_destroy_handle(rwq_ind_table->context, &rwq_ind_tbl_destroy,
 				  rwq_ind_table->ind_tbl_handle);

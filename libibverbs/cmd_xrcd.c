@@ -12,7 +12,8 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd.h"
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /* The request must name the file and its open flags, and nothing more. */
@@ -39,10 +40,12 @@ static int check_xrcd_attr(const struct ibv_xrcd_init_attr *attr)
  * Returns 0 or a positive errno value (EOPNOTSUPP for unknown comp_mask
  * bits, EINVAL when FD or OFLAGS is missing).
  */
-int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd,
-		      int vxrcd_size, struct ibv_xrcd_init_attr *attr,
-		      struct ibv_open_xrcd *cmd, size_t cmd_size,
-		      struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)
+IBV_EXPORT int ibv_cmd_open_xrcd(struct ibv_context *context,
+				 struct verbs_xrcd *xrcd, int vxrcd_size,
+				 struct ibv_xrcd_init_attr *attr,
+				 struct ibv_open_xrcd *cmd, size_t cmd_size,
+				 struct ib_uverbs_open_xrcd_resp *resp,
+				 size_t resp_size)
 {
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_OPEN_XRCD,
@@ -81,7 +84,7 @@ static const struct cmd_destroy xrcd_destroy = {
  *
  * Returns 0 or a positive errno value.
  */
-int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)
+IBV_EXPORT int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)
 {
 	return cmd_destroy_handle(xrcd->xrcd.context, &xrcd_destroy,
 				  xrcd->handle);

@@ -19,12 +19,13 @@
 #include <stdlib.h>
 
 #include "compat_1_0.h"
+#include "export.h"
 
 /*
  * Providers of libibverbs 1.1 registered through this; none of those can
  * work with this library, but old libfabric binaries still import it.
  */
-void ibv_register_driver_compat(const char *name, void *init_func);
+IBV_EXPORT void ibv_register_driver_compat(const char *name, void *init_func);
 void ibv_register_driver_compat(const char *name, void *init_func)
 {
 }
@@ -35,7 +36,7 @@ VERBS_COMPAT_VERSION(ibv_register_driver_compat, ibv_register_driver,
  * The returned array is preceded by one hidden slot holding the current
  * list, so that freeing needs nothing but the array.
  */
-struct ibv_device_1_0 **ibv_get_device_list_1_0(int *num_devices);
+IBV_EXPORT struct ibv_device_1_0 **ibv_get_device_list_1_0(int *num_devices);
 struct ibv_device_1_0 **ibv_get_device_list_1_0(int *num_devices)
 {
 	struct ibv_device_1_0 **list;
@@ -71,7 +72,7 @@ err_free_real:
 VERBS_COMPAT_VERSION(ibv_get_device_list_1_0, ibv_get_device_list,
 		     "IBVERBS_1.0");
 
-void ibv_free_device_list_1_0(struct ibv_device_1_0 **list);
+IBV_EXPORT void ibv_free_device_list_1_0(struct ibv_device_1_0 **list);
 void ibv_free_device_list_1_0(struct ibv_device_1_0 **list)
 {
 	struct ibv_device_1_0 **d;
@@ -86,7 +87,7 @@ void ibv_free_device_list_1_0(struct ibv_device_1_0 **list)
 VERBS_COMPAT_VERSION(ibv_free_device_list_1_0, ibv_free_device_list,
 		     "IBVERBS_1.0");
 
-const char *ibv_get_device_name_1_0(struct ibv_device_1_0 *device);
+IBV_EXPORT const char *ibv_get_device_name_1_0(struct ibv_device_1_0 *device);
 const char *ibv_get_device_name_1_0(struct ibv_device_1_0 *device)
 {
 	return ibv_get_device_name(device ? device->real_device : NULL);
@@ -94,7 +95,7 @@ const char *ibv_get_device_name_1_0(struct ibv_device_1_0 *device)
 VERBS_COMPAT_VERSION(ibv_get_device_name_1_0, ibv_get_device_name,
 		     "IBVERBS_1.0");
 
-__be64 ibv_get_device_guid_1_0(struct ibv_device_1_0 *device);
+IBV_EXPORT __be64 ibv_get_device_guid_1_0(struct ibv_device_1_0 *device);
 __be64 ibv_get_device_guid_1_0(struct ibv_device_1_0 *device)
 {
 	return ibv_get_device_guid(device ? device->real_device : NULL);
@@ -106,7 +107,8 @@ VERBS_COMPAT_VERSION(ibv_get_device_guid_1_0, ibv_get_device_guid,
  * The 1.0 context wraps a real one. rdma-core 44 leaves the descriptor
  * members unset; copying them lets an old program poll async_fd.
  */
-struct ibv_context_1_0 *ibv_open_device_1_0(struct ibv_device_1_0 *device);
+IBV_EXPORT struct ibv_context_1_0 *
+ibv_open_device_1_0(struct ibv_device_1_0 *device);
 struct ibv_context_1_0 *ibv_open_device_1_0(struct ibv_device_1_0 *device)
 {
 	struct ibv_context_1_0 *ctx = calloc(1, sizeof(*ctx));
@@ -130,7 +132,7 @@ struct ibv_context_1_0 *ibv_open_device_1_0(struct ibv_device_1_0 *device)
 VERBS_COMPAT_VERSION(ibv_open_device_1_0, ibv_open_device, "IBVERBS_1.0");
 
 /* A wrapper is freed only once the real object is gone. */
-int ibv_close_device_1_0(struct ibv_context_1_0 *context);
+IBV_EXPORT int ibv_close_device_1_0(struct ibv_context_1_0 *context);
 int ibv_close_device_1_0(struct ibv_context_1_0 *context)
 {
 	int ret = ibv_close_device(context->real_context);
@@ -141,8 +143,8 @@ int ibv_close_device_1_0(struct ibv_context_1_0 *context)
 }
 VERBS_COMPAT_VERSION(ibv_close_device_1_0, ibv_close_device, "IBVERBS_1.0");
 
-int ibv_query_device_1_0(struct ibv_context_1_0 *context,
-			 struct ibv_device_attr *device_attr);
+IBV_EXPORT int ibv_query_device_1_0(struct ibv_context_1_0 *context,
+				    struct ibv_device_attr *device_attr);
 int ibv_query_device_1_0(struct ibv_context_1_0 *context,
 			 struct ibv_device_attr *device_attr)
 {
@@ -155,8 +157,9 @@ VERBS_COMPAT_VERSION(ibv_query_device_1_0, ibv_query_device, "IBVERBS_1.0");
  * fills exactly (48 bytes). rdma-core 44 writes the current, longer
  * structure here instead, past the end of an old program's.
  */
-int ibv_query_port_1_0(struct ibv_context_1_0 *context, uint8_t port_num,
-		       struct _compat_ibv_port_attr *port_attr);
+IBV_EXPORT int ibv_query_port_1_0(struct ibv_context_1_0 *context,
+				  uint8_t port_num,
+				  struct _compat_ibv_port_attr *port_attr);
 int ibv_query_port_1_0(struct ibv_context_1_0 *context, uint8_t port_num,
 		       struct _compat_ibv_port_attr *port_attr)
 {
@@ -164,8 +167,9 @@ int ibv_query_port_1_0(struct ibv_context_1_0 *context, uint8_t port_num,
 }
 VERBS_COMPAT_VERSION(ibv_query_port_1_0, ibv_query_port, "IBVERBS_1.0");
 
-int ibv_query_gid_1_0(struct ibv_context_1_0 *context, uint8_t port_num,
-		      int index, union ibv_gid *gid);
+IBV_EXPORT int ibv_query_gid_1_0(struct ibv_context_1_0 *context,
+				 uint8_t port_num, int index,
+				 union ibv_gid *gid);
 int ibv_query_gid_1_0(struct ibv_context_1_0 *context, uint8_t port_num,
 		      int index, union ibv_gid *gid)
 {
@@ -173,8 +177,8 @@ int ibv_query_gid_1_0(struct ibv_context_1_0 *context, uint8_t port_num,
 }
 VERBS_COMPAT_VERSION(ibv_query_gid_1_0, ibv_query_gid, "IBVERBS_1.0");
 
-int ibv_query_pkey_1_0(struct ibv_context_1_0 *context, uint8_t port_num,
-		       int index, __be16 *pkey);
+IBV_EXPORT int ibv_query_pkey_1_0(struct ibv_context_1_0 *context,
+				  uint8_t port_num, int index, __be16 *pkey);
 int ibv_query_pkey_1_0(struct ibv_context_1_0 *context, uint8_t port_num,
 		       int index, __be16 *pkey)
 {
@@ -211,8 +215,8 @@ static enum element_kind element_kind(enum ibv_event_type type)
  * The event names the library's object; the program gets its 1.0 one,
  * found through the back-pointer the 1.0 create left in *_context.
  */
-int ibv_get_async_event_1_0(struct ibv_context_1_0 *context,
-			    struct ibv_async_event *event);
+IBV_EXPORT int ibv_get_async_event_1_0(struct ibv_context_1_0 *context,
+				       struct ibv_async_event *event);
 int ibv_get_async_event_1_0(struct ibv_context_1_0 *context,
 			    struct ibv_async_event *event)
 {
@@ -239,7 +243,7 @@ VERBS_COMPAT_VERSION(ibv_get_async_event_1_0, ibv_get_async_event,
 		     "IBVERBS_1.0");
 
 /* Acknowledges on a copy: the program's event keeps its 1.0 object. */
-void ibv_ack_async_event_1_0(struct ibv_async_event *event);
+IBV_EXPORT void ibv_ack_async_event_1_0(struct ibv_async_event *event);
 void ibv_ack_async_event_1_0(struct ibv_async_event *event)
 {
 	struct ibv_async_event real = *event;
@@ -263,7 +267,7 @@ void ibv_ack_async_event_1_0(struct ibv_async_event *event)
 VERBS_COMPAT_VERSION(ibv_ack_async_event_1_0, ibv_ack_async_event,
 		     "IBVERBS_1.0");
 
-struct ibv_pd_1_0 *ibv_alloc_pd_1_0(struct ibv_context_1_0 *context);
+IBV_EXPORT struct ibv_pd_1_0 *ibv_alloc_pd_1_0(struct ibv_context_1_0 *context);
 struct ibv_pd_1_0 *ibv_alloc_pd_1_0(struct ibv_context_1_0 *context)
 {
 	struct ibv_pd_1_0 *pd = calloc(1, sizeof(*pd));
@@ -283,7 +287,7 @@ struct ibv_pd_1_0 *ibv_alloc_pd_1_0(struct ibv_context_1_0 *context)
 }
 VERBS_COMPAT_VERSION(ibv_alloc_pd_1_0, ibv_alloc_pd, "IBVERBS_1.0");
 
-int ibv_dealloc_pd_1_0(struct ibv_pd_1_0 *pd);
+IBV_EXPORT int ibv_dealloc_pd_1_0(struct ibv_pd_1_0 *pd);
 int ibv_dealloc_pd_1_0(struct ibv_pd_1_0 *pd)
 {
 	int ret = ibv_dealloc_pd(pd->real_pd);
@@ -299,8 +303,8 @@ VERBS_COMPAT_VERSION(ibv_dealloc_pd_1_0, ibv_dealloc_pd, "IBVERBS_1.0");
  * flags unknown at compile time that is ibv_reg_mr_iova2() with the
  * address as IOVA.
  */
-struct ibv_mr_1_0 *ibv_reg_mr_1_0(struct ibv_pd_1_0 *pd, void *addr,
-				  size_t length, int access);
+IBV_EXPORT struct ibv_mr_1_0 *ibv_reg_mr_1_0(struct ibv_pd_1_0 *pd, void *addr,
+					     size_t length, int access);
 struct ibv_mr_1_0 *ibv_reg_mr_1_0(struct ibv_pd_1_0 *pd, void *addr,
 				  size_t length, int access)
 {
@@ -324,7 +328,7 @@ struct ibv_mr_1_0 *ibv_reg_mr_1_0(struct ibv_pd_1_0 *pd, void *addr,
 }
 VERBS_COMPAT_VERSION(ibv_reg_mr_1_0, ibv_reg_mr, "IBVERBS_1.0");
 
-int ibv_dereg_mr_1_0(struct ibv_mr_1_0 *mr);
+IBV_EXPORT int ibv_dereg_mr_1_0(struct ibv_mr_1_0 *mr);
 int ibv_dereg_mr_1_0(struct ibv_mr_1_0 *mr)
 {
 	int ret = ibv_dereg_mr(mr->real_mr);
@@ -336,10 +340,9 @@ int ibv_dereg_mr_1_0(struct ibv_mr_1_0 *mr)
 VERBS_COMPAT_VERSION(ibv_dereg_mr_1_0, ibv_dereg_mr, "IBVERBS_1.0");
 
 /* The CQ reports its 1.0 wrapper as cq_context to the 1.1 event calls. */
-struct ibv_cq_1_0 *ibv_create_cq_1_0(struct ibv_context_1_0 *context, int cqe,
-				     void *cq_context,
-				     struct ibv_comp_channel *channel,
-				     int comp_vector);
+IBV_EXPORT struct ibv_cq_1_0 *
+ibv_create_cq_1_0(struct ibv_context_1_0 *context, int cqe, void *cq_context,
+		  struct ibv_comp_channel *channel, int comp_vector);
 struct ibv_cq_1_0 *ibv_create_cq_1_0(struct ibv_context_1_0 *context, int cqe,
 				     void *cq_context,
 				     struct ibv_comp_channel *channel,
@@ -367,14 +370,14 @@ struct ibv_cq_1_0 *ibv_create_cq_1_0(struct ibv_context_1_0 *context, int cqe,
 }
 VERBS_COMPAT_VERSION(ibv_create_cq_1_0, ibv_create_cq, "IBVERBS_1.0");
 
-int ibv_resize_cq_1_0(struct ibv_cq_1_0 *cq, int cqe);
+IBV_EXPORT int ibv_resize_cq_1_0(struct ibv_cq_1_0 *cq, int cqe);
 int ibv_resize_cq_1_0(struct ibv_cq_1_0 *cq, int cqe)
 {
 	return ibv_resize_cq(cq->real_cq, cqe);
 }
 VERBS_COMPAT_VERSION(ibv_resize_cq_1_0, ibv_resize_cq, "IBVERBS_1.0");
 
-int ibv_destroy_cq_1_0(struct ibv_cq_1_0 *cq);
+IBV_EXPORT int ibv_destroy_cq_1_0(struct ibv_cq_1_0 *cq);
 int ibv_destroy_cq_1_0(struct ibv_cq_1_0 *cq)
 {
 	int ret = ibv_destroy_cq(cq->real_cq);
@@ -386,8 +389,8 @@ int ibv_destroy_cq_1_0(struct ibv_cq_1_0 *cq)
 VERBS_COMPAT_VERSION(ibv_destroy_cq_1_0, ibv_destroy_cq, "IBVERBS_1.0");
 
 /* The channel is the current one: it never had a 1.0 layout. */
-int ibv_get_cq_event_1_0(struct ibv_comp_channel *channel,
-			 struct ibv_cq_1_0 **cq, void **cq_context);
+IBV_EXPORT int ibv_get_cq_event_1_0(struct ibv_comp_channel *channel,
+				    struct ibv_cq_1_0 **cq, void **cq_context);
 int ibv_get_cq_event_1_0(struct ibv_comp_channel *channel,
 			 struct ibv_cq_1_0 **cq, void **cq_context)
 {
@@ -404,7 +407,8 @@ int ibv_get_cq_event_1_0(struct ibv_comp_channel *channel,
 }
 VERBS_COMPAT_VERSION(ibv_get_cq_event_1_0, ibv_get_cq_event, "IBVERBS_1.0");
 
-void ibv_ack_cq_events_1_0(struct ibv_cq_1_0 *cq, unsigned int nevents);
+IBV_EXPORT void ibv_ack_cq_events_1_0(struct ibv_cq_1_0 *cq,
+				      unsigned int nevents);
 void ibv_ack_cq_events_1_0(struct ibv_cq_1_0 *cq, unsigned int nevents)
 {
 	ibv_ack_cq_events(cq->real_cq, nevents);

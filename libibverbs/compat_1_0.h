@@ -10,7 +10,7 @@
 #include <assert.h>
 #include <stddef.h>
 
-#include "ibverbs.h"
+#include "driver.h"
 
 /*
  * The device handle of libibverbs 1.0. Programs linked against that ABI
@@ -184,6 +184,6 @@ static_assert(sizeof(((struct ibv_send_wr_1_0 *)0)->wr) ==
 	      "the wr unions are copied whole");
 
 /* Fills the five slots of a 1.0 context's op table old inline code calls. */
-VERBS_LOCAL void compat_1_0_set_ops(struct ibv_context_ops_1_0 *ops);
+void compat_1_0_set_ops(struct ibv_context_ops_1_0 *ops);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compat_1_0.h"
+#include "export.h"
 
 /*
  * Polling and arming: the old inline functions call these through the
@@ -207,8 +208,9 @@ void compat_1_0_set_ops(struct ibv_context_ops_1_0 *ops)
 	ops->post_srq_recv = post_srq_recv_1_0;
 }
 
-struct ibv_srq_1_0 *ibv_create_srq_1_0(struct ibv_pd_1_0 *pd,
-				       struct ibv_srq_init_attr *srq_init_attr);
+IBV_EXPORT struct ibv_srq_1_0 *
+ibv_create_srq_1_0(struct ibv_pd_1_0 *pd,
+		   struct ibv_srq_init_attr *srq_init_attr);
 struct ibv_srq_1_0 *ibv_create_srq_1_0(struct ibv_pd_1_0 *pd,
 				       struct ibv_srq_init_attr *srq_init_attr)
 {
@@ -232,8 +234,9 @@ struct ibv_srq_1_0 *ibv_create_srq_1_0(struct ibv_pd_1_0 *pd,
 }
 VERBS_COMPAT_VERSION(ibv_create_srq_1_0, ibv_create_srq, "IBVERBS_1.0");
 
-int ibv_modify_srq_1_0(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr,
-		       int srq_attr_mask);
+IBV_EXPORT int ibv_modify_srq_1_0(struct ibv_srq_1_0 *srq,
+				  struct ibv_srq_attr *srq_attr,
+				  int srq_attr_mask);
 int ibv_modify_srq_1_0(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr,
 		       int srq_attr_mask)
 {
@@ -241,14 +244,15 @@ int ibv_modify_srq_1_0(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr,
 }
 VERBS_COMPAT_VERSION(ibv_modify_srq_1_0, ibv_modify_srq, "IBVERBS_1.0");
 
-int ibv_query_srq_1_0(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr);
+IBV_EXPORT int ibv_query_srq_1_0(struct ibv_srq_1_0 *srq,
+				 struct ibv_srq_attr *srq_attr);
 int ibv_query_srq_1_0(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr)
 {
 	return ibv_query_srq(srq->real_srq, srq_attr);
 }
 VERBS_COMPAT_VERSION(ibv_query_srq_1_0, ibv_query_srq, "IBVERBS_1.0");
 
-int ibv_destroy_srq_1_0(struct ibv_srq_1_0 *srq);
+IBV_EXPORT int ibv_destroy_srq_1_0(struct ibv_srq_1_0 *srq);
 int ibv_destroy_srq_1_0(struct ibv_srq_1_0 *srq)
 {
 	int ret = ibv_destroy_srq(srq->real_srq);
@@ -301,8 +305,9 @@ static void fill_qp_1_0(struct ibv_qp_1_0 *qp, struct ibv_pd_1_0 *pd,
 }
 
 /* The capabilities the provider granted go back to the caller. */
-struct ibv_qp_1_0 *ibv_create_qp_1_0(struct ibv_pd_1_0 *pd,
-				     struct ibv_qp_init_attr_1_0 *qp_init_attr);
+IBV_EXPORT struct ibv_qp_1_0 *
+ibv_create_qp_1_0(struct ibv_pd_1_0 *pd,
+		  struct ibv_qp_init_attr_1_0 *qp_init_attr);
 struct ibv_qp_1_0 *ibv_create_qp_1_0(struct ibv_pd_1_0 *pd,
 				     struct ibv_qp_init_attr_1_0 *qp_init_attr)
 {
@@ -333,8 +338,9 @@ struct ibv_qp_1_0 *ibv_create_qp_1_0(struct ibv_pd_1_0 *pd,
 VERBS_COMPAT_VERSION(ibv_create_qp_1_0, ibv_create_qp, "IBVERBS_1.0");
 
 /* The objects in @init_attr come back as the program's 1.0 ones. */
-int ibv_query_qp_1_0(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr,
-		     int attr_mask, struct ibv_qp_init_attr_1_0 *init_attr);
+IBV_EXPORT int ibv_query_qp_1_0(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr,
+				int attr_mask,
+				struct ibv_qp_init_attr_1_0 *init_attr);
 int ibv_query_qp_1_0(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr,
 		     int attr_mask, struct ibv_qp_init_attr_1_0 *init_attr)
 {
@@ -355,8 +361,8 @@ int ibv_query_qp_1_0(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr,
 }
 VERBS_COMPAT_VERSION(ibv_query_qp_1_0, ibv_query_qp, "IBVERBS_1.0");
 
-int ibv_modify_qp_1_0(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr,
-		      int attr_mask);
+IBV_EXPORT int ibv_modify_qp_1_0(struct ibv_qp_1_0 *qp,
+				 struct ibv_qp_attr *attr, int attr_mask);
 int ibv_modify_qp_1_0(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr,
 		      int attr_mask)
 {
@@ -364,7 +370,7 @@ int ibv_modify_qp_1_0(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr,
 }
 VERBS_COMPAT_VERSION(ibv_modify_qp_1_0, ibv_modify_qp, "IBVERBS_1.0");
 
-int ibv_destroy_qp_1_0(struct ibv_qp_1_0 *qp);
+IBV_EXPORT int ibv_destroy_qp_1_0(struct ibv_qp_1_0 *qp);
 int ibv_destroy_qp_1_0(struct ibv_qp_1_0 *qp)
 {
 	int ret = ibv_destroy_qp(qp->real_qp);
@@ -375,8 +381,8 @@ int ibv_destroy_qp_1_0(struct ibv_qp_1_0 *qp)
 }
 VERBS_COMPAT_VERSION(ibv_destroy_qp_1_0, ibv_destroy_qp, "IBVERBS_1.0");
 
-int ibv_attach_mcast_1_0(struct ibv_qp_1_0 *qp, union ibv_gid *gid,
-			 uint16_t lid);
+IBV_EXPORT int ibv_attach_mcast_1_0(struct ibv_qp_1_0 *qp, union ibv_gid *gid,
+				    uint16_t lid);
 int ibv_attach_mcast_1_0(struct ibv_qp_1_0 *qp, union ibv_gid *gid,
 			 uint16_t lid)
 {
@@ -384,8 +390,8 @@ int ibv_attach_mcast_1_0(struct ibv_qp_1_0 *qp, union ibv_gid *gid,
 }
 VERBS_COMPAT_VERSION(ibv_attach_mcast_1_0, ibv_attach_mcast, "IBVERBS_1.0");
 
-int ibv_detach_mcast_1_0(struct ibv_qp_1_0 *qp, union ibv_gid *gid,
-			 uint16_t lid);
+IBV_EXPORT int ibv_detach_mcast_1_0(struct ibv_qp_1_0 *qp, union ibv_gid *gid,
+				    uint16_t lid);
 int ibv_detach_mcast_1_0(struct ibv_qp_1_0 *qp, union ibv_gid *gid,
 			 uint16_t lid)
 {
@@ -393,8 +399,8 @@ int ibv_detach_mcast_1_0(struct ibv_qp_1_0 *qp, union ibv_gid *gid,
 }
 VERBS_COMPAT_VERSION(ibv_detach_mcast_1_0, ibv_detach_mcast, "IBVERBS_1.0");
 
-struct ibv_ah_1_0 *ibv_create_ah_1_0(struct ibv_pd_1_0 *pd,
-				     struct ibv_ah_attr *attr);
+IBV_EXPORT struct ibv_ah_1_0 *ibv_create_ah_1_0(struct ibv_pd_1_0 *pd,
+						struct ibv_ah_attr *attr);
 struct ibv_ah_1_0 *ibv_create_ah_1_0(struct ibv_pd_1_0 *pd,
 				     struct ibv_ah_attr *attr)
 {
@@ -416,7 +422,7 @@ struct ibv_ah_1_0 *ibv_create_ah_1_0(struct ibv_pd_1_0 *pd,
 }
 VERBS_COMPAT_VERSION(ibv_create_ah_1_0, ibv_create_ah, "IBVERBS_1.0");
 
-int ibv_destroy_ah_1_0(struct ibv_ah_1_0 *ah);
+IBV_EXPORT int ibv_destroy_ah_1_0(struct ibv_ah_1_0 *ah);
 int ibv_destroy_ah_1_0(struct ibv_ah_1_0 *ah)
 {
 	int ret = ibv_destroy_ah(ah->real_ah);

@@ -16,7 +16,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ibverbs.h"
+#include "cmd_device.h"
+#include "context.h"
+#include "device_list.h"
+#include "discover.h"
+#include "driver.h"
+#include "dummy_ops.h"
+#include "export.h"
+#include "log.h"
+#include "verbs_cq.h"
+#include "verbs_device.h"
+#include "verbs_qp.h"
+#include "verbs_srq.h"
 
 int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
 		       int cmd_fd, uint32_t driver_id)
@@ -52,10 +63,9 @@ int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
  *
  * Returns the zeroed provider structure, or NULL with errno set.
  */
-void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
-				    size_t alloc_size,
-				    struct verbs_context *context_offset,
-				    uint32_t driver_id)
+IBV_EXPORT void *_verbs_init_and_alloc_context(
+	struct ibv_device *device, int cmd_fd, size_t alloc_size,
+	struct verbs_context *context_offset, uint32_t driver_id)
 {
 	struct verbs_context *vctx;
 	void *drv;
@@ -86,7 +96,7 @@ err_close:
  * verbs_uninit_context - release what verbs_init_context() acquired
  * @vctx: the context; its memory stays the provider's to free
  */
-void verbs_uninit_context(struct verbs_context *vctx)
+IBV_EXPORT void verbs_uninit_context(struct verbs_context *vctx)
 {
 	struct ibv_context *ctx = &vctx->context;
 
@@ -240,8 +250,8 @@ static void set_priv_ops(struct verbs_context *vctx,
  * @ops: the operations; NULL members leave the current ones in place, so
  *       providers may call this several times to layer tables
  */
-void verbs_set_ops(struct verbs_context *vctx,
-		   const struct verbs_context_ops *ops)
+IBV_EXPORT void verbs_set_ops(struct verbs_context *vctx,
+			      const struct verbs_context_ops *ops)
 {
 	set_ctx_ops(vctx, ops);
 	set_vctx_ops(vctx, ops);
@@ -287,8 +297,8 @@ static int alloc_async_fd(struct ibv_context *ctx)
  * @device: a device from ibv_get_device_list()
  * @private_data: handed to the provider's alloc_context
  */
-struct ibv_context *verbs_open_device(struct ibv_device *device,
-				      void *private_data)
+IBV_EXPORT struct ibv_context *verbs_open_device(struct ibv_device *device,
+						 void *private_data)
 {
 	struct verbs_device *vdev;
 	struct verbs_context *vctx;
@@ -320,8 +330,8 @@ struct ibv_context *verbs_open_device(struct ibv_device *device,
 	return &vctx->context;
 }
 
-VERBS_DEFAULT_VERSION(struct ibv_context *, ibv_open_device, "IBVERBS_1.1",
-		      struct ibv_device *device)
+VERBS_DEFAULT_VERSION(ibv_open_device, "IBVERBS_1.1");
+struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
 	return verbs_open_device(device, NULL);
 }
@@ -376,7 +386,7 @@ static struct ibv_context *import_on(struct verbs_device *vdev, int cmd_fd)
  * character device, ENODEV if no known device has that node, EOPNOTSUPP
  * if its provider cannot import.
  */
-struct ibv_context *ibv_import_device(int cmd_fd)
+IBV_EXPORT struct ibv_context *ibv_import_device(int cmd_fd)
 {
 	struct verbs_device *vdev;
 	struct ibv_context *ctx;
@@ -396,8 +406,8 @@ struct ibv_context *ibv_import_device(int cmd_fd)
 	return ctx;
 }
 
-VERBS_DEFAULT_VERSION(int, ibv_close_device, "IBVERBS_1.1",
-		      struct ibv_context *context)
+VERBS_DEFAULT_VERSION(ibv_close_device, "IBVERBS_1.1");
+int ibv_close_device(struct ibv_context *context)
 {
 	if (!context)
 		return EINVAL;

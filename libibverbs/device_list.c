@@ -7,6 +7,7 @@
  * known devices cost a hash lookup. Devices are reference counted: the
  * list, each returned array and each open context hold one reference.
  */
+#include <stdio.h>
 #include <assert.h>
 #include <endian.h>
 #include <errno.h>
@@ -14,7 +15,13 @@
 #include <string.h>
 
 #include "config.h"
-#include "ibverbs.h"
+#include "device_list.h"
+#include "discover.h"
+#include "driver.h"
+#include "drivers.h"
+#include "export.h"
+#include "init.h"
+#include "log.h"
 
 enum entry_state {
 	ENT_READY, /* matched; vdev is set */
@@ -410,8 +417,8 @@ static struct ibv_device **build_list(int *num)
  * Returns a NULL-terminated array to release with ibv_free_device_list(),
  * or NULL with errno set (ENOSYS when the kernel has no RDMA support).
  */
-VERBS_DEFAULT_VERSION(struct ibv_device **, ibv_get_device_list, "IBVERBS_1.1",
-		      int *num_devices)
+VERBS_DEFAULT_VERSION(ibv_get_device_list, "IBVERBS_1.1");
+struct ibv_device **ibv_get_device_list(int *num_devices)
 {
 	struct discovery_stats st = {};
 	struct ibv_device **list = NULL;
@@ -442,8 +449,8 @@ VERBS_DEFAULT_VERSION(struct ibv_device **, ibv_get_device_list, "IBVERBS_1.1",
  * ibv_free_device_list - release an array from ibv_get_device_list()
  * @list: the array; devices that are open stay valid
  */
-VERBS_DEFAULT_VERSION(void, ibv_free_device_list, "IBVERBS_1.1",
-		      struct ibv_device **list)
+VERBS_DEFAULT_VERSION(ibv_free_device_list, "IBVERBS_1.1");
+void ibv_free_device_list(struct ibv_device **list)
 {
 	struct ibv_device **d;
 
@@ -454,8 +461,8 @@ VERBS_DEFAULT_VERSION(void, ibv_free_device_list, "IBVERBS_1.1",
 	free(list);
 }
 
-VERBS_DEFAULT_VERSION(const char *, ibv_get_device_name, "IBVERBS_1.1",
-		      struct ibv_device *device)
+VERBS_DEFAULT_VERSION(ibv_get_device_name, "IBVERBS_1.1");
+const char *ibv_get_device_name(struct ibv_device *device)
 {
 	if (!device) {
 		errno = EINVAL;
@@ -483,8 +490,8 @@ static int parse_guid(const char *s, uint64_t *guid)
  *
  * Returns 0 when the GUID cannot be read.
  */
-VERBS_DEFAULT_VERSION(__be64, ibv_get_device_guid, "IBVERBS_1.1",
-		      struct ibv_device *device)
+VERBS_DEFAULT_VERSION(ibv_get_device_guid, "IBVERBS_1.1");
+__be64 ibv_get_device_guid(struct ibv_device *device)
 {
 	struct verbs_sysfs_dev *sd;
 	char buf[32];
@@ -515,7 +522,7 @@ VERBS_DEFAULT_VERSION(__be64, ibv_get_device_guid, "IBVERBS_1.1",
  *
  * Returns -1 when the index is not known, as with sysfs discovery.
  */
-int ibv_get_device_index(struct ibv_device *device)
+IBV_EXPORT int ibv_get_device_index(struct ibv_device *device)
 {
 	struct verbs_sysfs_dev *sd;
 

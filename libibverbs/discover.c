@@ -21,8 +21,13 @@
 #include <rdma/rdma_netlink.h>
 
 #include "config.h"
-#include "ibverbs.h"
+#include "discover.h"
+#include "driver.h"
 #include "kernel-headers/kabi_netlink.h"
+#include "log.h"
+#include "rdma_nl.h"
+#include "sysfs.h"
+#include "util.h"
 /* Compiled here, where the uverbs ABI version is checked, so it always runs. */
 #include "kernel-headers/kabi_verbs.h"
 

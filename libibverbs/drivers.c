@@ -3,6 +3,7 @@
  * The provider registry: which providers exist, how they are loaded, and
  * which one drives a given device.
  */
+#include <stdio.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
@@ -16,7 +17,14 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "ibverbs.h"
+#include "discover.h"
+#include "driver.h"
+#include "drivers.h"
+#include "env.h"
+#include "export.h"
+#include "log.h"
+#include "sysfs.h"
+#include "util.h"
 
 struct driver {
 	const struct verbs_device_ops *ops;
@@ -64,7 +72,7 @@ static void register_one(const struct verbs_device_ops *ops)
  * @ops: the provider's device operations; a pseudo-provider listing
  *       static_providers registers each of those instead
  */
-void verbs_register_driver(const struct verbs_device_ops *ops)
+IBV_EXPORT void verbs_register_driver(const struct verbs_device_ops *ops)
 {
 	const struct verbs_device_ops **p;
 

@@ -12,7 +12,8 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "ibverbs.h"
+#include "driver.h"
+#include "dummy_ops.h"
 
 static int dummy_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
 			   uint32_t flags, struct ibv_sge *sg_list,

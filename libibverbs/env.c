@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ibverbs.h"
+#include "driver.h"
+#include "env.h"
 
 /*
  * Variables that choose code to load, files to read or write, or a tree

@@ -21,8 +21,10 @@
 
 #include <rdma/ib_user_ioctl_cmds.h>
 
+#include "context.h"
+#include "driver.h"
 #include "explain.h"
-#include "ibverbs.h"
+#include "log.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

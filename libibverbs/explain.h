@@ -21,42 +21,35 @@
 
 #include <infiniband/verbs.h>
 
-#define EXPLAIN_LOCAL __attribute__((visibility("hidden")))
-
 /* The VERBS_LOG_LEVEL from which failures explain themselves. */
 #define EXPLAIN_LEVEL 3
 
 /* create_qp: each capability over its device limit, a type the device lacks. */
-EXPLAIN_LOCAL void explain_create_qp(struct ibv_context *ctx,
-				     enum ibv_qp_type type,
-				     const struct ibv_qp_cap *cap,
-				     bool has_srq);
+void explain_create_qp(struct ibv_context *ctx, enum ibv_qp_type type,
+		       const struct ibv_qp_cap *cap, bool has_srq);
 /* create_srq: max_wr and max_sge over the device's SRQ limits. */
-EXPLAIN_LOCAL void explain_create_srq(struct ibv_context *ctx,
-				      const struct ibv_srq_attr *attr);
+void explain_create_srq(struct ibv_context *ctx,
+			const struct ibv_srq_attr *attr);
 /* create_cq: cqe over max_cqe, a completion vector the context lacks. */
-EXPLAIN_LOCAL void explain_create_cq(struct ibv_context *ctx, uint32_t cqe,
-				     uint32_t comp_vector);
+void explain_create_cq(struct ibv_context *ctx, uint32_t cqe,
+		       uint32_t comp_vector);
 /*
  * modify_qp: the transition against the IB specification's table of
  * required and allowed attribute-mask bits; with an AV, its port and GID.
  */
-EXPLAIN_LOCAL void explain_modify_qp(struct ibv_qp *qp,
-				     const struct ibv_qp_attr *attr, int mask);
+void explain_modify_qp(struct ibv_qp *qp, const struct ibv_qp_attr *attr,
+		       int mask);
 /* create_ah: the AV's port and GID index. */
-EXPLAIN_LOCAL void explain_create_ah(struct ibv_context *ctx,
-				     const struct ibv_ah_attr *attr);
+void explain_create_ah(struct ibv_context *ctx, const struct ibv_ah_attr *attr);
 /* init_ah_from_wc: the port the packet arrived on. */
-EXPLAIN_LOCAL void explain_init_ah_from_wc(struct ibv_context *ctx,
-					   uint8_t port_num);
+void explain_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num);
 /* reg_mr: @length bytes at @addr against RLIMIT_MEMLOCK, after errno. */
-EXPLAIN_LOCAL void explain_reg_mr(struct ibv_context *ctx, const void *addr,
-				  size_t length);
+void explain_reg_mr(struct ibv_context *ctx, const void *addr, size_t length);
 /*
  * An ioctl method the kernel refused (ENOTTY: no ioctl at all;
  * EPROTONOSUPPORT: not this method) with no write() form to fall back to.
  */
-EXPLAIN_LOCAL void explain_no_method(struct ibv_context *ctx,
-				     uint16_t object_id, uint16_t method_id);
+void explain_no_method(struct ibv_context *ctx, uint16_t object_id,
+		       uint16_t method_id);
 
 #endif

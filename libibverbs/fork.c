@@ -26,7 +26,9 @@
 
 #include <infiniband/verbs.h>
 
-#include "ibverbs.h"
+#include "driver.h"
+#include "env.h"
+#include "export.h"
 #include "fork.h"
 #include "fork_page_size.h"
 #include "fork_range_tree.h"
@@ -246,7 +248,7 @@ HOT int verbs_mem_dofork(void *addr, size_t len)
 	return mem_change(addr, len, false);
 }
 
-HOT int ibv_dontfork_range(void *base, size_t size)
+IBV_EXPORT HOT int ibv_dontfork_range(void *base, size_t size)
 {
 	int ret = verbs_mem_dontfork(base, size);
 
@@ -257,7 +259,7 @@ HOT int ibv_dontfork_range(void *base, size_t size)
 	return 0;
 }
 
-HOT int ibv_dofork_range(void *base, size_t size)
+IBV_EXPORT HOT int ibv_dofork_range(void *base, size_t size)
 {
 	int ret = verbs_mem_dofork(base, size);
 
@@ -327,7 +329,7 @@ static int tracker_init(void)
 	return 0;
 }
 
-int ibv_fork_init(void)
+IBV_EXPORT int ibv_fork_init(void)
 {
 	static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 	int ret;

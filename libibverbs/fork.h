@@ -18,8 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FORK_LOCAL __attribute__((visibility("hidden")))
-
 /*
  * The register/unregister path runs between two madvise() calls, which
  * leave the caches and TLBs cold, and each extra code page it touches
@@ -42,7 +40,7 @@ int ibv_dofork_range(void *base, size_t size);
  * calls ibv_fork_init(). Called once, from library initialisation (the
  * first ibv_get_device_list()); prints a warning if the init fails.
  */
-FORK_LOCAL void verbs_fork_env_init(void);
+void verbs_fork_env_init(void);
 
 /*
  * What memory registration calls. Both return 0 or a positive errno and
@@ -51,11 +49,11 @@ FORK_LOCAL void verbs_fork_env_init(void);
  * pages (huge pages with RDMAV_HUGEPAGES_SAFE), and no change at all when
  * the dontfork side fails.
  */
-FORK_LOCAL int verbs_mem_dontfork(void *addr, size_t len);
-FORK_LOCAL int verbs_mem_dofork(void *addr, size_t len);
+int verbs_mem_dontfork(void *addr, size_t len);
+int verbs_mem_dofork(void *addr, size_t len);
 
 /* True once ibv_fork_init() has succeeded in this process. */
-FORK_LOCAL bool verbs_fork_enabled(void);
+bool verbs_fork_enabled(void);
 
 /*
  * Debugging and test hooks. They take the tracker's lock, so they are
@@ -75,7 +73,7 @@ struct verbs_fork_stats {
 	size_t cached_nodes;
 };
 
-FORK_LOCAL void verbs_fork_get_stats(struct verbs_fork_stats *stats);
+void verbs_fork_get_stats(struct verbs_fork_stats *stats);
 
 /* How the page size of a mapping is found when huge pages are enabled. */
 enum verbs_fork_pgsz_source {
@@ -83,22 +81,22 @@ enum verbs_fork_pgsz_source {
 	VERBS_FORK_PGSZ_SMAPS, /* always scan /proc/self/smaps */
 };
 
-FORK_LOCAL void verbs_fork_set_pgsz_source(enum verbs_fork_pgsz_source src);
+void verbs_fork_set_pgsz_source(enum verbs_fork_pgsz_source src);
 
 /*
  * The page size the tracker would use for @addr right now (the base page
  * size unless RDMAV_HUGEPAGES_SAFE was seen by ibv_fork_init()).
  */
-FORK_LOCAL size_t verbs_fork_page_size(const void *addr);
+size_t verbs_fork_page_size(const void *addr);
 
 /* The registration count of the page that holds @addr (0 if untracked). */
-FORK_LOCAL long verbs_fork_refcount(const void *addr);
+long verbs_fork_refcount(const void *addr);
 
 /*
  * Check the tree: red-black rules, ordered disjoint ranges, positive
  * counts, no two touching ranges with equal counts. Returns 0 when all
  * hold, else a short description of the first broken rule.
  */
-FORK_LOCAL const char *verbs_fork_check_tree(void);
+const char *verbs_fork_check_tree(void);
 
 #endif

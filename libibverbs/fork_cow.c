@@ -21,9 +21,11 @@
 
 #include <infiniband/verbs.h>
 
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
 #include "fork.h"
 #include "kernel-headers/kabi_netlink.h"
+#include "rdma_nl.h"
 
 static struct nla_policy sys_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = { .type = NLA_U8 },
@@ -72,7 +74,7 @@ static void query_copy_on_fork(void)
 }
 
 /* The kernel is asked once per process; its answer does not change. */
-enum ibv_fork_status ibv_is_fork_initialized(void)
+IBV_EXPORT enum ibv_fork_status ibv_is_fork_initialized(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 

@@ -20,12 +20,11 @@
  * none is found (the madvise() that follows then reports the problem).
  * *vma_end gets the end of that mapping, or UINTPTR_MAX when unknown.
  */
-FORK_LOCAL COLD size_t page_size_lookup(uintptr_t addr, size_t base,
-					uintptr_t *vma_end);
+COLD size_t page_size_lookup(uintptr_t addr, size_t base, uintptr_t *vma_end);
 
 /* Test hooks behind verbs_fork_set_pgsz_source() and the statistics. */
-FORK_LOCAL void page_size_set_source(enum verbs_fork_pgsz_source src);
+void page_size_set_source(enum verbs_fork_pgsz_source src);
 /* Fills the look-up counters of @stats, leaving the other fields alone. */
-FORK_LOCAL void page_size_get_stats(struct verbs_fork_stats *stats);
+void page_size_get_stats(struct verbs_fork_stats *stats);
 
 #endif

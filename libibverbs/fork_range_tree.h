@@ -88,7 +88,7 @@ static inline HOT struct range *range_first_ending_after(struct range_tree *t,
 	return best;
 }
 
-FORK_LOCAL int range_tree_refill(struct range_tree *t, size_t needed);
+int range_tree_refill(struct range_tree *t, size_t needed);
 
 /*
  * Nodes come from a small cache that range_tree_reserve() fills first, so
@@ -103,16 +103,16 @@ static inline int range_tree_reserve(struct range_tree *t, size_t needed)
 }
 
 /* Insert [start, end) with @refs; a node must have been reserved. */
-FORK_LOCAL HOT struct range *
-range_tree_add(struct range_tree *t, uintptr_t start, uintptr_t end, long refs);
-FORK_LOCAL HOT void range_tree_remove(struct range_tree *t, struct range *n);
+HOT struct range *range_tree_add(struct range_tree *t, uintptr_t start,
+				 uintptr_t end, long refs);
+HOT void range_tree_remove(struct range_tree *t, struct range *n);
 
 /*
  * Red-black rules, ordered disjoint ranges, positive counts, no two
  * touching ranges with equal counts, the node count: NULL when all hold,
  * else a short description of the first broken rule.
  */
-FORK_LOCAL const char *range_tree_check(struct range_tree *t);
+const char *range_tree_check(struct range_tree *t);
 
 /* fork_range_span.c: one change, +1 or -1 on every page of a span. */
 
@@ -131,19 +131,17 @@ struct span {
 };
 
 /* Completes @sp, whose @first the caller has looked up. */
-FORK_LOCAL void range_span_plan(struct span *sp);
+void range_span_plan(struct span *sp);
 /* The nodes a change of the planned @sp can need at most. */
-FORK_LOCAL size_t range_span_nodes_needed(const struct span *sp, bool protect);
+size_t range_span_nodes_needed(const struct span *sp, bool protect);
 /*
  * The cheap case, checked before planning: the span is exactly one range
  * whose count stays above zero. Changes the count and returns true, or
  * returns false.
  */
-FORK_LOCAL bool range_span_count_only(struct range_tree *t, struct span *sp,
-				      bool protect);
+bool range_span_count_only(struct range_tree *t, struct span *sp, bool protect);
 /* Apply +1 (@protect) or -1 to the planned @sp; the nodes are reserved. */
-FORK_LOCAL void range_span_count(struct range_tree *t, struct span *sp,
-				 bool protect);
+void range_span_count(struct range_tree *t, struct span *sp, bool protect);
 
 /* A span seen as the ranges and gaps (count 0) it covers, in order. */
 struct walk {
@@ -159,9 +157,8 @@ struct piece {
 };
 
 /* Walk the planned @sp from its start up to @end. */
-FORK_LOCAL void range_walk_init(struct walk *w, const struct span *sp,
-				uintptr_t end);
+void range_walk_init(struct walk *w, const struct span *sp, uintptr_t end);
 /* The next piece, clipped to the walk's end; false at the end. */
-FORK_LOCAL bool range_walk_next(struct walk *w, struct piece *p);
+bool range_walk_next(struct walk *w, struct piece *p);
 
 #endif

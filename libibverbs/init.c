@@ -5,14 +5,18 @@
  * so that merely linking the library reads no environment and opens no
  * file. It sets up the log, the sysfs root and the fork tracker.
  */
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "ibverbs.h"
+#include "driver.h"
+#include "env.h"
 #include "fork.h"
+#include "init.h"
+#include "log.h"
 
 /*
  * Registrations pin memory; under a limit of a few pages they fail in

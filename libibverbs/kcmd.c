@@ -22,9 +22,12 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd_ioctl.h"
+#include "context.h"
+#include "driver.h"
 #include "explain.h"
-#include "ibverbs.h"
+#include "export.h"
 #include "kcmd.h"
+#include "log.h"
 
 /* The request header of an extended write() command. */
 struct kcmd_ex_hdr {
@@ -89,8 +92,8 @@ bool kcmd_ioctl_refused(struct ibv_context *ctx, uint16_t object_id,
  * @num_attrs: its own
  * @link: the first linked buffer
  */
-unsigned int __ioctl_final_num_attrs(unsigned int num_attrs,
-				     struct ibv_command_buffer *link)
+IBV_EXPORT unsigned int __ioctl_final_num_attrs(unsigned int num_attrs,
+						struct ibv_command_buffer *link)
 {
 	for (; link; link = link->next)
 		num_attrs += link->next_attr - link->hdr.attrs;
@@ -211,7 +214,8 @@ out:
  * callers have no other way to send the command, so a kernel without
  * the method is worth a line in the log (explain.c).
  */
-int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
+IBV_EXPORT int execute_ioctl(struct ibv_context *context,
+			     struct ibv_command_buffer *cmd)
 {
 	int ret = kcmd_ioctl(context, cmd);
 

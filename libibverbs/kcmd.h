@@ -21,9 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-#define KCMD_LOCAL __attribute__((visibility("hidden")))
-
+struct ibv_command_buffer;
 struct ibv_context;
 
 /*
@@ -69,23 +69,31 @@ struct kcmd_write_args {
  * the headers cannot express (see kcmd.c) give EINVAL, unsent. The
  * response buffer reads as zero wherever the kernel wrote nothing.
  */
-KCMD_LOCAL int kcmd_write(struct ibv_context *ctx,
-			  const struct kcmd_write_args *args);
+int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *args);
 
 /*
  * execute_ioctl() for a caller that has another way to send the command
  * when the kernel lacks the method: the same, without explaining the
  * refusal (explain.c), since nothing has failed yet.
  */
-KCMD_LOCAL int kcmd_ioctl(struct ibv_context *ctx,
-			  struct ibv_command_buffer *cmd);
+int kcmd_ioctl(struct ibv_context *ctx, struct ibv_command_buffer *cmd);
 
 /*
  * Whether the kernel behind @ctx has refused this ioctl method before
  * (or has no ioctl interface at all): a caller with a write() fallback
  * then goes straight to it.
  */
-KCMD_LOCAL bool kcmd_ioctl_refused(struct ibv_context *ctx, uint16_t object_id,
-				   uint16_t method_id);
+bool kcmd_ioctl_refused(struct ibv_context *ctx, uint16_t object_id,
+			uint16_t method_id);
+
+/*
+ * The transport seam for the white-box unit tests: the two system calls
+ * on a command file, with the libc calling convention (-1 and errno on
+ * failure); NULL puts the real one back. Not thread-safe: set before any
+ * command runs.
+ */
+typedef int (*kcmd_ioctl_fn)(int fd, unsigned long request, void *arg);
+typedef ssize_t (*kcmd_write_fn)(int fd, const void *buf, size_t len);
+void kcmd_set_transport(kcmd_ioctl_fn ioctl_fn, kcmd_write_fn write_fn);
 
 #endif

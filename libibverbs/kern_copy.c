@@ -11,15 +11,17 @@
 #include <rdma/ib_user_sa.h>
 #include <rdma/ib_user_verbs.h>
 
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
+#include "kern_copy.h"
 
 /**
  * ibv_copy_ah_attr_from_kern - the kernel's address handle attributes
  * @dst: the public form to fill
  * @src: the form the kernel wrote
  */
-void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
-				struct ib_uverbs_ah_attr *src)
+IBV_EXPORT void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
+					   struct ib_uverbs_ah_attr *src)
 {
 	memcpy(dst->grh.dgid.raw, src->grh.dgid, sizeof(dst->grh.dgid));
 	dst->grh.flow_label = src->grh.flow_label;
@@ -49,8 +51,8 @@ static void copy_qp_cap(struct ibv_qp_cap *dst, struct ib_uverbs_qp_attr *src)
  * @dst: the public form to fill; qp_state and rate_limit are not written
  * @src: the form the kernel wrote
  */
-void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
-				struct ib_uverbs_qp_attr *src)
+IBV_EXPORT void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
+					   struct ib_uverbs_qp_attr *src)
 {
 	dst->cur_qp_state = src->cur_qp_state;
 	dst->path_mtu = src->path_mtu;
@@ -84,8 +86,8 @@ void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
  * @dst: the public form to fill
  * @src: the kernel's form; its 32-bit mtu is cut to the public 8 bits
  */
-void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
-				 struct ib_user_path_rec *src)
+IBV_EXPORT void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
+					    struct ib_user_path_rec *src)
 {
 	memcpy(dst->dgid.raw, src->dgid, sizeof(dst->dgid));
 	memcpy(dst->sgid.raw, src->sgid, sizeof(dst->sgid));
@@ -113,8 +115,8 @@ void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
  * @dst: the kernel's form to fill (it has no padding: every byte is set)
  * @src: the public form
  */
-void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
-			       struct ibv_sa_path_rec *src)
+IBV_EXPORT void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
+					  struct ibv_sa_path_rec *src)
 {
 	memcpy(dst->dgid, src->dgid.raw, sizeof(dst->dgid));
 	memcpy(dst->sgid, src->sgid.raw, sizeof(dst->sgid));

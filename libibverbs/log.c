@@ -12,12 +12,15 @@
  *
  * The settings are read once, by library initialisation.
  */
+#include <stdio.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ibverbs.h"
+#include "env.h"
+#include "export.h"
+#include "log.h"
 
 static uint32_t log_level = VERBS_LOG_LEVEL_NONE;
 static FILE *log_fp;
@@ -78,8 +81,8 @@ vlog(const char *prefix, const char *fmt, va_list ap, bool nl)
  * The providers' entry point (IBVERBS_PRIVATE_34). Their messages carry
  * their own prefix and newline (see the verbs_log() macro in driver.h).
  */
-void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt,
-		 ...)
+IBV_EXPORT void __verbs_log(struct verbs_context *ctx, uint32_t level,
+			    const char *fmt, ...)
 {
 	va_list ap;
 

@@ -38,7 +38,9 @@
 #include <netlink/route/neighbour.h>
 #include <netlink/route/route.h>
 
-#include "ibverbs.h"
+#include "driver.h"
+#include "export.h"
+#include "neigh.h"
 
 /* The public verb's bound on the whole neighbour wait. */
 #define NEIGH_TIMEOUT_MS 3000
@@ -507,10 +509,10 @@ out:
  * @context: the device; @attr: port_num, grh.sgid_index and grh.dgid
  * @eth_mac: filled on success; @vid: filled on success if not NULL
  */
-int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
-				struct ibv_ah_attr *attr,
-				uint8_t eth_mac[ETHERNET_LL_SIZE],
-				uint16_t *vid)
+IBV_EXPORT int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
+					   struct ibv_ah_attr *attr,
+					   uint8_t eth_mac[ETHERNET_LL_SIZE],
+					   uint16_t *vid)
 {
 	union ibv_gid sgid;
 	int ret;

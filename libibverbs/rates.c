@@ -9,6 +9,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "export.h"
+
 struct rate_row {
 	enum ibv_rate rate;
 	int mult; /* 0: this rate has no multiple of 2.5 Gbit/s */
@@ -63,7 +65,7 @@ static const struct rate_row *by_rate(enum ibv_rate rate)
  *
  * Return: the multiple, or -1 when @rate has none.
  */
-int ibv_rate_to_mult(enum ibv_rate rate)
+IBV_EXPORT int ibv_rate_to_mult(enum ibv_rate rate)
 {
 	const struct rate_row *row = by_rate(rate);
 
@@ -76,7 +78,7 @@ int ibv_rate_to_mult(enum ibv_rate rate)
  *
  * Return: the rate, or IBV_RATE_MAX when no rate is exactly that.
  */
-enum ibv_rate mult_to_ibv_rate(int mult)
+IBV_EXPORT enum ibv_rate mult_to_ibv_rate(int mult)
 {
 	size_t i;
 
@@ -92,7 +94,7 @@ enum ibv_rate mult_to_ibv_rate(int mult)
  *
  * Return: the data rate in Mbit/s, or -1 for an unknown @rate.
  */
-int ibv_rate_to_mbps(enum ibv_rate rate)
+IBV_EXPORT int ibv_rate_to_mbps(enum ibv_rate rate)
 {
 	const struct rate_row *row = by_rate(rate);
 
@@ -105,7 +107,7 @@ int ibv_rate_to_mbps(enum ibv_rate rate)
  *
  * Return: the rate, or IBV_RATE_MAX when no rate is exactly that.
  */
-enum ibv_rate mbps_to_ibv_rate(int mbps)
+IBV_EXPORT enum ibv_rate mbps_to_ibv_rate(int mbps)
 {
 	size_t i;
 

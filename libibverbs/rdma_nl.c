@@ -16,7 +16,8 @@
 #include <netlink/msg.h>
 #include <rdma/rdma_netlink.h>
 
-#include "ibverbs.h"
+#include "driver.h"
+#include "rdma_nl.h"
 
 /*
  * Returns a connected socket, or NULL with errno when RDMA netlink is

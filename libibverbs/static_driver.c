@@ -8,7 +8,7 @@
  */
 #include <stddef.h>
 
-#include "ibverbs.h"
+#include "driver.h"
 
 void ibv_static_providers(void *unused, ...);
 void ibv_static_providers(void *unused, ...)

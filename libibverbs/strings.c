@@ -9,6 +9,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "export.h"
+
 static const char unknown[] = "unknown";
 
 /* @names[@val], or "unknown" when @val is outside the table or a gap. */
@@ -35,7 +37,7 @@ static const char *const node_types[] = {
  * ibv_node_type_str - name of a node type
  * @node_type: the node type of a device
  */
-const char *ibv_node_type_str(enum ibv_node_type node_type)
+IBV_EXPORT const char *ibv_node_type_str(enum ibv_node_type node_type)
 {
 	return LOOKUP(node_types, node_type);
 }
@@ -53,7 +55,7 @@ static const char *const port_states[] = {
  * ibv_port_state_str - name of a port's logical state
  * @port_state: the state, as ibv_query_port() reports it
  */
-const char *ibv_port_state_str(enum ibv_port_state port_state)
+IBV_EXPORT const char *ibv_port_state_str(enum ibv_port_state port_state)
 {
 	return LOOKUP(port_states, port_state);
 }
@@ -85,7 +87,7 @@ static const char *const event_types[] = {
  * ibv_event_type_str - name of an asynchronous event
  * @event: the event_type of a struct ibv_async_event
  */
-const char *ibv_event_type_str(enum ibv_event_type event)
+IBV_EXPORT const char *ibv_event_type_str(enum ibv_event_type event)
 {
 	return LOOKUP(event_types, event);
 }
@@ -122,7 +124,7 @@ static const char *const wc_statuses[] = {
  * ibv_wc_status_str - name of a work completion status
  * @status: the status of a struct ibv_wc
  */
-const char *ibv_wc_status_str(enum ibv_wc_status status)
+IBV_EXPORT const char *ibv_wc_status_str(enum ibv_wc_status status)
 {
 	return LOOKUP(wc_statuses, status);
 }

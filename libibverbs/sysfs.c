@@ -7,6 +7,7 @@
  * may put a FIFO or a directory where an attribute belongs; such a file
  * is refused, not read.
  */
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,7 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ibverbs.h"
+#include "driver.h"
+#include "env.h"
+#include "export.h"
+#include "log.h"
+#include "sysfs.h"
 
 static char sysfs_path[PATH_MAX];
 /* SYSFS_PATH is too long to name a directory; sysfs_path is "". */
@@ -55,7 +60,7 @@ static void sysfs_path_init(void)
  * setuid), otherwise "/sys"; "" when $SYSFS_PATH is PATH_MAX bytes or
  * longer. Fixed for the life of the process.
  */
-const char *ibv_get_sysfs_path(void)
+IBV_EXPORT const char *ibv_get_sysfs_path(void)
 {
 	pthread_once(&sysfs_once, sysfs_path_init);
 	return sysfs_path;
@@ -168,8 +173,8 @@ int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
  * Returns the length read without the trailing newline, or -1 with errno
  * (EINVAL for a FIFO, socket or device node, EISDIR for a directory).
  */
-int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
-			size_t size)
+IBV_EXPORT int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
+				   size_t size)
 {
 	char path[PATH_MAX];
 
@@ -192,9 +197,9 @@ int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
  * @sysfs_dev: the device, whose ibdev_path is the base directory
  * @fnfmt: printf format of the path below that directory
  */
-int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
-			      struct verbs_sysfs_dev *sysfs_dev,
-			      const char *fnfmt, ...)
+IBV_EXPORT int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
+					 struct verbs_sysfs_dev *sysfs_dev,
+					 const char *fnfmt, ...)
 {
 	char rel[PATH_MAX];
 	va_list ap;

@@ -10,15 +10,17 @@
 #include <netinet/in.h>
 #include <netinet/ip.h>
 
+#include "context.h"
+#include "driver.h"
 #include "explain.h"
-#include "ibverbs.h"
+#include "export.h"
 
 /**
  * ibv_create_ah - create an address handle for @attr on @pd
  * Returns the AH, or NULL with errno set.
  */
-VERBS_DEFAULT_VERSION(struct ibv_ah *, ibv_create_ah, "IBVERBS_1.1",
-		      struct ibv_pd *pd, struct ibv_ah_attr *attr)
+VERBS_DEFAULT_VERSION(ibv_create_ah, "IBVERBS_1.1");
+struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 {
 	struct ibv_ah *ah = get_ops(pd->context)->create_ah(pd, attr);
 
@@ -36,7 +38,8 @@ VERBS_DEFAULT_VERSION(struct ibv_ah *, ibv_create_ah, "IBVERBS_1.1",
  * ibv_destroy_ah - destroy @ah
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_destroy_ah, "IBVERBS_1.1", struct ibv_ah *ah)
+VERBS_DEFAULT_VERSION(ibv_destroy_ah, "IBVERBS_1.1");
+int ibv_destroy_ah(struct ibv_ah *ah)
 {
 	return get_ops(ah->context)->destroy_ah(ah);
 }
@@ -200,9 +203,10 @@ static int init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
  * Returns 0, or -1 with errno set (no local GID matches the packet's
  * destination, a multicast destination, an unknown header).
  */
-int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
-			struct ibv_wc *wc, struct ibv_grh *grh,
-			struct ibv_ah_attr *ah_attr)
+IBV_EXPORT int ibv_init_ah_from_wc(struct ibv_context *context,
+				   uint8_t port_num, struct ibv_wc *wc,
+				   struct ibv_grh *grh,
+				   struct ibv_ah_attr *ah_attr)
 {
 	int ret = init_ah_from_wc(context, port_num, wc, grh, ah_attr);
 
@@ -220,8 +224,10 @@ int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
  *
  * Returns the address handle, or NULL with errno set.
  */
-struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc,
-				     struct ibv_grh *grh, uint8_t port_num)
+IBV_EXPORT struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
+						struct ibv_wc *wc,
+						struct ibv_grh *grh,
+						uint8_t port_num)
 {
 	struct ibv_ah_attr attr;
 

@@ -13,8 +13,11 @@
  */
 #include <errno.h>
 
+#include "context.h"
+#include "driver.h"
 #include "explain.h"
-#include "ibverbs.h"
+#include "export.h"
+#include "verbs_cq.h"
 
 /**
  * verbs_init_cq - set the core fields of a new CQ
@@ -26,8 +29,9 @@
  * The channel counts its CQs under the context mutex, the same lock
  * ibv_destroy_comp_channel() checks the count under.
  */
-void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context,
-		   struct ibv_comp_channel *channel, void *cq_context)
+IBV_EXPORT void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context,
+			      struct ibv_comp_channel *channel,
+			      void *cq_context)
 {
 	cq->context = context;
 	cq->channel = channel;
@@ -75,9 +79,10 @@ struct ibv_cq_ex *verbs_create_cq_ex(struct ibv_context *context,
  *
  * Returns the CQ, or NULL with errno set.
  */
-VERBS_DEFAULT_VERSION(struct ibv_cq *, ibv_create_cq, "IBVERBS_1.1",
-		      struct ibv_context *context, int cqe, void *cq_context,
-		      struct ibv_comp_channel *channel, int comp_vector)
+VERBS_DEFAULT_VERSION(ibv_create_cq, "IBVERBS_1.1");
+struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe,
+			     void *cq_context, struct ibv_comp_channel *channel,
+			     int comp_vector)
 {
 	struct ibv_cq *cq;
 
@@ -96,8 +101,8 @@ VERBS_DEFAULT_VERSION(struct ibv_cq *, ibv_create_cq, "IBVERBS_1.1",
  *
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_resize_cq, "IBVERBS_1.1", struct ibv_cq *cq,
-		      int cqe)
+VERBS_DEFAULT_VERSION(ibv_resize_cq, "IBVERBS_1.1");
+int ibv_resize_cq(struct ibv_cq *cq, int cqe)
 {
 	return get_ops(cq->context)->resize_cq(cq, cqe);
 }
@@ -109,7 +114,8 @@ VERBS_DEFAULT_VERSION(int, ibv_resize_cq, "IBVERBS_1.1", struct ibv_cq *cq,
  * Returns 0 or a positive errno value. The channel is read before the
  * provider frees the CQ, and released only once the CQ is really gone.
  */
-VERBS_DEFAULT_VERSION(int, ibv_destroy_cq, "IBVERBS_1.1", struct ibv_cq *cq)
+VERBS_DEFAULT_VERSION(ibv_destroy_cq, "IBVERBS_1.1");
+int ibv_destroy_cq(struct ibv_cq *cq)
 {
 	struct ibv_comp_channel *channel = cq->channel;
 	int ret;

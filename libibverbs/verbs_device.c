@@ -17,7 +17,11 @@
 #include <net/if.h>
 #include <stdio.h>
 
-#include "ibverbs.h"
+#include "cmd_device.h"
+#include "context.h"
+#include "driver.h"
+#include "export.h"
+#include "verbs_device.h"
 
 /* verbs.h turns calls into the inline ___ibv_query_port(); define the real one. */
 #undef ibv_query_port
@@ -62,9 +66,9 @@ struct _compat_ibv_port_attr {
  *
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_query_port, "IBVERBS_1.1",
-		      struct ibv_context *context, uint8_t port_num,
-		      struct _compat_ibv_port_attr *port_attr)
+VERBS_DEFAULT_VERSION(ibv_query_port, "IBVERBS_1.1");
+int ibv_query_port(struct ibv_context *context, uint8_t port_num,
+		   struct _compat_ibv_port_attr *port_attr)
 {
 	if (!context || !port_attr)
 		return EINVAL;
@@ -82,9 +86,9 @@ VERBS_DEFAULT_VERSION(int, ibv_query_port, "IBVERBS_1.1",
  * the base structure, they fill that much. Returns 0 or a positive
  * errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_query_device, "IBVERBS_1.1",
-		      struct ibv_context *context,
-		      struct ibv_device_attr *device_attr)
+VERBS_DEFAULT_VERSION(ibv_query_device, "IBVERBS_1.1");
+int ibv_query_device(struct ibv_context *context,
+		     struct ibv_device_attr *device_attr)
 {
 	struct ibv_device_attr_ex *ex;
 
@@ -105,9 +109,9 @@ VERBS_DEFAULT_VERSION(int, ibv_query_device, "IBVERBS_1.1",
  *
  * Returns 0, or -1 with errno set (sysfs has no such entry).
  */
-VERBS_DEFAULT_VERSION(int, ibv_query_pkey, "IBVERBS_1.1",
-		      struct ibv_context *context, uint8_t port_num, int index,
-		      __be16 *pkey)
+VERBS_DEFAULT_VERSION(ibv_query_pkey, "IBVERBS_1.1");
+int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index,
+		   __be16 *pkey)
 {
 	struct verbs_device *vdev;
 	char buf[8];
@@ -137,8 +141,8 @@ VERBS_DEFAULT_VERSION(int, ibv_query_pkey, "IBVERBS_1.1",
  *
  * Returns its index, or -1 with errno set once the table ends without it.
  */
-int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num,
-		       __be16 pkey)
+IBV_EXPORT int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num,
+				  __be16 pkey)
 {
 	__be16 entry;
 	int i;
@@ -356,9 +360,10 @@ static int query_gid_entry(struct ibv_context *ctx, uint32_t port,
  *
  * Returns 0, ENODATA for an empty entry, or another positive errno value.
  */
-int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num,
-		      uint32_t gid_index, struct ibv_gid_entry *entry,
-		      uint32_t flags, size_t entry_size)
+IBV_EXPORT int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num,
+				 uint32_t gid_index,
+				 struct ibv_gid_entry *entry, uint32_t flags,
+				 size_t entry_size)
 {
 	return query_gid_entry(context, port_num, gid_index, entry, flags,
 			       entry_size, GID_ALL);
@@ -373,9 +378,9 @@ int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num,
  *
  * Returns 0, or -1 with errno as the failing step left it.
  */
-VERBS_DEFAULT_VERSION(int, ibv_query_gid, "IBVERBS_1.1",
-		      struct ibv_context *context, uint8_t port_num, int index,
-		      union ibv_gid *gid)
+VERBS_DEFAULT_VERSION(ibv_query_gid, "IBVERBS_1.1");
+int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index,
+		  union ibv_gid *gid)
 {
 	struct ibv_gid_entry entry = {};
 	int ret;
@@ -403,8 +408,9 @@ VERBS_DEFAULT_VERSION(int, ibv_query_gid, "IBVERBS_1.1",
  *
  * Returns 0, or -1 with errno set.
  */
-int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
-		       unsigned int index, enum ibv_gid_type_sysfs *type)
+IBV_EXPORT int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
+				  unsigned int index,
+				  enum ibv_gid_type_sysfs *type)
 {
 	struct ibv_gid_entry entry = {};
 	int ret;
@@ -486,9 +492,10 @@ static int sysfs_gid_table(struct ibv_context *ctx,
  *
  * Returns the number of entries filled, or a negative errno value.
  */
-ssize_t _ibv_query_gid_table(struct ibv_context *context,
-			     struct ibv_gid_entry *entries, size_t max_entries,
-			     uint32_t flags, size_t entry_size)
+IBV_EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *context,
+					struct ibv_gid_entry *entries,
+					size_t max_entries, uint32_t flags,
+					size_t entry_size)
 {
 	uint64_t num = 0;
 	int ret;

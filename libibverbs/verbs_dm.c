@@ -5,7 +5,9 @@
  * ours. Allocation, copies and registration dispatch inline through
  * verbs_context.
  */
-#include "ibverbs.h"
+#include "context.h"
+#include "driver.h"
+#include "export.h"
 
 /**
  * ibv_import_dm - use device memory of an imported context
@@ -14,13 +16,14 @@
  *
  * Returns the DM, or NULL with errno set.
  */
-struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)
+IBV_EXPORT struct ibv_dm *ibv_import_dm(struct ibv_context *context,
+					uint32_t dm_handle)
 {
 	return get_ops(context)->import_dm(context, dm_handle);
 }
 
 /* Forget imported device memory here; it stays with its owner. */
-void ibv_unimport_dm(struct ibv_dm *dm)
+IBV_EXPORT void ibv_unimport_dm(struct ibv_dm *dm)
 {
 	get_ops(dm->context)->unimport_dm(dm);
 }

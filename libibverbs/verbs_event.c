@@ -20,7 +20,9 @@
 
 #include <rdma/ib_user_verbs.h>
 
-#include "ibverbs.h"
+#include "context.h"
+#include "driver.h"
+#include "export.h"
 #include "kcmd.h"
 
 /**
@@ -29,7 +31,8 @@
  *
  * Returns the channel, or NULL with errno set.
  */
-struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
+IBV_EXPORT struct ibv_comp_channel *
+ibv_create_comp_channel(struct ibv_context *context)
 {
 	struct ib_uverbs_create_comp_channel_resp resp = { 0 };
 	struct ibv_create_comp_channel req = {
@@ -61,7 +64,7 @@ struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
  *
  * Returns 0, or EBUSY while a CQ still reports to it.
  */
-int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
+IBV_EXPORT int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 {
 	struct ibv_context *context = channel->context;
 	int ret = EBUSY;
@@ -86,9 +89,9 @@ int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
  * Blocks unless the channel's fd is non-blocking. Returns 0, or -1 with
  * errno as read() left it when no whole record was read.
  */
-VERBS_DEFAULT_VERSION(int, ibv_get_cq_event, "IBVERBS_1.1",
-		      struct ibv_comp_channel *channel, struct ibv_cq **cq,
-		      void **cq_context)
+VERBS_DEFAULT_VERSION(ibv_get_cq_event, "IBVERBS_1.1");
+int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
+		     void **cq_context)
 {
 	struct ib_uverbs_comp_event_desc ev;
 
@@ -105,8 +108,8 @@ VERBS_DEFAULT_VERSION(int, ibv_get_cq_event, "IBVERBS_1.1",
  * @cq: the CQ they were for
  * @nevents: how many
  */
-VERBS_DEFAULT_VERSION(void, ibv_ack_cq_events, "IBVERBS_1.1", struct ibv_cq *cq,
-		      unsigned int nevents)
+VERBS_DEFAULT_VERSION(ibv_ack_cq_events, "IBVERBS_1.1");
+void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
 {
 	pthread_mutex_lock(&cq->mutex);
 	cq->comp_events_completed += nevents;
@@ -149,9 +152,9 @@ static enum event_object event_object(enum ibv_event_type type)
  * Blocks unless async_fd is non-blocking. Returns 0, or -1 with errno as
  * read() left it when no whole record was read.
  */
-VERBS_DEFAULT_VERSION(int, ibv_get_async_event, "IBVERBS_1.1",
-		      struct ibv_context *context,
-		      struct ibv_async_event *event)
+VERBS_DEFAULT_VERSION(ibv_get_async_event, "IBVERBS_1.1");
+int ibv_get_async_event(struct ibv_context *context,
+			struct ibv_async_event *event)
 {
 	struct ib_uverbs_async_event_desc ev;
 	void *obj;
@@ -195,8 +198,8 @@ static void ack_one(pthread_mutex_t *mutex, pthread_cond_t *cond,
  * ibv_ack_async_event - acknowledge an asynchronous event
  * @event: the event from ibv_get_async_event()
  */
-VERBS_DEFAULT_VERSION(void, ibv_ack_async_event, "IBVERBS_1.1",
-		      struct ibv_async_event *event)
+VERBS_DEFAULT_VERSION(ibv_ack_async_event, "IBVERBS_1.1");
+void ibv_ack_async_event(struct ibv_async_event *event)
 {
 	struct ibv_cq *cq = event->element.cq;
 	struct ibv_qp *qp = event->element.qp;

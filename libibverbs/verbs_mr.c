@@ -18,9 +18,11 @@
  */
 #include <errno.h>
 
+#include "context.h"
+#include "driver.h"
 #include "explain.h"
+#include "export.h"
 #include "fork.h"
-#include "ibverbs.h"
 
 /* verbs.h turns calls to these into inline dispatchers; define the real ones. */
 #undef ibv_reg_mr
@@ -64,8 +66,9 @@ static void undo_dontfork(void *addr, size_t length)
  *
  * Returns the MR, or NULL with errno set.
  */
-struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
-				uint64_t iova, unsigned int access)
+IBV_EXPORT struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
+					   size_t length, uint64_t iova,
+					   unsigned int access)
 {
 	bool odp = access & IBV_ACCESS_ON_DEMAND;
 	struct ibv_mr *mr;
@@ -97,8 +100,9 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
  * ibv_reg_mr - register memory; the device addresses it as @addr
  * @pd, @addr, @length, @access: as for ibv_reg_mr_iova2()
  */
-VERBS_DEFAULT_VERSION(struct ibv_mr *, ibv_reg_mr, "IBVERBS_1.1",
-		      struct ibv_pd *pd, void *addr, size_t length, int access)
+VERBS_DEFAULT_VERSION(ibv_reg_mr, "IBVERBS_1.1");
+struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			  int access)
 {
 	return ibv_reg_mr_iova2(pd, addr, length, (uintptr_t)addr, access);
 }
@@ -107,8 +111,9 @@ VERBS_DEFAULT_VERSION(struct ibv_mr *, ibv_reg_mr, "IBVERBS_1.1",
  * ibv_reg_mr_iova - register memory, with the address the device uses
  * @pd, @addr, @length, @iova, @access: as for ibv_reg_mr_iova2()
  */
-struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
-			       uint64_t iova, int access)
+IBV_EXPORT struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr,
+					  size_t length, uint64_t iova,
+					  int access)
 {
 	return ibv_reg_mr_iova2(pd, addr, length, iova, access);
 }
@@ -123,9 +128,9 @@ struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
  *
  * Returns the MR (addr holds @offset), or NULL with errno set.
  */
-struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
-				 size_t length, uint64_t iova, int fd,
-				 int access)
+IBV_EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+					    size_t length, uint64_t iova,
+					    int fd, int access)
 {
 	const struct verbs_context_ops *ops = get_ops(pd->context);
 	struct ibv_mr *mr;
@@ -197,9 +202,9 @@ static int rereg_translation(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
  * (errno EINVAL) for arguments refused up front, IBV_REREG_MR_ERR_CMD when
  * the provider failed, the others when the fork tracker did.
  */
-VERBS_DEFAULT_VERSION(int, ibv_rereg_mr, "IBVERBS_1.1", struct ibv_mr *mr,
-		      int flags, struct ibv_pd *pd, void *addr, size_t length,
-		      int access)
+VERBS_DEFAULT_VERSION(ibv_rereg_mr, "IBVERBS_1.1");
+int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
+		 size_t length, int access)
 {
 	if (!rereg_input_ok(mr, flags, addr, length, access)) {
 		errno = EINVAL;
@@ -220,7 +225,8 @@ VERBS_DEFAULT_VERSION(int, ibv_rereg_mr, "IBVERBS_1.1", struct ibv_mr *mr,
  *
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_dereg_mr, "IBVERBS_1.1", struct ibv_mr *mr)
+VERBS_DEFAULT_VERSION(ibv_dereg_mr, "IBVERBS_1.1");
+int ibv_dereg_mr(struct ibv_mr *mr)
 {
 	struct verbs_mr *vmr = verbs_get_mr(mr);
 	/* Read before the provider frees the MR. */
@@ -243,13 +249,13 @@ VERBS_DEFAULT_VERSION(int, ibv_dereg_mr, "IBVERBS_1.1", struct ibv_mr *mr)
  *
  * Returns the MR, or NULL with errno set.
  */
-struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+IBV_EXPORT struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
 {
 	return get_ops(pd->context)->import_mr(pd, mr_handle);
 }
 
 /* Forget an imported MR here; the registration stays with its owner. */
-void ibv_unimport_mr(struct ibv_mr *mr)
+IBV_EXPORT void ibv_unimport_mr(struct ibv_mr *mr)
 {
 	get_ops(mr->context)->unimport_mr(mr);
 }

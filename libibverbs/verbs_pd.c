@@ -4,7 +4,9 @@
  * import of a PD that another process's context shares with ours
  * (ibv_import_device()).
  */
-#include "ibverbs.h"
+#include "context.h"
+#include "driver.h"
+#include "export.h"
 
 /**
  * ibv_alloc_pd - allocate a protection domain
@@ -12,8 +14,8 @@
  *
  * Returns the PD, or NULL with errno set.
  */
-VERBS_DEFAULT_VERSION(struct ibv_pd *, ibv_alloc_pd, "IBVERBS_1.1",
-		      struct ibv_context *context)
+VERBS_DEFAULT_VERSION(ibv_alloc_pd, "IBVERBS_1.1");
+struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
 {
 	struct ibv_pd *pd = get_ops(context)->alloc_pd(context);
 
@@ -28,7 +30,8 @@ VERBS_DEFAULT_VERSION(struct ibv_pd *, ibv_alloc_pd, "IBVERBS_1.1",
  *
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_dealloc_pd, "IBVERBS_1.1", struct ibv_pd *pd)
+VERBS_DEFAULT_VERSION(ibv_dealloc_pd, "IBVERBS_1.1");
+int ibv_dealloc_pd(struct ibv_pd *pd)
 {
 	return get_ops(pd->context)->dealloc_pd(pd);
 }
@@ -40,13 +43,14 @@ VERBS_DEFAULT_VERSION(int, ibv_dealloc_pd, "IBVERBS_1.1", struct ibv_pd *pd)
  *
  * Returns the PD, or NULL with errno set.
  */
-struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)
+IBV_EXPORT struct ibv_pd *ibv_import_pd(struct ibv_context *context,
+					uint32_t pd_handle)
 {
 	return get_ops(context)->import_pd(context, pd_handle);
 }
 
 /* Forget an imported PD here; the kernel object stays with its owner. */
-void ibv_unimport_pd(struct ibv_pd *pd)
+IBV_EXPORT void ibv_unimport_pd(struct ibv_pd *pd)
 {
 	get_ops(pd->context)->unimport_pd(pd);
 }

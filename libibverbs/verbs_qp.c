@@ -8,15 +8,19 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "context.h"
+#include "driver.h"
 #include "explain.h"
-#include "ibverbs.h"
+#include "export.h"
+#include "verbs_qp.h"
 
 /**
  * ibv_create_qp - create a queue pair on @pd
  * Returns the QP, or NULL with errno set.
  */
-VERBS_DEFAULT_VERSION(struct ibv_qp *, ibv_create_qp, "IBVERBS_1.1",
-		      struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)
+VERBS_DEFAULT_VERSION(ibv_create_qp, "IBVERBS_1.1");
+struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
+			     struct ibv_qp_init_attr *qp_init_attr)
 {
 	/* The provider and ibv_cmd_create_qp() set every field. */
 	struct ibv_qp *qp = get_ops(pd->context)->create_qp(pd, qp_init_attr);
@@ -46,9 +50,9 @@ struct ibv_qp *verbs_create_qp_ex(struct ibv_context *context,
  * ibv_query_qp - read @attr_mask attributes of @qp
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_query_qp, "IBVERBS_1.1", struct ibv_qp *qp,
-		      struct ibv_qp_attr *attr, int attr_mask,
-		      struct ibv_qp_init_attr *init_attr)
+VERBS_DEFAULT_VERSION(ibv_query_qp, "IBVERBS_1.1");
+int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+		 struct ibv_qp_init_attr *init_attr)
 {
 	int ret =
 		get_ops(qp->context)->query_qp(qp, attr, attr_mask, init_attr);
@@ -64,8 +68,8 @@ VERBS_DEFAULT_VERSION(int, ibv_query_qp, "IBVERBS_1.1", struct ibv_qp *qp,
  * ibv_modify_qp - change the @attr_mask attributes of @qp
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_modify_qp, "IBVERBS_1.1", struct ibv_qp *qp,
-		      struct ibv_qp_attr *attr, int attr_mask)
+VERBS_DEFAULT_VERSION(ibv_modify_qp, "IBVERBS_1.1");
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
 {
 	int ret = get_ops(qp->context)->modify_qp(qp, attr, attr_mask);
 
@@ -82,7 +86,8 @@ VERBS_DEFAULT_VERSION(int, ibv_modify_qp, "IBVERBS_1.1", struct ibv_qp *qp,
  * ibv_destroy_qp - destroy @qp
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_destroy_qp, "IBVERBS_1.1", struct ibv_qp *qp)
+VERBS_DEFAULT_VERSION(ibv_destroy_qp, "IBVERBS_1.1");
+int ibv_destroy_qp(struct ibv_qp *qp)
 {
 	return get_ops(qp->context)->destroy_qp(qp);
 }
@@ -91,7 +96,7 @@ VERBS_DEFAULT_VERSION(int, ibv_destroy_qp, "IBVERBS_1.1", struct ibv_qp *qp)
  * ibv_qp_to_qp_ex - the extended QP behind @qp
  * Returns NULL unless the provider created @qp with the work request API.
  */
-struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
+IBV_EXPORT struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
 {
 	struct verbs_qp *vqp = (struct verbs_qp *)qp;
 
@@ -104,7 +109,7 @@ struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
  * ibv_query_ece - read the ECE options @qp is using
  * Returns 0 or a positive errno value.
  */
-int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+IBV_EXPORT int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
 	return get_ops(qp->context)->query_ece(qp, ece);
 }
@@ -113,7 +118,7 @@ int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
  * ibv_set_ece - ask for the ECE options in @ece on @qp
  * Returns 0 or a positive errno value; EOPNOTSUPP without a vendor.
  */
-int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+IBV_EXPORT int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
 	if (!ece->vendor_id) {
 		errno = EOPNOTSUPP;
@@ -126,8 +131,8 @@ int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
  * ibv_query_qp_data_in_order - whether @op's data lands in order
  * Returns 1 if so, 0 if not or unknown.
  */
-int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
-			       uint32_t flags)
+IBV_EXPORT int ibv_query_qp_data_in_order(struct ibv_qp *qp,
+					  enum ibv_wr_opcode op, uint32_t flags)
 {
 #if defined(__i386__) || defined(__x86_64__)
 	return get_ops(qp->context)->query_qp_data_in_order(qp, op, flags);
@@ -144,8 +149,8 @@ int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
  * ibv_attach_mcast - join @qp to the multicast group @gid, @lid
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_attach_mcast, "IBVERBS_1.1", struct ibv_qp *qp,
-		      const union ibv_gid *gid, uint16_t lid)
+VERBS_DEFAULT_VERSION(ibv_attach_mcast, "IBVERBS_1.1");
+int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
 	return get_ops(qp->context)->attach_mcast(qp, gid, lid);
 }
@@ -154,8 +159,8 @@ VERBS_DEFAULT_VERSION(int, ibv_attach_mcast, "IBVERBS_1.1", struct ibv_qp *qp,
  * ibv_detach_mcast - take @qp out of the multicast group @gid, @lid
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_detach_mcast, "IBVERBS_1.1", struct ibv_qp *qp,
-		      const union ibv_gid *gid, uint16_t lid)
+VERBS_DEFAULT_VERSION(ibv_detach_mcast, "IBVERBS_1.1");
+int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
 	return get_ops(qp->context)->detach_mcast(qp, gid, lid);
 }

@@ -6,16 +6,19 @@
  */
 #include <pthread.h>
 
+#include "context.h"
+#include "driver.h"
 #include "explain.h"
-#include "ibverbs.h"
+#include "export.h"
+#include "verbs_srq.h"
 
 /**
  * ibv_create_srq - create a shared receive queue on @pd
  * Returns the SRQ, or NULL with errno set.
  */
-VERBS_DEFAULT_VERSION(struct ibv_srq *, ibv_create_srq, "IBVERBS_1.1",
-		      struct ibv_pd *pd,
-		      struct ibv_srq_init_attr *srq_init_attr)
+VERBS_DEFAULT_VERSION(ibv_create_srq, "IBVERBS_1.1");
+struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
+			       struct ibv_srq_init_attr *srq_init_attr)
 {
 	struct ibv_srq *srq;
 
@@ -49,8 +52,9 @@ struct ibv_srq *verbs_create_srq_ex(struct ibv_context *context,
  * ibv_modify_srq - change the @srq_attr_mask attributes of @srq
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_modify_srq, "IBVERBS_1.1", struct ibv_srq *srq,
-		      struct ibv_srq_attr *srq_attr, int srq_attr_mask)
+VERBS_DEFAULT_VERSION(ibv_modify_srq, "IBVERBS_1.1");
+int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
+		   int srq_attr_mask)
 {
 	return get_ops(srq->context)->modify_srq(srq, srq_attr, srq_attr_mask);
 }
@@ -59,8 +63,8 @@ VERBS_DEFAULT_VERSION(int, ibv_modify_srq, "IBVERBS_1.1", struct ibv_srq *srq,
  * ibv_query_srq - read the attributes of @srq
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_query_srq, "IBVERBS_1.1", struct ibv_srq *srq,
-		      struct ibv_srq_attr *srq_attr)
+VERBS_DEFAULT_VERSION(ibv_query_srq, "IBVERBS_1.1");
+int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)
 {
 	return get_ops(srq->context)->query_srq(srq, srq_attr);
 }
@@ -69,7 +73,8 @@ VERBS_DEFAULT_VERSION(int, ibv_query_srq, "IBVERBS_1.1", struct ibv_srq *srq,
  * ibv_destroy_srq - destroy @srq
  * Returns 0 or a positive errno value.
  */
-VERBS_DEFAULT_VERSION(int, ibv_destroy_srq, "IBVERBS_1.1", struct ibv_srq *srq)
+VERBS_DEFAULT_VERSION(ibv_destroy_srq, "IBVERBS_1.1");
+int ibv_destroy_srq(struct ibv_srq *srq)
 {
 	return get_ops(srq->context)->destroy_srq(srq);
 }

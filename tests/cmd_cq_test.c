@@ -31,7 +31,7 @@
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/driver.h>
 
-#include "libibverbs/test_hooks.h"
+#include "libibverbs/verbs_cq.h"
 #include "t_kernel.h"
 
 /*

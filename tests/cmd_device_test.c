@@ -33,7 +33,6 @@
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/driver.h>
 
-#include "libibverbs/test_hooks.h"
 #include "t_kernel.h"
 #include "t_scenario.h"
 #include "t_util.h"

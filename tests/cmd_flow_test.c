@@ -29,7 +29,6 @@
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/driver.h>
 
-#include "libibverbs/test_hooks.h"
 #include "t_kernel.h"
 
 #define T_DRIVER_ID 7

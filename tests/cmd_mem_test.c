@@ -38,7 +38,6 @@
 #include <infiniband/driver.h>
 
 #include "libibverbs/fork.h"
-#include "libibverbs/test_hooks.h"
 #include "t_kernel.h"
 
 #define T_DRIVER_ID 7

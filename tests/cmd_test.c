@@ -28,7 +28,6 @@
 #include <infiniband/driver.h>
 
 #include "libibverbs/kcmd.h"
-#include "libibverbs/test_hooks.h"
 #include "t_kernel.h"
 
 #define T_DRIVER_ID 42

@@ -15,7 +15,8 @@
 
 #include <infiniband/driver.h>
 
-#include "libibverbs/test_hooks.h"
+#include "libibverbs/discover.h"
+#include "libibverbs/drivers.h"
 #include "t_scenario.h"
 #include "t_util.h"
 

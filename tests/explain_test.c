@@ -26,7 +26,7 @@
 
 #include <infiniband/driver.h>
 
-#include "libibverbs/test_hooks.h"
+#include "libibverbs/verbs_cq.h"
 #include "t_kernel.h"
 #include "t_scenario.h"
 #include "t_util.h"

@@ -40,7 +40,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "libibverbs/test_hooks.h"
+#include "libibverbs/neigh.h"
 
 /* Every wait of the run, namespaces and ARP timeouts included. */
 #define T_ALARM_S 90

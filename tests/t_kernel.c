@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "libibverbs/test_hooks.h"
+#include "libibverbs/kcmd.h"
 #include "t_kernel.h"
 
 struct t_kernel tk;

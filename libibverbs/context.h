@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The library's half of a context (context.c): the private operation
+ * table every verb dispatches through, and what the kernel behind the
+ * context has refused.
+ */
+#ifndef IBV_CONTEXT_H
+#define IBV_CONTEXT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "driver.h"
+
+/* Core ioctl objects below this have their refused methods remembered. */
+#define KCMD_MAX_OBJECTS 32
+
+/* Reached through verbs_context.priv. */
+struct verbs_ex_private {
+	struct verbs_context_ops ops;
+	uint32_t driver_id;
+	bool imported;
+	/*
+	 * What the kernel refused (kcmd.c): no ioctl interface at all, or
+	 * per object a bit for each method it does not know. Only ever set.
+	 */
+	atomic_bool no_ioctl;
+	_Atomic uint32_t refused[KCMD_MAX_OBJECTS];
+};
+
+static inline struct verbs_ex_private *get_priv(struct ibv_context *ctx)
+{
+	return verbs_get_ctx(ctx)->priv;
+}
+
+static inline const struct verbs_context_ops *get_ops(struct ibv_context *ctx)
+{
+	return &get_priv(ctx)->ops;
+}
+
+int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
+		       int cmd_fd, uint32_t driver_id);
+
+#endif

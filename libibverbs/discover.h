@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Which uverbs devices the kernel has (discover.c): a scan over netlink,
+ * or over class/infiniband_verbs where netlink is absent, and the
+ * details of a device the device list has not seen before.
+ */
+#ifndef IBV_DISCOVER_H
+#define IBV_DISCOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "driver.h"
+
+/* Why a scan produced no usable device, for the diagnostic message. */
+struct discovery_stats {
+	unsigned int found;
+	unsigned int no_provider;
+	unsigned int no_cdev;
+	unsigned int abi_refused;
+	unsigned int failed;
+	bool unmatched; /* some device still has no provider */
+};
+
+enum scan_mode { SCAN_NETLINK, SCAN_SYSFS };
+
+/* A device seen by one scan, before the core knows whether it changed. */
+struct scan_entry {
+	char name[IBV_SYSFS_NAME_MAX]; /* ibdev name (netlink) or uverbsN */
+	uint64_t ident; /* ibdev index (netlink) or inode (sysfs) */
+	uint64_t node_guid;
+	uint32_t num_ports;
+	enum ibv_node_type node_type;
+	bool racy; /* sysfs: identity must be confirmed by reading */
+};
+
+struct nl_sock;
+
+struct scan {
+	enum scan_mode mode;
+	struct scan_entry *ent;
+	size_t n, cap;
+	int dirfd; /* sysfs: class/infiniband_verbs */
+	int ibfd; /* class/infiniband, opened when first needed */
+	int devfd; /* /dev/infiniband, opened when first needed */
+	struct nl_sock *nl;
+};
+
+int scan_devices(struct scan *scan);
+void scan_release(struct scan *scan);
+int scan_fill(struct scan *scan, const struct scan_entry *ent,
+	      struct verbs_sysfs_dev *sysfs_dev);
+int uverbs_path(const struct verbs_sysfs_dev *sysfs_dev,
+		char path[IBV_SYSFS_PATH_MAX]);
+bool cdev_matches(struct scan *scan, const struct verbs_sysfs_dev *sysfs_dev);
+int open_cdev(const char *devname, dev_t cdev);
+extern int abi_ver;
+
+/* The kernel's node type as the public enum; IBV_NODE_UNKNOWN if odd. */
+enum ibv_node_type decode_node_type(uint64_t knode);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The registry of providers (drivers.c): configuration files,
+ * RDMAV_DRIVERS, dlopen() of the plug-ins, and matching a device to one.
+ */
+#ifndef IBV_DRIVERS_H
+#define IBV_DRIVERS_H
+
+#include <stdbool.h>
+
+#include "driver.h"
+
+bool drivers_loaded(void);
+/* Changes whenever a provider registers. */
+unsigned int drivers_generation(void);
+const struct verbs_device_ops *match_driver(struct verbs_sysfs_dev *sysfs_dev,
+					    bool *abi_refused);
+
+/* Loads every configured provider, once per process. */
+void load_drivers(void);
+/* What load_drivers() reads; the unit tests call them directly. */
+int parse_driver_config_dir(const char *dir);
+int parse_driver_env(const char *value);
+/* The provider names load_drivers() would try, in order; NULL past the end. */
+const char *driver_name_at(unsigned int i);
+
+#endif
