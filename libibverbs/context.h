@@ -29,9 +29,14 @@ struct verbs_ex_private {
 	_Atomic uint32_t refused[KCMD_MAX_OBJECTS];
 };
 
+/*
+ * Every context the library sees was set up by verbs_init_context(), so
+ * it is extended: verbs_get_ctx()'s NULL, for applications holding
+ * contexts of older libraries, cannot happen here.
+ */
 static inline struct verbs_ex_private *get_priv(struct ibv_context *ctx)
 {
-	return verbs_get_ctx(ctx)->priv;
+	return container_of(ctx, struct verbs_context, context)->priv;
 }
 
 static inline const struct verbs_context_ops *get_ops(struct ibv_context *ctx)
