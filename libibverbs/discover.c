@@ -28,8 +28,6 @@
 #include "rdma_nl.h"
 #include "sysfs.h"
 #include "util.h"
-/* Compiled here, where the uverbs ABI version is checked, so it always runs. */
-#include "kernel-headers/kabi_verbs.h"
 
 /* The uverbs ABI of the kernel, 0 until known; netlink implies 6. */
 int abi_ver;
