@@ -40,9 +40,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,12 +48,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
 
-#define EXIT_SKIP 77
+#include "bench_util.h"
+
 #define TARGET_RATIO 0.95
 #define MAX_BATCHES 31
 #define BIG_BUF (64UL << 20)
@@ -96,29 +94,6 @@
 static struct {
 	BENCH_VERBS(BENCH_PTR)
 } v;
-
-static const char *const lib_label[2] = { "ours", "rdma-core" };
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "verbs_bench: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /* ------------------------------------------------------------------ */
 /* Worker: the objects a library's process keeps between batches      */
@@ -769,18 +744,6 @@ struct worker {
  * itself), and fresh layouts per batch make that noise the medians remove
  * rather than a bias that a fixed layout would keep for a whole line.
  */
-static void pin_child(void)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t set;
-
-	if (cpus > 1) {
-		CPU_ZERO(&set);
-		CPU_SET(cpus - 1, &set);
-		sched_setaffinity(0, sizeof(set), &set);
-	}
-}
-
 static void exec_worker(const struct config *cf, int id, bool fork_safe, int in,
 			int out)
 {
@@ -795,7 +758,7 @@ static void exec_worker(const struct config *cf, int id, bool fork_safe, int in,
 	else
 		unsetenv("RDMAV_FORK_SAFE");
 	unsetenv("IBV_FORK_SAFE");
-	pin_child();
+	pin_last_cpu();
 	snprintf(fi, sizeof(fi), "%d", in);
 	snprintf(fo, sizeof(fo), "%d", out);
 	/* By name: under valgrind, /proc/self/exe is valgrind itself. */
@@ -838,8 +801,9 @@ static void start_worker(const struct config *cf, int id, bool fork_safe,
 	if (!get_reply(wk, &hello))
 		die("the %s worker did not start", lib_label[id]);
 	if (verbose)
-		printf("  %-9s %s%s, provider %s\n", lib_label[id], cf->lib[id],
-		       fork_safe ? " (RDMAV_FORK_SAFE=1)" : "", hello.msg);
+		printf("  %-12s %s%s, provider %s\n", lib_label[id],
+		       cf->lib[id], fork_safe ? " (RDMAV_FORK_SAFE=1)" : "",
+		       hello.msg);
 }
 
 static void stop_worker(struct worker *wk)
@@ -870,22 +834,6 @@ static double batch(struct worker *wk, unsigned int line, unsigned int n,
 		return -1;
 	}
 	return rp.ns / n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *in, unsigned int n)
-{
-	double s[MAX_BATCHES];
-
-	memcpy(s, in, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 struct result {
@@ -985,8 +933,7 @@ static bool measure(const struct config *cf, unsigned int line,
 	}
 	r->t[0] = median(t[0], cf->batches);
 	r->t[1] = median(t[1], cf->batches);
-	r->ratio = median(ratio, cf->batches);
-	qsort(ratio, cf->batches, sizeof(ratio[0]), cmp_double);
+	r->ratio = median(ratio, cf->batches); /* sorts @ratio */
 	r->lo = ratio[0];
 	r->hi = ratio[cf->batches - 1];
 	return true;
@@ -1107,16 +1054,12 @@ int main(int argc, char **argv)
 	cf.dev = getenv("IBV_VM_RXE");
 	cf.gid_index = gi ? gi : "1";
 	parse(argc, argv, &cf);
-	if (!cf.dev) {
-		printf("verbs_bench: SKIP: no rxe device (run it in the VM: tests/vm/run)\n");
-		return EXIT_SKIP;
-	}
-	for (id = 0; id < 2; id++)
-		if (access(cf.lib[id], R_OK) || !strchr(cf.lib[id], '/')) {
-			printf("verbs_bench: SKIP: %s library %s: %s\n",
-			       lib_label[id], cf.lib[id], strerror(errno));
-			return EXIT_SKIP;
-		}
+	if (!cf.dev)
+		skip("no rxe device (run it in the VM: tests/vm/run)");
+	for (id = 0; id < NUM_LIBS; id++)
+		if (access(cf.lib[id], R_OK) || !strchr(cf.lib[id], '/'))
+			skip("%s library %s: %s", lib_label[id], cf.lib[id],
+			     strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
 	return parent_main(&cf);
 }
