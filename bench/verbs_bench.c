@@ -53,6 +53,7 @@
 #include <infiniband/verbs.h>
 
 #include "bench_util.h"
+#include "verbs_lookup.h"
 
 #define TARGET_RATIO 0.95
 #define MAX_BATCHES 31
@@ -64,36 +65,12 @@
 #define CQ_DEPTH 256
 
 /*
- * The verbs are looked up at v44's default versions: an unversioned
- * lookup could bind to the IBVERBS_1.0 compatibility wrappers, which take
- * other structures. Functions the header implements inline (post, poll,
+ * The verbs come from the table the VM's verbs_diff uses, at v44's default
+ * versions. Functions the header implements inline (post, poll,
  * query_port through verbs_context) need no lookup: they reach the
  * provider or the core through the context, as in any application.
  */
-#define BENCH_VERBS(X)                         \
-	X(ibv_get_device_list, "IBVERBS_1.1")  \
-	X(ibv_free_device_list, "IBVERBS_1.1") \
-	X(ibv_get_device_name, "IBVERBS_1.1")  \
-	X(ibv_open_device, "IBVERBS_1.1")      \
-	X(ibv_close_device, "IBVERBS_1.1")     \
-	X(ibv_query_device, "IBVERBS_1.1")     \
-	X(ibv_query_gid, "IBVERBS_1.1")        \
-	X(ibv_alloc_pd, "IBVERBS_1.1")         \
-	X(ibv_dealloc_pd, "IBVERBS_1.1")       \
-	X(ibv_reg_mr, "IBVERBS_1.1")           \
-	X(ibv_dereg_mr, "IBVERBS_1.1")         \
-	X(ibv_create_cq, "IBVERBS_1.1")        \
-	X(ibv_destroy_cq, "IBVERBS_1.1")       \
-	X(ibv_create_qp, "IBVERBS_1.1")        \
-	X(ibv_destroy_qp, "IBVERBS_1.1")       \
-	X(ibv_modify_qp, "IBVERBS_1.1")        \
-	X(ibv_wc_status_str, "IBVERBS_1.1")
-
-#undef ibv_reg_mr
-#define BENCH_PTR(name, ver) __typeof__(name) *name;
-static struct {
-	BENCH_VERBS(BENCH_PTR)
-} v;
+static struct verbs_v44 v;
 
 /* ------------------------------------------------------------------ */
 /* Worker: the objects a library's process keeps between batches      */
@@ -569,14 +546,13 @@ struct reply {
 static void *load_lib(const char *path)
 {
 	void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	const char *missing;
 
 	if (!h)
 		die("dlopen %s: %s", path, dlerror());
-#define BENCH_SYM(name, ver)                                \
-	v.name = (__typeof__(v.name))dlvsym(h, #name, ver); \
-	if (!v.name)                                        \
-		die("%s lacks %s@%s", path, #name, ver);
-	BENCH_VERBS(BENCH_SYM)
+	missing = verbs_lookup(h, &v);
+	if (missing)
+		die("%s lacks %s", path, missing);
 	return h;
 }
 

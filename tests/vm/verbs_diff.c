@@ -38,127 +38,29 @@
 
 #include <infiniband/verbs.h>
 
+#include "verbs_lookup.h"
+
 /*
- * Every verb is looked up at run time, at the default version of v44
- * (dlvsym), so a library that lacks one shows "missing-symbol" instead of
- * failing to load the program. Weak references would not do: the program
- * links against our library, which lacks most verbs, and an unversioned
- * reference binds to the oldest version, the IBVERBS_1.0 wrappers that
- * take a struct ibv_context_1_0. Calls in this file go through the macros
- * below; the header's inline functions that call an exported verb are
- * either not used (ibv_reg_mr) or reach it through a forwarder defined
- * here (ibv_query_device) or through a symbol our library already exports
- * at its default version (ibv_query_port).
+ * The verbs of verbs_lookup.h are called through @lib, looked up in the
+ * library the program runs on: a library that lacks one shows
+ * "missing-symbol" instead of failing to load the program. The header's
+ * inline functions that call an exported verb are either not used
+ * (ibv_reg_mr) or reach it through a forwarder defined here
+ * (ibv_query_device) or through a symbol our library already exports at
+ * its default version (ibv_query_port).
  */
-#define T_VERBS(X)                                    \
-	X(ibv_get_device_list, "IBVERBS_1.1")         \
-	X(ibv_free_device_list, "IBVERBS_1.1")        \
-	X(ibv_get_device_name, "IBVERBS_1.1")         \
-	X(ibv_open_device, "IBVERBS_1.1")             \
-	X(ibv_close_device, "IBVERBS_1.1")            \
-	X(ibv_query_device, "IBVERBS_1.1")            \
-	X(ibv_query_gid, "IBVERBS_1.1")               \
-	X(ibv_query_pkey, "IBVERBS_1.1")              \
-	X(ibv_alloc_pd, "IBVERBS_1.1")                \
-	X(ibv_dealloc_pd, "IBVERBS_1.1")              \
-	X(ibv_reg_mr, "IBVERBS_1.1")                  \
-	X(ibv_reg_mr_iova2, "IBVERBS_1.8")            \
-	X(ibv_rereg_mr, "IBVERBS_1.1")                \
-	X(ibv_dereg_mr, "IBVERBS_1.1")                \
-	X(ibv_create_comp_channel, "IBVERBS_1.0")     \
-	X(ibv_destroy_comp_channel, "IBVERBS_1.0")    \
-	X(ibv_create_cq, "IBVERBS_1.1")               \
-	X(ibv_resize_cq, "IBVERBS_1.1")               \
-	X(ibv_destroy_cq, "IBVERBS_1.1")              \
-	X(ibv_get_cq_event, "IBVERBS_1.1")            \
-	X(ibv_create_qp, "IBVERBS_1.1")               \
-	X(ibv_modify_qp, "IBVERBS_1.1")               \
-	X(ibv_query_qp, "IBVERBS_1.1")                \
-	X(ibv_destroy_qp, "IBVERBS_1.1")              \
-	X(ibv_qp_to_qp_ex, "IBVERBS_1.6")             \
-	X(ibv_query_qp_data_in_order, "IBVERBS_1.14") \
-	X(ibv_create_srq, "IBVERBS_1.1")              \
-	X(ibv_modify_srq, "IBVERBS_1.1")              \
-	X(ibv_query_srq, "IBVERBS_1.1")               \
-	X(ibv_destroy_srq, "IBVERBS_1.1")             \
-	X(ibv_create_ah, "IBVERBS_1.1")               \
-	X(ibv_destroy_ah, "IBVERBS_1.1")              \
-	X(ibv_attach_mcast, "IBVERBS_1.1")            \
-	X(ibv_detach_mcast, "IBVERBS_1.1")            \
-	X(ibv_get_async_event, "IBVERBS_1.1")         \
-	X(ibv_wc_status_str, "IBVERBS_1.1")           \
-	X(ibv_node_type_str, "IBVERBS_1.1")           \
-	X(ibv_port_state_str, "IBVERBS_1.1")          \
-	X(ibv_event_type_str, "IBVERBS_1.1")          \
-	X(ibv_rate_to_mbps, "IBVERBS_1.1")            \
-	X(mbps_to_ibv_rate, "IBVERBS_1.1")            \
-	X(ibv_rate_to_mult, "IBVERBS_1.0")            \
-	X(mult_to_ibv_rate, "IBVERBS_1.0")
-
-#define T_PTR(name, ver) static __typeof__(name) *t_fn_##name;
-T_VERBS(T_PTR)
-
-static void t_resolve(void)
-{
-#define T_SYM(name, ver) \
-	t_fn_##name = (__typeof__(name) *)dlvsym(RTLD_DEFAULT, #name, ver);
-	T_VERBS(T_SYM)
-}
+static struct verbs_v44 lib;
 
 /* The fallback of the inline ibv_query_device_ex() calls this one. */
 int ibv_query_device(struct ibv_context *context,
 		     struct ibv_device_attr *device_attr)
 {
-	if (!t_fn_ibv_query_device)
+	if (!lib.ibv_query_device)
 		return ENOSYS;
-	return t_fn_ibv_query_device(context, device_attr);
+	return lib.ibv_query_device(context, device_attr);
 }
 
 #pragma weak ibv_query_port
-#undef ibv_reg_mr
-#define ibv_get_device_list (*t_fn_ibv_get_device_list)
-#define ibv_free_device_list (*t_fn_ibv_free_device_list)
-#define ibv_get_device_name (*t_fn_ibv_get_device_name)
-#define ibv_open_device (*t_fn_ibv_open_device)
-#define ibv_close_device (*t_fn_ibv_close_device)
-#define ibv_query_device (*t_fn_ibv_query_device)
-#define ibv_query_gid (*t_fn_ibv_query_gid)
-#define ibv_query_pkey (*t_fn_ibv_query_pkey)
-#define ibv_alloc_pd (*t_fn_ibv_alloc_pd)
-#define ibv_dealloc_pd (*t_fn_ibv_dealloc_pd)
-#define ibv_reg_mr (*t_fn_ibv_reg_mr)
-#define ibv_reg_mr_iova2 (*t_fn_ibv_reg_mr_iova2)
-#define ibv_rereg_mr (*t_fn_ibv_rereg_mr)
-#define ibv_dereg_mr (*t_fn_ibv_dereg_mr)
-#define ibv_create_comp_channel (*t_fn_ibv_create_comp_channel)
-#define ibv_destroy_comp_channel (*t_fn_ibv_destroy_comp_channel)
-#define ibv_create_cq (*t_fn_ibv_create_cq)
-#define ibv_resize_cq (*t_fn_ibv_resize_cq)
-#define ibv_destroy_cq (*t_fn_ibv_destroy_cq)
-#define ibv_get_cq_event (*t_fn_ibv_get_cq_event)
-#define ibv_create_qp (*t_fn_ibv_create_qp)
-#define ibv_modify_qp (*t_fn_ibv_modify_qp)
-#define ibv_query_qp (*t_fn_ibv_query_qp)
-#define ibv_destroy_qp (*t_fn_ibv_destroy_qp)
-#define ibv_qp_to_qp_ex (*t_fn_ibv_qp_to_qp_ex)
-#define ibv_query_qp_data_in_order (*t_fn_ibv_query_qp_data_in_order)
-#define ibv_create_srq (*t_fn_ibv_create_srq)
-#define ibv_modify_srq (*t_fn_ibv_modify_srq)
-#define ibv_query_srq (*t_fn_ibv_query_srq)
-#define ibv_destroy_srq (*t_fn_ibv_destroy_srq)
-#define ibv_create_ah (*t_fn_ibv_create_ah)
-#define ibv_destroy_ah (*t_fn_ibv_destroy_ah)
-#define ibv_attach_mcast (*t_fn_ibv_attach_mcast)
-#define ibv_detach_mcast (*t_fn_ibv_detach_mcast)
-#define ibv_get_async_event (*t_fn_ibv_get_async_event)
-#define ibv_wc_status_str (*t_fn_ibv_wc_status_str)
-#define ibv_node_type_str (*t_fn_ibv_node_type_str)
-#define ibv_port_state_str (*t_fn_ibv_port_state_str)
-#define ibv_event_type_str (*t_fn_ibv_event_type_str)
-#define ibv_rate_to_mbps (*t_fn_ibv_rate_to_mbps)
-#define mbps_to_ibv_rate (*t_fn_mbps_to_ibv_rate)
-#define ibv_rate_to_mult (*t_fn_ibv_rate_to_mult)
-#define mult_to_ibv_rate (*t_fn_mult_to_ibv_rate)
 
 #define T_STEP_TIMEOUT 10 /* seconds; SIGALRM past it */
 #define T_BUF 4096
@@ -239,13 +141,17 @@ static void t_done(void)
 	_exit(0);
 }
 
-#define t_need(fn)                                       \
-	do {                                             \
-		if (!(void *)(fn)) {                     \
-			t_out("missing-symbol=%s", #fn); \
-			t_done();                        \
-		}                                        \
-	} while (0)
+/* A step needs @fn: without it, it ends with missing-symbol=<name>. */
+static void t_need_fn(const void *fn, const char *name)
+{
+	if (!fn) {
+		t_out("missing-symbol=%s", name);
+		t_done();
+	}
+}
+
+/* The same for a verb of the table. */
+#define t_need(fn) t_need_fn((const void *)lib.fn, #fn)
 
 /* The main result of a verb that returns 0 or a positive errno. */
 static void t_rc(const char *key, int rc)
@@ -312,18 +218,18 @@ static void t_open(struct t_st *st)
 	t_need(ibv_get_device_list);
 	t_need(ibv_open_device);
 	t_need(ibv_get_device_name);
-	list = ibv_get_device_list(&n);
+	list = lib.ibv_get_device_list(&n);
 	if (!list)
 		t_setup_failed("get_device_list");
 	for (i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), st->dev->name))
+		if (!strcmp(lib.ibv_get_device_name(list[i]), st->dev->name))
 			break;
 	if (i == n) {
 		t_out("setup-failed=device-not-listed listed=%d", n);
 		t_done();
 	}
 	errno = 0;
-	st->ctx = ibv_open_device(list[i]);
+	st->ctx = lib.ibv_open_device(list[i]);
 	if (!st->ctx)
 		t_setup_failed("open_device");
 }
@@ -335,19 +241,19 @@ static void t_build(struct t_st *st, unsigned int flags)
 	t_open(st);
 	t_need(ibv_query_device);
 	t_need(ibv_query_gid);
-	if (ibv_query_device(st->ctx, &st->attr))
+	if (lib.ibv_query_device(st->ctx, &st->attr))
 		t_setup_failed("query_device");
-	if (ibv_query_gid(st->ctx, 1, st->dev->gid_index, &st->gid))
+	if (lib.ibv_query_gid(st->ctx, 1, st->dev->gid_index, &st->gid))
 		t_setup_failed("query_gid");
 	if ((flags & T_PD) == T_PD) {
 		t_need(ibv_alloc_pd);
-		st->pd = ibv_alloc_pd(st->ctx);
+		st->pd = lib.ibv_alloc_pd(st->ctx);
 		if (!st->pd)
 			t_setup_failed("alloc_pd");
 	}
 	if ((flags & T_CQ) == T_CQ) {
 		t_need(ibv_create_cq);
-		st->cq = ibv_create_cq(st->ctx, 16, NULL, NULL, 0);
+		st->cq = lib.ibv_create_cq(st->ctx, 16, NULL, NULL, 0);
 		if (!st->cq)
 			t_setup_failed("create_cq");
 	}
@@ -363,11 +269,11 @@ static struct ibv_mr *t_reg(struct t_st *st, void *addr, size_t len,
 	errno = 0;
 	if (access & IBV_ACCESS_OPTIONAL_RANGE) {
 		t_need(ibv_reg_mr_iova2);
-		return ibv_reg_mr_iova2(st->pd, addr, len, (uintptr_t)addr,
-					access);
+		return lib.ibv_reg_mr_iova2(st->pd, addr, len, (uintptr_t)addr,
+					    access);
 	}
 	t_need(ibv_reg_mr);
-	return ibv_reg_mr(st->pd, addr, len, (int)access);
+	return lib.ibv_reg_mr(st->pd, addr, len, (int)access);
 }
 
 static void *t_page(void)
@@ -393,7 +299,7 @@ static struct ibv_qp *t_qp(struct t_st *st, enum ibv_qp_type type, uint32_t wr,
 
 	t_need(ibv_create_qp);
 	errno = 0;
-	qp = ibv_create_qp(st->pd, &ia);
+	qp = lib.ibv_create_qp(st->pd, &ia);
 	if (!qp && setup)
 		t_setup_failed("create_qp");
 	return qp;
@@ -412,7 +318,7 @@ static int t_to_init(struct ibv_qp *qp, int access)
 	mask |= qp->qp_type == IBV_QPT_UD ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS;
 	t_need(ibv_modify_qp);
 	errno = 0;
-	return ibv_modify_qp(qp, &a, mask);
+	return lib.ibv_modify_qp(qp, &a, mask);
 }
 
 /* RESET -> INIT -> RTR -> RTS, connected to itself through its GID. */
@@ -442,11 +348,11 @@ static void t_loopback(struct t_st *st, struct ibv_qp *qp, bool setup)
 		t_rc("init", rc);
 		t_done();
 	}
-	rc = ibv_modify_qp(qp, &a,
-			   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				   IBV_QP_MAX_DEST_RD_ATOMIC |
-				   IBV_QP_MIN_RNR_TIMER);
+	rc = lib.ibv_modify_qp(qp, &a,
+			       IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				       IBV_QP_MAX_DEST_RD_ATOMIC |
+				       IBV_QP_MIN_RNR_TIMER);
 	if (rc && setup) {
 		errno = rc;
 		t_setup_failed("modify_qp_rtr");
@@ -460,10 +366,10 @@ static void t_loopback(struct t_st *st, struct ibv_qp *qp, bool setup)
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 1;
-	rc = ibv_modify_qp(qp, &a,
-			   IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				   IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-				   IBV_QP_MAX_QP_RD_ATOMIC);
+	rc = lib.ibv_modify_qp(qp, &a,
+			       IBV_QP_STATE | IBV_QP_TIMEOUT |
+				       IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				       IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 	if (rc && setup) {
 		errno = rc;
 		t_setup_failed("modify_qp_rts");
@@ -494,8 +400,8 @@ static void t_wc(const char *key, int n, const struct ibv_wc *wc, bool len)
 		return;
 	}
 	t_out("%s.status=%s %s.opcode=%d", key,
-	      ibv_wc_status_str ? ibv_wc_status_str(wc->status) : "?", key,
-	      wc->opcode);
+	      lib.ibv_wc_status_str ? lib.ibv_wc_status_str(wc->status) : "?",
+	      key, wc->opcode);
 	if (len)
 		t_out("%s.byte_len=%u", key, wc->byte_len);
 }
@@ -516,7 +422,7 @@ static void s_dev_close(struct t_st *st)
 	t_open(st);
 	t_need(ibv_close_device);
 	errno = 0;
-	t_num("ret", ibv_close_device(st->ctx));
+	t_num("ret", lib.ibv_close_device(st->ctx));
 }
 
 static void s_dev_query_device(struct t_st *st)
@@ -526,7 +432,7 @@ static void s_dev_query_device(struct t_st *st)
 	memset(&a, 0, sizeof(a));
 	t_need(ibv_query_device);
 	errno = 0;
-	t_rc("ret", ibv_query_device(st->ctx, &a));
+	t_rc("ret", lib.ibv_query_device(st->ctx, &a));
 	t_out("fw_ver=%s node_guid=%016" PRIx64
 	      " vendor_id=%#x part=%u hw_ver=%u",
 	      a.fw_ver, be64toh(a.node_guid), a.vendor_id, a.vendor_part_id,
@@ -577,12 +483,12 @@ static void s_dev_query_port(struct t_st *st)
 	struct ibv_port_attr p;
 
 	memset(&p, 0, sizeof(p));
-	t_need(ibv_query_port);
+	t_need_fn((const void *)ibv_query_port, "ibv_query_port");
 	errno = 0;
 	t_rc("ret", ibv_query_port(st->ctx, 1, &p));
 	t_out("state=%s max_mtu=%d active_mtu=%d link_layer=%d",
-	      ibv_port_state_str ? ibv_port_state_str(p.state) : "?", p.max_mtu,
-	      p.active_mtu, p.link_layer);
+	      lib.ibv_port_state_str ? lib.ibv_port_state_str(p.state) : "?",
+	      p.max_mtu, p.active_mtu, p.link_layer);
 	t_out("gid_tbl_len=%d cap_flags=%#x cap_flags2=%#x max_msg_sz=%#x",
 	      p.gid_tbl_len, p.port_cap_flags, p.port_cap_flags2, p.max_msg_sz);
 	t_out("pkey_tbl_len=%u lid=%u sm_lid=%u lmc=%u width=%u speed=%u",
@@ -595,7 +501,7 @@ static void s_dev_query_port_bad(struct t_st *st)
 {
 	struct ibv_port_attr p;
 
-	t_need(ibv_query_port);
+	t_need_fn((const void *)ibv_query_port, "ibv_query_port");
 	errno = 0;
 	t_rc("ret", ibv_query_port(st->ctx, 7, &p));
 }
@@ -608,7 +514,7 @@ static void s_dev_query_gid(struct t_st *st)
 
 	t_need(ibv_query_gid);
 	errno = 0;
-	rc = ibv_query_gid(st->ctx, 1, st->dev->gid_index, &gid);
+	rc = lib.ibv_query_gid(st->ctx, 1, st->dev->gid_index, &gid);
 	t_num("ret", rc);
 	t_gid_str(&gid, s, sizeof(s));
 	t_out("index=%d gid=%s", st->dev->gid_index, rc ? "-" : s);
@@ -620,7 +526,7 @@ static void s_dev_query_gid_bad(struct t_st *st)
 
 	t_need(ibv_query_gid);
 	errno = 0;
-	t_num("ret", ibv_query_gid(st->ctx, 1, 100000, &gid));
+	t_num("ret", lib.ibv_query_gid(st->ctx, 1, 100000, &gid));
 }
 
 static void s_dev_query_pkey(struct t_st *st)
@@ -630,7 +536,7 @@ static void s_dev_query_pkey(struct t_st *st)
 
 	t_need(ibv_query_pkey);
 	errno = 0;
-	rc = ibv_query_pkey(st->ctx, 1, 0, &pkey);
+	rc = lib.ibv_query_pkey(st->ctx, 1, 0, &pkey);
 	t_num("ret", rc);
 	t_out("pkey=%#x", rc ? 0 : ntohs(pkey));
 }
@@ -644,7 +550,7 @@ static void s_pd_alloc(struct t_st *st)
 
 	t_need(ibv_alloc_pd);
 	errno = 0;
-	pd = ibv_alloc_pd(st->ctx);
+	pd = lib.ibv_alloc_pd(st->ctx);
 	if (t_ptr("ret", pd))
 		t_out("context-matches=%d", pd->context == st->ctx);
 }
@@ -653,7 +559,7 @@ static void s_pd_dealloc(struct t_st *st)
 {
 	t_need(ibv_dealloc_pd);
 	errno = 0;
-	t_rc("ret", ibv_dealloc_pd(st->pd));
+	t_rc("ret", lib.ibv_dealloc_pd(st->pd));
 }
 
 /* A PD that still holds an MR cannot go: EBUSY. */
@@ -663,7 +569,7 @@ static void s_pd_dealloc_busy(struct t_st *st)
 		t_setup_failed("reg_mr");
 	t_need(ibv_dealloc_pd);
 	errno = 0;
-	t_rc("ret", ibv_dealloc_pd(st->pd));
+	t_rc("ret", lib.ibv_dealloc_pd(st->pd));
 }
 
 /* ------------------------------------------------------------------ */
@@ -733,8 +639,8 @@ static void s_mr_rereg_access(struct t_st *st)
 	t_need(ibv_rereg_mr);
 	errno = 0;
 	t_rc("ret",
-	     ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
-			  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ));
+	     lib.ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
+			      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ));
 }
 
 static void s_mr_rereg_bad_flags(struct t_st *st)
@@ -745,7 +651,7 @@ static void s_mr_rereg_bad_flags(struct t_st *st)
 		t_setup_failed("reg_mr");
 	t_need(ibv_rereg_mr);
 	errno = 0;
-	t_rc("ret", ibv_rereg_mr(mr, 1 << 20, NULL, NULL, 0, 0));
+	t_rc("ret", lib.ibv_rereg_mr(mr, 1 << 20, NULL, NULL, 0, 0));
 }
 
 static void s_mr_dereg(struct t_st *st)
@@ -756,7 +662,7 @@ static void s_mr_dereg(struct t_st *st)
 		t_setup_failed("reg_mr");
 	t_need(ibv_dereg_mr);
 	errno = 0;
-	t_rc("ret", ibv_dereg_mr(mr));
+	t_rc("ret", lib.ibv_dereg_mr(mr));
 }
 
 /* ------------------------------------------------------------------ */
@@ -795,7 +701,7 @@ static struct ibv_cq *t_cq_step(struct t_st *st, int cqe,
 
 	t_need(ibv_create_cq);
 	errno = 0;
-	cq = ibv_create_cq(st->ctx, cqe, NULL, ch, 0);
+	cq = lib.ibv_create_cq(st->ctx, cqe, NULL, ch, 0);
 	if (t_ptr("ret", cq))
 		t_out("cqe=%d channel-matches=%d", cq->cqe, cq->channel == ch);
 	return cq;
@@ -826,7 +732,7 @@ static void s_cq_create_channel(struct t_st *st)
 	struct ibv_comp_channel *ch;
 
 	t_need(ibv_create_comp_channel);
-	ch = ibv_create_comp_channel(st->ctx);
+	ch = lib.ibv_create_comp_channel(st->ctx);
 	if (!ch)
 		t_setup_failed("create_comp_channel");
 	t_cq_step(st, 4, ch);
@@ -836,7 +742,7 @@ static void s_cq_resize(struct t_st *st)
 {
 	t_need(ibv_resize_cq);
 	errno = 0;
-	t_rc("ret", ibv_resize_cq(st->cq, 64));
+	t_rc("ret", lib.ibv_resize_cq(st->cq, 64));
 	t_out("cqe>=64=%d", st->cq->cqe >= 64);
 }
 
@@ -844,7 +750,7 @@ static void s_cq_resize_too_big(struct t_st *st)
 {
 	t_need(ibv_resize_cq);
 	errno = 0;
-	t_rc("ret", ibv_resize_cq(st->cq, st->attr.max_cqe + 1));
+	t_rc("ret", lib.ibv_resize_cq(st->cq, st->attr.max_cqe + 1));
 }
 
 static void s_cq_req_notify(struct t_st *st)
@@ -867,7 +773,7 @@ static void s_cq_destroy(struct t_st *st)
 {
 	t_need(ibv_destroy_cq);
 	errno = 0;
-	t_rc("ret", ibv_destroy_cq(st->cq));
+	t_rc("ret", lib.ibv_destroy_cq(st->cq));
 }
 
 /* A CQ in use by a QP cannot go: EBUSY. */
@@ -876,7 +782,7 @@ static void s_cq_destroy_busy(struct t_st *st)
 	t_qp(st, IBV_QPT_RC, 4, true);
 	t_need(ibv_destroy_cq);
 	errno = 0;
-	t_rc("ret", ibv_destroy_cq(st->cq));
+	t_rc("ret", lib.ibv_destroy_cq(st->cq));
 }
 
 static void t_cq_ex_step(struct t_st *st, uint64_t wc_flags, uint32_t comp_mask)
@@ -921,12 +827,12 @@ static void s_chan_create_destroy(struct t_st *st)
 	t_need(ibv_create_comp_channel);
 	t_need(ibv_destroy_comp_channel);
 	errno = 0;
-	ch = ibv_create_comp_channel(st->ctx);
+	ch = lib.ibv_create_comp_channel(st->ctx);
 	if (!t_ptr("ret", ch))
 		return;
 	t_out("fd>=0=%d refcnt=%d", ch->fd >= 0, ch->refcnt);
 	errno = 0;
-	t_rc("destroy", ibv_destroy_comp_channel(ch));
+	t_rc("destroy", lib.ibv_destroy_comp_channel(ch));
 }
 
 /* A channel with a CQ on it cannot go: EBUSY. */
@@ -936,13 +842,13 @@ static void s_chan_destroy_busy(struct t_st *st)
 
 	t_need(ibv_create_comp_channel);
 	t_need(ibv_destroy_comp_channel);
-	ch = ibv_create_comp_channel(st->ctx);
+	ch = lib.ibv_create_comp_channel(st->ctx);
 	if (!ch)
 		t_setup_failed("create_comp_channel");
-	if (!ibv_create_cq(st->ctx, 4, NULL, ch, 0))
+	if (!lib.ibv_create_cq(st->ctx, 4, NULL, ch, 0))
 		t_setup_failed("create_cq");
 	errno = 0;
-	t_rc("ret", ibv_destroy_comp_channel(ch));
+	t_rc("ret", lib.ibv_destroy_comp_channel(ch));
 }
 
 static void s_chan_nonblock(struct t_st *st)
@@ -954,14 +860,14 @@ static void s_chan_nonblock(struct t_st *st)
 
 	t_need(ibv_create_comp_channel);
 	t_need(ibv_get_cq_event);
-	ch = ibv_create_comp_channel(st->ctx);
+	ch = lib.ibv_create_comp_channel(st->ctx);
 	if (!ch)
 		t_setup_failed("create_comp_channel");
 	fl = fcntl(ch->fd, F_GETFL);
 	if (fl < 0 || fcntl(ch->fd, F_SETFL, fl | O_NONBLOCK) < 0)
 		t_setup_failed("fcntl");
 	errno = 0;
-	t_num("ret", ibv_get_cq_event(ch, &cq, &cq_ctx));
+	t_num("ret", lib.ibv_get_cq_event(ch, &cq, &cq_ctx));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1011,7 +917,7 @@ static void s_qp_create_big_sge(struct t_st *st)
 
 	t_need(ibv_create_qp);
 	errno = 0;
-	t_ptr("ret", ibv_create_qp(st->pd, &ia));
+	t_ptr("ret", lib.ibv_create_qp(st->pd, &ia));
 }
 
 static void s_qp_init_rc(struct t_st *st)
@@ -1038,7 +944,8 @@ static void s_qp_init_bad_mask(struct t_st *st)
 
 	t_need(ibv_modify_qp);
 	errno = 0;
-	t_rc("ret", ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX));
+	t_rc("ret",
+	     lib.ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX));
 }
 
 /* RESET -> RTR skips INIT. */
@@ -1049,7 +956,7 @@ static void s_qp_bad_transition(struct t_st *st)
 
 	t_need(ibv_modify_qp);
 	errno = 0;
-	t_rc("ret", ibv_modify_qp(qp, &a, IBV_QP_STATE));
+	t_rc("ret", lib.ibv_modify_qp(qp, &a, IBV_QP_STATE));
 }
 
 static void s_qp_rts(struct t_st *st)
@@ -1077,10 +984,10 @@ static void s_qp_query(struct t_st *st)
 	memset(&ia, 0, sizeof(ia));
 	errno = 0;
 	t_rc("ret",
-	     ibv_query_qp(qp, &a,
-			  IBV_QP_STATE | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS |
-				  IBV_QP_CAP | IBV_QP_PKEY_INDEX,
-			  &ia));
+	     lib.ibv_query_qp(qp, &a,
+			      IBV_QP_STATE | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS |
+				      IBV_QP_CAP | IBV_QP_PKEY_INDEX,
+			      &ia));
 	t_out("state=%d port=%u access=%#x pkey_index=%u", a.qp_state,
 	      a.port_num, a.qp_access_flags, a.pkey_index);
 	t_out("cap=%u/%u/%u/%u/%u type=%d sq_sig_all=%d cq-matches=%d",
@@ -1095,7 +1002,7 @@ static void s_qp_destroy(struct t_st *st)
 
 	t_need(ibv_destroy_qp);
 	errno = 0;
-	t_rc("ret", ibv_destroy_qp(qp));
+	t_rc("ret", lib.ibv_destroy_qp(qp));
 }
 
 static void s_qp_to_qp_ex(struct t_st *st)
@@ -1104,7 +1011,7 @@ static void s_qp_to_qp_ex(struct t_st *st)
 
 	t_need(ibv_qp_to_qp_ex);
 	errno = 0;
-	t_out("ret=%s", ibv_qp_to_qp_ex(qp) ? "ok" : "NULL");
+	t_out("ret=%s", lib.ibv_qp_to_qp_ex(qp) ? "ok" : "NULL");
 }
 
 /* Neither rxe nor siw has the op: what the library answers for them. */
@@ -1115,8 +1022,8 @@ static void s_qp_data_in_order(struct t_st *st)
 	t_need(ibv_query_qp_data_in_order);
 	errno = 0;
 	t_out("send=%d write=%d",
-	      ibv_query_qp_data_in_order(qp, IBV_WR_SEND, 0),
-	      ibv_query_qp_data_in_order(qp, IBV_WR_RDMA_WRITE, 0));
+	      lib.ibv_query_qp_data_in_order(qp, IBV_WR_SEND, 0),
+	      lib.ibv_query_qp_data_in_order(qp, IBV_WR_RDMA_WRITE, 0));
 }
 
 static void s_qp_create_ex_ops(struct t_st *st)
@@ -1142,7 +1049,7 @@ static void s_qp_create_ex_ops(struct t_st *st)
 	qp = ibv_create_qp_ex(st->ctx, &ia);
 	if (!t_ptr("ret", qp))
 		return;
-	t_out("qp_ex=%s", ibv_qp_to_qp_ex(qp) ? "ok" : "NULL");
+	t_out("qp_ex=%s", lib.ibv_qp_to_qp_ex(qp) ? "ok" : "NULL");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1157,7 +1064,7 @@ static struct ibv_srq *t_srq(struct t_st *st, uint32_t wr, bool setup)
 
 	t_need(ibv_create_srq);
 	errno = 0;
-	srq = ibv_create_srq(st->pd, &ia);
+	srq = lib.ibv_create_srq(st->pd, &ia);
 	if (!srq && setup)
 		t_setup_failed("create_srq");
 	if (!setup && t_ptr("ret", srq))
@@ -1183,7 +1090,7 @@ static void s_srq_modify_limit(struct t_st *st)
 
 	t_need(ibv_modify_srq);
 	errno = 0;
-	t_rc("ret", ibv_modify_srq(srq, &a, IBV_SRQ_LIMIT));
+	t_rc("ret", lib.ibv_modify_srq(srq, &a, IBV_SRQ_LIMIT));
 }
 
 static void s_srq_modify_limit_big(struct t_st *st)
@@ -1193,7 +1100,7 @@ static void s_srq_modify_limit_big(struct t_st *st)
 
 	t_need(ibv_modify_srq);
 	errno = 0;
-	t_rc("ret", ibv_modify_srq(srq, &a, IBV_SRQ_LIMIT));
+	t_rc("ret", lib.ibv_modify_srq(srq, &a, IBV_SRQ_LIMIT));
 }
 
 static void s_srq_resize(struct t_st *st)
@@ -1203,7 +1110,7 @@ static void s_srq_resize(struct t_st *st)
 
 	t_need(ibv_modify_srq);
 	errno = 0;
-	t_rc("ret", ibv_modify_srq(srq, &a, IBV_SRQ_MAX_WR));
+	t_rc("ret", lib.ibv_modify_srq(srq, &a, IBV_SRQ_MAX_WR));
 }
 
 static void s_srq_query(struct t_st *st)
@@ -1213,11 +1120,11 @@ static void s_srq_query(struct t_st *st)
 
 	t_need(ibv_modify_srq);
 	t_need(ibv_query_srq);
-	if (ibv_modify_srq(srq, &a, IBV_SRQ_LIMIT))
+	if (lib.ibv_modify_srq(srq, &a, IBV_SRQ_LIMIT))
 		t_setup_failed("modify_srq");
 	memset(&a, 0, sizeof(a));
 	errno = 0;
-	t_rc("ret", ibv_query_srq(srq, &a));
+	t_rc("ret", lib.ibv_query_srq(srq, &a));
 	t_out("max_wr>=16=%d max_sge=%u srq_limit=%u", a.max_wr >= 16,
 	      a.max_sge, a.srq_limit);
 }
@@ -1228,7 +1135,7 @@ static void s_srq_destroy(struct t_st *st)
 
 	t_need(ibv_destroy_srq);
 	errno = 0;
-	t_rc("ret", ibv_destroy_srq(srq));
+	t_rc("ret", lib.ibv_destroy_srq(srq));
 }
 
 static void s_srq_xrcd(struct t_st *st)
@@ -1265,11 +1172,11 @@ static void t_ah_step(struct t_st *st, uint8_t port)
 	t_need(ibv_create_ah);
 	t_need(ibv_destroy_ah);
 	errno = 0;
-	ah = ibv_create_ah(st->pd, &a);
+	ah = lib.ibv_create_ah(st->pd, &a);
 	if (!t_ptr("ret", ah))
 		return;
 	errno = 0;
-	t_rc("destroy", ibv_destroy_ah(ah));
+	t_rc("destroy", lib.ibv_destroy_ah(ah));
 }
 
 static void s_ah_create(struct t_st *st)
@@ -1290,9 +1197,9 @@ static void s_mcast(struct t_st *st)
 	t_need(ibv_attach_mcast);
 	t_need(ibv_detach_mcast);
 	errno = 0;
-	t_rc("ret", ibv_attach_mcast(qp, &mgid, 0));
+	t_rc("ret", lib.ibv_attach_mcast(qp, &mgid, 0));
 	errno = 0;
-	t_rc("detach", ibv_detach_mcast(qp, &mgid, 0));
+	t_rc("detach", lib.ibv_detach_mcast(qp, &mgid, 0));
 }
 
 static void s_mcast_rc(struct t_st *st)
@@ -1302,7 +1209,7 @@ static void s_mcast_rc(struct t_st *st)
 
 	t_need(ibv_attach_mcast);
 	errno = 0;
-	t_rc("ret", ibv_attach_mcast(qp, &mgid, 0));
+	t_rc("ret", lib.ibv_attach_mcast(qp, &mgid, 0));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1318,7 +1225,7 @@ static void s_async_nonblock(struct t_st *st)
 	if (fl < 0 || fcntl(st->ctx->async_fd, F_SETFL, fl | O_NONBLOCK) < 0)
 		t_setup_failed("fcntl");
 	errno = 0;
-	t_num("ret", ibv_get_async_event(st->ctx, &ev));
+	t_num("ret", lib.ibv_get_async_event(st->ctx, &ev));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1440,9 +1347,9 @@ static void s_traffic_recv_short(struct t_st *st)
 		if (wc.wr_id == 2)
 			recv_status = wc.status;
 	t_out("recv.status=%s",
-	      recv_status < 0	? "none" :
-	      ibv_wc_status_str ? ibv_wc_status_str(recv_status) :
-				  "?");
+	      recv_status < 0	    ? "none" :
+	      lib.ibv_wc_status_str ? lib.ibv_wc_status_str(recv_status) :
+				      "?");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1453,9 +1360,9 @@ static void s_str_wc_status(struct t_st *st)
 	(void)st;
 	t_need(ibv_wc_status_str);
 	t_out("ret=ok errno=- 0=\"%s\" 10=\"%s\" 21=\"%s\" 22=\"%s\" 999=\"%s\"",
-	      ibv_wc_status_str(0), ibv_wc_status_str(10),
-	      ibv_wc_status_str(21), ibv_wc_status_str(22),
-	      ibv_wc_status_str(999));
+	      lib.ibv_wc_status_str(0), lib.ibv_wc_status_str(10),
+	      lib.ibv_wc_status_str(21), lib.ibv_wc_status_str(22),
+	      lib.ibv_wc_status_str(999));
 }
 
 static void s_str_node_type(struct t_st *st)
@@ -1463,8 +1370,9 @@ static void s_str_node_type(struct t_st *st)
 	(void)st;
 	t_need(ibv_node_type_str);
 	t_out("ret=ok errno=- -1=\"%s\" 1=\"%s\" 4=\"%s\" 6=\"%s\" 7=\"%s\"",
-	      ibv_node_type_str(-1), ibv_node_type_str(1), ibv_node_type_str(4),
-	      ibv_node_type_str(6), ibv_node_type_str(7));
+	      lib.ibv_node_type_str(-1), lib.ibv_node_type_str(1),
+	      lib.ibv_node_type_str(4), lib.ibv_node_type_str(6),
+	      lib.ibv_node_type_str(7));
 }
 
 static void s_str_port_state(struct t_st *st)
@@ -1472,8 +1380,8 @@ static void s_str_port_state(struct t_st *st)
 	(void)st;
 	t_need(ibv_port_state_str);
 	t_out("ret=ok errno=- 0=\"%s\" 4=\"%s\" 5=\"%s\" 6=\"%s\"",
-	      ibv_port_state_str(0), ibv_port_state_str(4),
-	      ibv_port_state_str(5), ibv_port_state_str(6));
+	      lib.ibv_port_state_str(0), lib.ibv_port_state_str(4),
+	      lib.ibv_port_state_str(5), lib.ibv_port_state_str(6));
 }
 
 static void s_str_event_type(struct t_st *st)
@@ -1481,9 +1389,9 @@ static void s_str_event_type(struct t_st *st)
 	(void)st;
 	t_need(ibv_event_type_str);
 	t_out("ret=ok errno=- 0=\"%s\" 9=\"%s\" 19=\"%s\" 20=\"%s\" 99=\"%s\"",
-	      ibv_event_type_str(0), ibv_event_type_str(9),
-	      ibv_event_type_str(19), ibv_event_type_str(20),
-	      ibv_event_type_str(99));
+	      lib.ibv_event_type_str(0), lib.ibv_event_type_str(9),
+	      lib.ibv_event_type_str(19), lib.ibv_event_type_str(20),
+	      lib.ibv_event_type_str(99));
 }
 
 static void s_str_rate(struct t_st *st)
@@ -1494,13 +1402,14 @@ static void s_str_rate(struct t_st *st)
 	t_need(ibv_rate_to_mult);
 	t_need(mult_to_ibv_rate);
 	t_out("ret=ok errno=- to_mbps(3,7,21,99)=%d,%d,%d,%d",
-	      ibv_rate_to_mbps(3), ibv_rate_to_mbps(7), ibv_rate_to_mbps(21),
-	      ibv_rate_to_mbps(99));
-	t_out("from_mbps(2500,25000,1)=%d,%d,%d", mbps_to_ibv_rate(2500),
-	      mbps_to_ibv_rate(25000), mbps_to_ibv_rate(1));
+	      lib.ibv_rate_to_mbps(3), lib.ibv_rate_to_mbps(7),
+	      lib.ibv_rate_to_mbps(21), lib.ibv_rate_to_mbps(99));
+	t_out("from_mbps(2500,25000,1)=%d,%d,%d", lib.mbps_to_ibv_rate(2500),
+	      lib.mbps_to_ibv_rate(25000), lib.mbps_to_ibv_rate(1));
 	t_out("to_mult(3,10,99)=%d,%d,%d mult_to(4,9)=%d,%d",
-	      ibv_rate_to_mult(3), ibv_rate_to_mult(10), ibv_rate_to_mult(99),
-	      mult_to_ibv_rate(4), mult_to_ibv_rate(9));
+	      lib.ibv_rate_to_mult(3), lib.ibv_rate_to_mult(10),
+	      lib.ibv_rate_to_mult(99), lib.mult_to_ibv_rate(4),
+	      lib.mult_to_ibv_rate(9));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1677,7 +1586,7 @@ int main(int argc, char **argv)
 			printf("%s\n", steps[i].id);
 		return 0;
 	}
-	t_resolve();
+	verbs_lookup(RTLD_DEFAULT, &lib);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (d = 0; d < 2; d++)
 		for (i = 0; i < T_NSTEPS; i++) {
