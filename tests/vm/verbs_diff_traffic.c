@@ -36,8 +36,8 @@ static void t_wc(const char *key, int n, const struct ibv_wc *wc, bool len)
 		t_out("%s.byte_len=%u", key, wc->byte_len);
 }
 
+/* An RC QP connected to itself, and one registered page to move. */
 struct t_bufs {
-	char src[256], dst[256];
 	struct ibv_mr *mr;
 	struct ibv_qp *qp;
 };
@@ -57,56 +57,68 @@ static void t_traffic_setup(struct t_st *st, struct t_bufs *b)
 	t_loopback(st, b->qp, true);
 }
 
-static void s_traffic_write(struct t_st *st)
+/*
+ * Post a signaled @op (wr_id 1) of the page's first @len bytes; an RDMA
+ * WRITE lands @off bytes into the page.
+ */
+static int t_post_send(struct t_bufs *b, enum ibv_wr_opcode op, uint32_t len,
+		       uint32_t off)
 {
-	struct t_bufs b;
-	char *mem;
-	struct ibv_sge sge;
+	char *mem = b->mr->addr;
+	struct ibv_sge sge = { (uintptr_t)mem, len, b->mr->lkey };
 	struct ibv_send_wr wr = {
 		.wr_id = 1,
 		.sg_list = &sge,
 		.num_sge = 1,
-		.opcode = IBV_WR_RDMA_WRITE,
+		.opcode = op,
 		.send_flags = IBV_SEND_SIGNALED,
 	}, *bad = NULL;
+
+	if (op == IBV_WR_RDMA_WRITE) {
+		wr.wr.rdma.remote_addr = (uintptr_t)mem + off;
+		wr.wr.rdma.rkey = b->mr->rkey;
+	}
+	return ibv_post_send(b->qp, &wr, &bad);
+}
+
+/* Post a receive (wr_id 2) of @len bytes, @off bytes into the page. */
+static int t_post_recv(struct t_bufs *b, uint32_t len, uint32_t off)
+{
+	char *mem = b->mr->addr;
+	struct ibv_sge sge = { (uintptr_t)mem + off, len, b->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = 2, .sg_list = &sge, .num_sge = 1 },
+			   *bad = NULL;
+
+	return ibv_post_recv(b->qp, &wr, &bad);
+}
+
+static void s_traffic_write(struct t_st *st)
+{
 	struct ibv_wc wc;
+	struct t_bufs b;
+	char *mem;
 
 	t_traffic_setup(st, &b);
 	mem = b.mr->addr;
-	sge = (struct ibv_sge){ (uintptr_t)mem, 64, b.mr->lkey };
-	wr.wr.rdma.remote_addr = (uintptr_t)mem + 2048;
-	wr.wr.rdma.rkey = b.mr->rkey;
 	errno = 0;
-	t_rc("ret", ibv_post_send(b.qp, &wr, &bad));
+	t_rc("ret", t_post_send(&b, IBV_WR_RDMA_WRITE, 64, 2048));
 	t_wc("send", t_poll1(st->cq, &wc), &wc, false);
 	t_out("data-ok=%d", !memcmp(mem, mem + 2048, 64));
 }
 
 static void s_traffic_send_recv(struct t_st *st)
 {
+	struct ibv_wc wc[2];
 	struct t_bufs b;
 	char *mem;
-	struct ibv_sge ssge, rsge;
-	struct ibv_send_wr wr = {
-		.wr_id = 1,
-		.sg_list = &ssge,
-		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad = NULL;
-	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 },
-			   *rbad = NULL;
-	struct ibv_wc wc[2];
 	int n;
 
 	t_traffic_setup(st, &b);
 	mem = b.mr->addr;
-	ssge = (struct ibv_sge){ (uintptr_t)mem, 32, b.mr->lkey };
-	rsge = (struct ibv_sge){ (uintptr_t)mem + 1024, 256, b.mr->lkey };
 	errno = 0;
-	t_rc("recv", ibv_post_recv(b.qp, &rwr, &rbad));
+	t_rc("recv", t_post_recv(&b, 256, 1024));
 	errno = 0;
-	t_rc("ret", ibv_post_send(b.qp, &wr, &bad));
+	t_rc("ret", t_post_send(&b, IBV_WR_SEND, 32, 0));
 	/* The order of the two completions is not fixed: sort by wr_id. */
 	n = t_poll1(st->cq, &wc[0]);
 	n += n ? t_poll1(st->cq, &wc[1]) : 0;
@@ -124,29 +136,15 @@ static void s_traffic_send_recv(struct t_st *st)
 /* Post a send larger than the receive buffer: a local length error. */
 static void s_traffic_recv_short(struct t_st *st)
 {
-	struct t_bufs b;
-	char *mem;
-	struct ibv_sge ssge, rsge;
-	struct ibv_send_wr wr = {
-		.wr_id = 1,
-		.sg_list = &ssge,
-		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad = NULL;
-	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 },
-			   *rbad = NULL;
-	struct ibv_wc wc;
 	int n, recv_status = -1;
+	struct ibv_wc wc;
+	struct t_bufs b;
 
 	t_traffic_setup(st, &b);
-	mem = b.mr->addr;
-	ssge = (struct ibv_sge){ (uintptr_t)mem, 128, b.mr->lkey };
-	rsge = (struct ibv_sge){ (uintptr_t)mem + 1024, 16, b.mr->lkey };
-	if (ibv_post_recv(b.qp, &rwr, &rbad))
+	if (t_post_recv(&b, 16, 1024))
 		t_setup_failed("post_recv");
 	errno = 0;
-	t_rc("ret", ibv_post_send(b.qp, &wr, &bad));
+	t_rc("ret", t_post_send(&b, IBV_WR_SEND, 128, 0));
 	/* Both sides complete in error; report the receive side's status. */
 	while ((n = t_poll1(st->cq, &wc)) == 1)
 		if (wc.wr_id == 2)
