@@ -7,6 +7,16 @@
 
 #include "verbs_diff.h"
 
+/* The page of t_page() registered with @access, or the step ends. */
+static struct ibv_mr *t_page_mr(struct t_st *st, unsigned int access)
+{
+	struct ibv_mr *mr = t_reg(st, t_page(), 4096, access);
+
+	if (!mr)
+		t_setup_failed("reg_mr");
+	return mr;
+}
+
 /* ------------------------------------------------------------------ */
 /* PD */
 
@@ -31,8 +41,7 @@ static void s_pd_dealloc(struct t_st *st)
 /* A PD that still holds an MR cannot go: EBUSY. */
 static void s_pd_dealloc_busy(struct t_st *st)
 {
-	if (!t_reg(st, t_page(), 4096, 0))
-		t_setup_failed("reg_mr");
+	t_page_mr(st, 0);
 	t_need(ibv_dealloc_pd);
 	errno = 0;
 	t_rc("ret", lib.ibv_dealloc_pd(st->pd));
@@ -98,10 +107,8 @@ static void s_mr_reg_null(struct t_st *st)
 
 static void s_mr_rereg_access(struct t_st *st)
 {
-	struct ibv_mr *mr = t_reg(st, t_page(), 4096, IBV_ACCESS_LOCAL_WRITE);
+	struct ibv_mr *mr = t_page_mr(st, IBV_ACCESS_LOCAL_WRITE);
 
-	if (!mr)
-		t_setup_failed("reg_mr");
 	t_need(ibv_rereg_mr);
 	errno = 0;
 	t_rc("ret",
@@ -111,10 +118,8 @@ static void s_mr_rereg_access(struct t_st *st)
 
 static void s_mr_rereg_bad_flags(struct t_st *st)
 {
-	struct ibv_mr *mr = t_reg(st, t_page(), 4096, IBV_ACCESS_LOCAL_WRITE);
+	struct ibv_mr *mr = t_page_mr(st, IBV_ACCESS_LOCAL_WRITE);
 
-	if (!mr)
-		t_setup_failed("reg_mr");
 	t_need(ibv_rereg_mr);
 	errno = 0;
 	t_rc("ret", lib.ibv_rereg_mr(mr, 1 << 20, NULL, NULL, 0, 0));
@@ -122,10 +127,8 @@ static void s_mr_rereg_bad_flags(struct t_st *st)
 
 static void s_mr_dereg(struct t_st *st)
 {
-	struct ibv_mr *mr = t_reg(st, t_page(), 4096, IBV_ACCESS_LOCAL_WRITE);
+	struct ibv_mr *mr = t_page_mr(st, IBV_ACCESS_LOCAL_WRITE);
 
-	if (!mr)
-		t_setup_failed("reg_mr");
 	t_need(ibv_dereg_mr);
 	errno = 0;
 	t_rc("ret", lib.ibv_dereg_mr(mr));

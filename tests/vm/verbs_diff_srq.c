@@ -36,34 +36,33 @@ static void s_srq_create_big(struct t_st *st)
 	t_srq(st, st->attr.max_srq_wr + 1, false);
 }
 
-static void s_srq_modify_limit(struct t_st *st)
+/* Modify a fresh SRQ of 16 WRs with @attr, @mask. */
+static void t_srq_modify_step(struct t_st *st, struct ibv_srq_attr attr,
+			      int mask)
 {
 	struct ibv_srq *srq = t_srq(st, 16, true);
-	struct ibv_srq_attr a = { .srq_limit = 4 };
 
 	t_need(ibv_modify_srq);
 	errno = 0;
-	t_rc("ret", lib.ibv_modify_srq(srq, &a, IBV_SRQ_LIMIT));
+	t_rc("ret", lib.ibv_modify_srq(srq, &attr, mask));
+}
+
+static void s_srq_modify_limit(struct t_st *st)
+{
+	t_srq_modify_step(st, (struct ibv_srq_attr){ .srq_limit = 4 },
+			  IBV_SRQ_LIMIT);
 }
 
 static void s_srq_modify_limit_big(struct t_st *st)
 {
-	struct ibv_srq *srq = t_srq(st, 16, true);
-	struct ibv_srq_attr a = { .srq_limit = 100000 };
-
-	t_need(ibv_modify_srq);
-	errno = 0;
-	t_rc("ret", lib.ibv_modify_srq(srq, &a, IBV_SRQ_LIMIT));
+	t_srq_modify_step(st, (struct ibv_srq_attr){ .srq_limit = 100000 },
+			  IBV_SRQ_LIMIT);
 }
 
 static void s_srq_resize(struct t_st *st)
 {
-	struct ibv_srq *srq = t_srq(st, 16, true);
-	struct ibv_srq_attr a = { .max_wr = 64 };
-
-	t_need(ibv_modify_srq);
-	errno = 0;
-	t_rc("ret", lib.ibv_modify_srq(srq, &a, IBV_SRQ_MAX_WR));
+	t_srq_modify_step(st, (struct ibv_srq_attr){ .max_wr = 64 },
+			  IBV_SRQ_MAX_WR);
 }
 
 static void s_srq_query(struct t_st *st)
