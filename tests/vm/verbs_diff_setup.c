@@ -121,6 +121,23 @@ int t_to_init(struct ibv_qp *qp, int access)
 	return lib.ibv_modify_qp(qp, &a, mask);
 }
 
+/*
+ * The result @rc of a transition of t_loopback(): printed as @key in a
+ * step that tests it, a setup failure (@call) in one that builds on it;
+ * either way a failure ends the step.
+ */
+static void t_moved(int rc, bool setup, const char *call, const char *key)
+{
+	if (rc && setup) {
+		errno = rc;
+		t_setup_failed(call);
+	}
+	if (!setup)
+		t_rc(key, rc);
+	if (rc)
+		t_done();
+}
+
 /* RESET -> INIT -> RTR -> RTS, connected to itself through its GID. */
 void t_loopback(struct t_st *st, struct ibv_qp *qp, bool setup)
 {
@@ -153,14 +170,7 @@ void t_loopback(struct t_st *st, struct ibv_qp *qp, bool setup)
 				       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 				       IBV_QP_MAX_DEST_RD_ATOMIC |
 				       IBV_QP_MIN_RNR_TIMER);
-	if (rc && setup) {
-		errno = rc;
-		t_setup_failed("modify_qp_rtr");
-	}
-	if (!setup)
-		t_rc("ret", rc);
-	if (rc)
-		t_done();
+	t_moved(rc, setup, "modify_qp_rtr", "ret");
 	a.qp_state = IBV_QPS_RTS;
 	a.timeout = 14;
 	a.retry_cnt = 7;
@@ -170,12 +180,5 @@ void t_loopback(struct t_st *st, struct ibv_qp *qp, bool setup)
 			       IBV_QP_STATE | IBV_QP_TIMEOUT |
 				       IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 				       IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
-	if (rc && setup) {
-		errno = rc;
-		t_setup_failed("modify_qp_rts");
-	}
-	if (!setup)
-		t_rc("rts", rc);
-	if (rc)
-		t_done();
+	t_moved(rc, setup, "modify_qp_rts", "rts");
 }
