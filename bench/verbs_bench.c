@@ -53,6 +53,7 @@
 #include <infiniband/verbs.h>
 
 #include "bench_util.h"
+#include "rc_connect.h"
 #include "verbs_lookup.h"
 
 #define TARGET_RATIO 0.95
@@ -261,60 +262,14 @@ static int run_qp(struct wk *w, unsigned int n)
 	return 0;
 }
 
-static int to_init(struct wk *w, struct ibv_qp *qp)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE |
-				   IBV_ACCESS_REMOTE_WRITE,
-	};
-	int ret = v.ibv_modify_qp(qp, &a,
-				  IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-
-	return ret ? fail(w, ret, "modify_qp INIT") : 0;
-}
-
-/* INIT -> RTR -> RTS, the remote end being @dest_qpn on our own GID. */
-static int to_rts(struct wk *w, struct ibv_qp *qp, uint32_t dest_qpn)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = dest_qpn,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 1,
-		.ah_attr = { .is_global = 1,
-			     .grh = { .dgid = w->gid,
-				      .hop_limit = 1,
-				      .sgid_index = w->gid_index },
-			     .port_num = 1 },
-		.timeout = 14,
-		.retry_cnt = 7,
-		.rnr_retry = 7,
-		.max_rd_atomic = 1,
-	};
-	int ret;
-
-	ret = v.ibv_modify_qp(qp, &a,
-			      IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				      IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				      IBV_QP_MAX_DEST_RD_ATOMIC |
-				      IBV_QP_MIN_RNR_TIMER);
-	if (ret)
-		return fail(w, ret, "modify_qp RTR");
-	a.qp_state = IBV_QPS_RTS;
-	ret = v.ibv_modify_qp(qp, &a,
-			      IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-				      IBV_QP_MAX_QP_RD_ATOMIC);
-	return ret ? fail(w, ret, "modify_qp RTS") : 0;
-}
-
+/* RESET -> INIT -> RTR -> RTS, the remote end being @dest_qpn on our GID. */
 static int connect_qp(struct wk *w, struct ibv_qp *qp, uint32_t dest_qpn)
 {
-	return to_init(w, qp) ?: to_rts(w, qp, dest_qpn);
+	const char *failed;
+	int ret = rc_connect(v.ibv_modify_qp, qp, &w->gid, w->gid_index,
+			     dest_qpn, &failed);
+
+	return ret ? fail(w, ret, failed) : 0;
 }
 
 /* One iteration: RESET -> INIT -> RTR -> RTS, then back to RESET. */
