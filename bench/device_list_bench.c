@@ -41,16 +41,12 @@
 #include <infiniband/verbs.h>
 
 #include "t_util.h"
+#include "bench_util.h"
 
 #define PROVIDER_SUFFIX "-rdmav34.so"
 #define UVERBS_MAJOR 231
-#define EXIT_SKIP 77
 /* IBV_CONFIG_DIR of both libraries, fixed when they were built. */
 #define HOST_DRIVER_DIR "/etc/libibverbs.d"
-
-enum lib_id { LIB_OURS, LIB_REF, NUM_LIBS };
-
-static const char *const lib_label[NUM_LIBS] = { "ours", "rdma-core 44" };
 
 /* Knobs shared by the parent and, through argv, the children. */
 struct config {
@@ -74,64 +70,6 @@ struct sample {
 	double warm_mean_ns;
 	unsigned long calls;
 };
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "device_list_bench: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-skip(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "device_list_bench: SKIP: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(EXIT_SKIP);
-}
-
-static double clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static double now_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
-}
-
-/* Less disturbed than wall time by other load on the machine. */
-static double cpu_ns(void)
-{
-	return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* ------------------------------------------------------------------ */
 /* Child: one library, one process.                                    */

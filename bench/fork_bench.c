@@ -27,25 +27,19 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#define EXIT_SKIP 77
+#include "bench_util.h"
+
 #define MAX_MAP_COUNT "/proc/sys/vm/max_map_count"
-
-enum lib_id { LIB_OURS, LIB_REF, NUM_LIBS };
-
-static const char *const lib_label[NUM_LIBS] = { "ours", "rdma-core 44" };
 
 typedef int (*fork_init_fn)(void);
 typedef int (*range_fn)(void *, size_t);
@@ -62,48 +56,6 @@ struct sample {
 };
 
 static size_t page;
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "fork_bench: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static uint64_t next_rand(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dULL;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* ------------------------------------------------------------------ */
 /* Child side                                                          */
@@ -336,15 +288,8 @@ struct config {
  */
 static void settle_child(void)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t set;
-
 	personality(personality(0xffffffff) | ADDR_NO_RANDOMIZE);
-	if (cpus > 1) {
-		CPU_ZERO(&set);
-		CPU_SET(cpus - 1, &set);
-		sched_setaffinity(0, sizeof(set), &set);
-	}
+	pin_last_cpu();
 }
 
 static void exec_child(const char *scenario, const char *lib,
@@ -458,7 +403,7 @@ static void median_round(const struct config *cf, const char *scenario,
 			keys[r] = score(&all[id][r], key);
 		if (mean)
 			mean_sem(keys, n, &mean[id], &sem[id]);
-		qsort(keys, n, sizeof(keys[0]), cmp_double);
+		sort_doubles(keys, n);
 		for (r = 0; r < n; r++)
 			if (score(&all[id][r], key) == keys[n / 2])
 				mid[id] = all[id][r];
@@ -598,11 +543,9 @@ static int parent_main(struct config *cf)
 	int id;
 
 	for (id = 0; id < NUM_LIBS; id++)
-		if (access(cf->lib[id], R_OK)) {
-			printf("fork_bench: SKIP: %s library %s: %s\n",
-			       lib_label[id], cf->lib[id], strerror(errno));
-			return EXIT_SKIP;
-		}
+		if (access(cf->lib[id], R_OK))
+			skip("%s library %s: %s", lib_label[id], cf->lib[id],
+			     strerror(errno));
 	printf("fork_bench: ours = %s\n            reference = %s\n",
 	       cf->lib[LIB_OURS], cf->lib[LIB_REF]);
 	printf("%u round(s) ((a): %u), a fresh child per library and round; the median round counts\n",

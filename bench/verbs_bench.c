@@ -40,9 +40,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,12 +48,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
 
-#define EXIT_SKIP 77
+#include "bench_util.h"
+#include "rc_connect.h"
+#include "verbs_lookup.h"
+
 #define TARGET_RATIO 0.95
 #define MAX_BATCHES 31
 #define BIG_BUF (64UL << 20)
@@ -66,59 +66,12 @@
 #define CQ_DEPTH 256
 
 /*
- * The verbs are looked up at v44's default versions: an unversioned
- * lookup could bind to the IBVERBS_1.0 compatibility wrappers, which take
- * other structures. Functions the header implements inline (post, poll,
+ * The verbs come from the table the VM's verbs_diff uses, at v44's default
+ * versions. Functions the header implements inline (post, poll,
  * query_port through verbs_context) need no lookup: they reach the
  * provider or the core through the context, as in any application.
  */
-#define BENCH_VERBS(X)                         \
-	X(ibv_get_device_list, "IBVERBS_1.1")  \
-	X(ibv_free_device_list, "IBVERBS_1.1") \
-	X(ibv_get_device_name, "IBVERBS_1.1")  \
-	X(ibv_open_device, "IBVERBS_1.1")      \
-	X(ibv_close_device, "IBVERBS_1.1")     \
-	X(ibv_query_device, "IBVERBS_1.1")     \
-	X(ibv_query_gid, "IBVERBS_1.1")        \
-	X(ibv_alloc_pd, "IBVERBS_1.1")         \
-	X(ibv_dealloc_pd, "IBVERBS_1.1")       \
-	X(ibv_reg_mr, "IBVERBS_1.1")           \
-	X(ibv_dereg_mr, "IBVERBS_1.1")         \
-	X(ibv_create_cq, "IBVERBS_1.1")        \
-	X(ibv_destroy_cq, "IBVERBS_1.1")       \
-	X(ibv_create_qp, "IBVERBS_1.1")        \
-	X(ibv_destroy_qp, "IBVERBS_1.1")       \
-	X(ibv_modify_qp, "IBVERBS_1.1")        \
-	X(ibv_wc_status_str, "IBVERBS_1.1")
-
-#undef ibv_reg_mr
-#define BENCH_PTR(name, ver) __typeof__(name) *name;
-static struct {
-	BENCH_VERBS(BENCH_PTR)
-} v;
-
-static const char *const lib_label[2] = { "ours", "rdma-core" };
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "verbs_bench: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(1);
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
+static struct verbs_v44 v;
 
 /* ------------------------------------------------------------------ */
 /* Worker: the objects a library's process keeps between batches      */
@@ -309,60 +262,14 @@ static int run_qp(struct wk *w, unsigned int n)
 	return 0;
 }
 
-static int to_init(struct wk *w, struct ibv_qp *qp)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE |
-				   IBV_ACCESS_REMOTE_WRITE,
-	};
-	int ret = v.ibv_modify_qp(qp, &a,
-				  IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-					  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-
-	return ret ? fail(w, ret, "modify_qp INIT") : 0;
-}
-
-/* INIT -> RTR -> RTS, the remote end being @dest_qpn on our own GID. */
-static int to_rts(struct wk *w, struct ibv_qp *qp, uint32_t dest_qpn)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = dest_qpn,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 1,
-		.ah_attr = { .is_global = 1,
-			     .grh = { .dgid = w->gid,
-				      .hop_limit = 1,
-				      .sgid_index = w->gid_index },
-			     .port_num = 1 },
-		.timeout = 14,
-		.retry_cnt = 7,
-		.rnr_retry = 7,
-		.max_rd_atomic = 1,
-	};
-	int ret;
-
-	ret = v.ibv_modify_qp(qp, &a,
-			      IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				      IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				      IBV_QP_MAX_DEST_RD_ATOMIC |
-				      IBV_QP_MIN_RNR_TIMER);
-	if (ret)
-		return fail(w, ret, "modify_qp RTR");
-	a.qp_state = IBV_QPS_RTS;
-	ret = v.ibv_modify_qp(qp, &a,
-			      IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-				      IBV_QP_MAX_QP_RD_ATOMIC);
-	return ret ? fail(w, ret, "modify_qp RTS") : 0;
-}
-
+/* RESET -> INIT -> RTR -> RTS, the remote end being @dest_qpn on our GID. */
 static int connect_qp(struct wk *w, struct ibv_qp *qp, uint32_t dest_qpn)
 {
-	return to_init(w, qp) ?: to_rts(w, qp, dest_qpn);
+	const char *failed;
+	int ret = rc_connect(v.ibv_modify_qp, qp, &w->gid, w->gid_index,
+			     dest_qpn, &failed);
+
+	return ret ? fail(w, ret, failed) : 0;
 }
 
 /* One iteration: RESET -> INIT -> RTR -> RTS, then back to RESET. */
@@ -594,14 +501,13 @@ struct reply {
 static void *load_lib(const char *path)
 {
 	void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	const char *missing;
 
 	if (!h)
 		die("dlopen %s: %s", path, dlerror());
-#define BENCH_SYM(name, ver)                                \
-	v.name = (__typeof__(v.name))dlvsym(h, #name, ver); \
-	if (!v.name)                                        \
-		die("%s lacks %s@%s", path, #name, ver);
-	BENCH_VERBS(BENCH_SYM)
+	missing = verbs_lookup(h, &v);
+	if (missing)
+		die("%s lacks %s", path, missing);
 	return h;
 }
 
@@ -769,18 +675,6 @@ struct worker {
  * itself), and fresh layouts per batch make that noise the medians remove
  * rather than a bias that a fixed layout would keep for a whole line.
  */
-static void pin_child(void)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t set;
-
-	if (cpus > 1) {
-		CPU_ZERO(&set);
-		CPU_SET(cpus - 1, &set);
-		sched_setaffinity(0, sizeof(set), &set);
-	}
-}
-
 static void exec_worker(const struct config *cf, int id, bool fork_safe, int in,
 			int out)
 {
@@ -795,7 +689,7 @@ static void exec_worker(const struct config *cf, int id, bool fork_safe, int in,
 	else
 		unsetenv("RDMAV_FORK_SAFE");
 	unsetenv("IBV_FORK_SAFE");
-	pin_child();
+	pin_last_cpu();
 	snprintf(fi, sizeof(fi), "%d", in);
 	snprintf(fo, sizeof(fo), "%d", out);
 	/* By name: under valgrind, /proc/self/exe is valgrind itself. */
@@ -838,8 +732,9 @@ static void start_worker(const struct config *cf, int id, bool fork_safe,
 	if (!get_reply(wk, &hello))
 		die("the %s worker did not start", lib_label[id]);
 	if (verbose)
-		printf("  %-9s %s%s, provider %s\n", lib_label[id], cf->lib[id],
-		       fork_safe ? " (RDMAV_FORK_SAFE=1)" : "", hello.msg);
+		printf("  %-12s %s%s, provider %s\n", lib_label[id],
+		       cf->lib[id], fork_safe ? " (RDMAV_FORK_SAFE=1)" : "",
+		       hello.msg);
 }
 
 static void stop_worker(struct worker *wk)
@@ -870,22 +765,6 @@ static double batch(struct worker *wk, unsigned int line, unsigned int n,
 		return -1;
 	}
 	return rp.ns / n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *in, unsigned int n)
-{
-	double s[MAX_BATCHES];
-
-	memcpy(s, in, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 struct result {
@@ -985,8 +864,7 @@ static bool measure(const struct config *cf, unsigned int line,
 	}
 	r->t[0] = median(t[0], cf->batches);
 	r->t[1] = median(t[1], cf->batches);
-	r->ratio = median(ratio, cf->batches);
-	qsort(ratio, cf->batches, sizeof(ratio[0]), cmp_double);
+	r->ratio = median(ratio, cf->batches); /* sorts @ratio */
 	r->lo = ratio[0];
 	r->hi = ratio[cf->batches - 1];
 	return true;
@@ -1107,16 +985,12 @@ int main(int argc, char **argv)
 	cf.dev = getenv("IBV_VM_RXE");
 	cf.gid_index = gi ? gi : "1";
 	parse(argc, argv, &cf);
-	if (!cf.dev) {
-		printf("verbs_bench: SKIP: no rxe device (run it in the VM: tests/vm/run)\n");
-		return EXIT_SKIP;
-	}
-	for (id = 0; id < 2; id++)
-		if (access(cf.lib[id], R_OK) || !strchr(cf.lib[id], '/')) {
-			printf("verbs_bench: SKIP: %s library %s: %s\n",
-			       lib_label[id], cf.lib[id], strerror(errno));
-			return EXIT_SKIP;
-		}
+	if (!cf.dev)
+		skip("no rxe device (run it in the VM: tests/vm/run)");
+	for (id = 0; id < NUM_LIBS; id++)
+		if (access(cf.lib[id], R_OK) || !strchr(cf.lib[id], '/'))
+			skip("%s library %s: %s", lib_label[id], cf.lib[id],
+			     strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
 	return parent_main(&cf);
 }

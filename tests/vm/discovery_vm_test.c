@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
 
 #include <cmocka.h>
 #include <infiniband/verbs.h>
@@ -108,26 +109,42 @@ static enum ibv_node_type t_node_type_word(const char *word)
 	return IBV_NODE_UNKNOWN;
 }
 
-/* The transport the library derives from a node type. */
+/*
+ * The transport of each node type, from the kernel's definitions rather
+ * than the library's code: the node types are the kernel's RDMA_NODE_*
+ * (<rdma/rdma_netlink.h>, the numbers sysfs and netlink report), the
+ * transports those the kernel's rdma_node_get_transport() gives them,
+ * written with verbs.h's IBV_TRANSPORT_*, which number them as the
+ * kernel's enum rdma_transport_type does.
+ */
+static const struct {
+	int node; /* RDMA_NODE_* */
+	enum ibv_transport_type transport;
+} t_node_transport[] = {
+	{ RDMA_NODE_IB_CA, IBV_TRANSPORT_IB },
+	{ RDMA_NODE_IB_SWITCH, IBV_TRANSPORT_IB },
+	{ RDMA_NODE_IB_ROUTER, IBV_TRANSPORT_IB },
+	{ RDMA_NODE_RNIC, IBV_TRANSPORT_IWARP },
+	{ RDMA_NODE_USNIC, IBV_TRANSPORT_USNIC },
+	{ RDMA_NODE_USNIC_UDP, IBV_TRANSPORT_USNIC_UDP },
+	{ RDMA_NODE_UNSPECIFIED, IBV_TRANSPORT_UNSPECIFIED },
+};
+
+/*
+ * The transport the library must report for a device of node type @type
+ * (the kernel's number: t_check_sysfs() holds it against sysfs). A node
+ * type the kernel does not define has no transport, which verbs.h calls
+ * IBV_TRANSPORT_UNKNOWN, as it calls the node IBV_NODE_UNKNOWN.
+ */
 static enum ibv_transport_type t_transport_of(enum ibv_node_type type)
 {
-	switch (type) {
-	case IBV_NODE_CA:
-	case IBV_NODE_SWITCH:
-	case IBV_NODE_ROUTER:
-		return IBV_TRANSPORT_IB;
-	case IBV_NODE_RNIC:
-		return IBV_TRANSPORT_IWARP;
-	case IBV_NODE_USNIC:
-		return IBV_TRANSPORT_USNIC;
-	case IBV_NODE_USNIC_UDP:
-		return IBV_TRANSPORT_USNIC_UDP;
-	/* rdma-core 44 gives the kernel's "unspecified" node its own value. */
-	case IBV_NODE_UNSPECIFIED:
-		return IBV_TRANSPORT_UNSPECIFIED;
-	default:
-		return IBV_TRANSPORT_UNKNOWN;
-	}
+	size_t i;
+
+	for (i = 0; i < sizeof(t_node_transport) / sizeof(t_node_transport[0]);
+	     i++)
+		if (t_node_transport[i].node == (int)type)
+			return t_node_transport[i].transport;
+	return IBV_TRANSPORT_UNKNOWN;
 }
 
 /* Read a one-line sysfs file into @buf without its newline. */

@@ -39,6 +39,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "rc_connect.h"
+
 #define T_SKIP 77
 /* Longest wait for one completion or one event before failing. */
 #define T_WAIT_MS 5000
@@ -129,51 +131,14 @@ static struct ibv_qp *t_create_rc(struct ibv_pd *pd, struct ibv_cq *scq,
 
 static int t_to_init(struct ibv_qp *qp)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE |
-				   IBV_ACCESS_REMOTE_WRITE,
-	};
-
-	return ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				     IBV_QP_ACCESS_FLAGS);
+	return rc_to_init(ibv_modify_qp, qp);
 }
 
 /* INIT -> RTR -> RTS towards @dest_qpn on our own GID. */
 static int t_to_rts(struct ibv_qp *qp, uint32_t dest_qpn)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = dest_qpn,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 1,
-		.ah_attr = { .is_global = 1,
-			     .grh = { .dgid = t.gid,
-				      .hop_limit = 1,
-				      .sgid_index = t.gid_index },
-			     .port_num = 1 },
-	};
-	int rc;
-
-	rc = ibv_modify_qp(qp, &a,
-			   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				   IBV_QP_MAX_DEST_RD_ATOMIC |
-				   IBV_QP_MIN_RNR_TIMER);
-	if (rc)
-		return rc;
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a,
-			     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-				     IBV_QP_MAX_QP_RD_ATOMIC);
+	return rc_to_rts(ibv_modify_qp, qp, &t.gid, t.gid_index, dest_qpn,
+			 NULL);
 }
 
 /* Connect @a and @b to each other; 0 or an errno value. */
