@@ -4,7 +4,7 @@
  * implementation of the seam's ioctl() and write(), so that each test
  * file keeps only what its family's methods answer.
  *
- * Several threads may share a context (cmd_test does), so the counters
+ * Several threads may share a context (kcmd_test does), so the counters
  * are atomic and the errno script is taken under a lock.
  */
 #include <errno.h>
