@@ -29,14 +29,6 @@
 #include "libibverbs/test_hooks.h"
 #include "t_qp.h"
 
-/*
- * Providers put their driver data behind struct ibv_<cmd>, whose flexible
- * driver_data[] then sits mid-struct; the tests build requests that way.
- */
-#ifdef __clang__
-#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
-#endif
-
 /* A PD, two CQs and a provider's create buffers with driver data. */
 struct t_qp_objs {
 	struct ibv_pd pd;

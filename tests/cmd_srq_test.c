@@ -28,14 +28,6 @@
 #include "libibverbs/test_hooks.h"
 #include "t_qp.h"
 
-/*
- * Providers put their driver data behind struct ibv_<cmd>, whose flexible
- * driver_data[] then sits mid-struct; the tests build requests that way.
- */
-#ifdef __clang__
-#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
-#endif
-
 /* SRQ/CREATE on the ioctl path; then CREATE_SRQ by write(). */
 static void t_srq_answer(struct ib_uverbs_ioctl_hdr *h)
 {
