@@ -436,7 +436,7 @@ static void test_destroy_fallbacks(void **state)
 	struct ibv_context *ctx = *state;
 
 	for (unsigned int i = 0; i < 2; i++) {
-		t_teardown(state);
+		t_context_teardown_keep_async(state);
 		t_setup(state);
 		ctx = *state;
 		t_destroy_routes(ctx, &t_destroys[i]);

@@ -111,15 +111,6 @@ int t_setup(void **state)
 	return 0;
 }
 
-int t_teardown(void **state)
-{
-	struct ibv_context *ctx = *state;
-
-	ctx->async_fd = -1;
-	t_context_free(ctx);
-	return 0;
-}
-
 uint64_t t_resp_ptr(unsigned int i)
 {
 	uint64_t v;

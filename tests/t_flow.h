@@ -29,12 +29,13 @@ struct t_flow_kernel {
 };
 extern struct t_flow_kernel fk;
 
-/* cmocka setup and teardown of that context. */
+/* cmocka setup of that context. */
 int t_setup(void **state);
-int t_teardown(void **state);
 /* The response pointer of logged write() @i: the u64 after its header. */
 uint64_t t_resp_ptr(unsigned int i);
 
-#define T_CASE(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
+#define T_CASE(fn)                                   \
+	cmocka_unit_test_setup_teardown(fn, t_setup, \
+					t_context_teardown_keep_async)
 
 #endif

@@ -223,6 +223,15 @@ int t_context_teardown(void **state)
 	return 0;
 }
 
+/* The async_fd is not the context's to close. */
+int t_context_teardown_keep_async(void **state)
+{
+	struct ibv_context *ctx = *state;
+
+	ctx->async_fd = -1;
+	return t_context_teardown(state);
+}
+
 uint8_t *t_put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v;

@@ -89,6 +89,8 @@ struct ibv_context *t_context_new(uint32_t driver_id);
 void t_context_free(struct ibv_context *ctx);
 /* A cmocka teardown for a state that is such a context. */
 int t_context_teardown(void **state);
+/* The same when a case may have made up the context's async_fd. */
+int t_context_teardown_keep_async(void **state);
 
 /* An attribute of an ioctl the fake is answering, NULL if absent. */
 struct ib_uverbs_attr *t_attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id);

@@ -41,16 +41,6 @@ int t_setup(void **state)
 	return 0;
 }
 
-/* The async fd is made up: not the context's to close. */
-int t_teardown(void **state)
-{
-	struct ibv_context *ctx = *state;
-
-	ctx->async_fd = -1;
-	t_context_free(ctx);
-	return 0;
-}
-
 static int fp_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask)
 {
 	(void)qp;

@@ -54,10 +54,11 @@ struct t_qp_prov {
 extern struct t_qp_prov fp;
 extern const struct verbs_context_ops t_ops;
 
-/* cmocka setup and teardown: the context, with a made-up async fd. */
+/* cmocka setup: the context, with a made-up async fd. */
 int t_setup(void **state);
-int t_teardown(void **state);
 
-#define T_CASE(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
+#define T_CASE(fn)                                   \
+	cmocka_unit_test_setup_teardown(fn, t_setup, \
+					t_context_teardown_keep_async)
 
 #endif
