@@ -90,12 +90,44 @@ static void t_check_created(struct t_qp_objs *o, struct ibv_context *ctx)
 	assert_int_equal(o->attr.cap.max_inline_data, 128);
 }
 
+/*
+ * The write() requests of these cases, as offsets in the buffer: the
+ * header, then the kernel's struct (ib_uverbs_create_qp and the rest),
+ * its members where the uverbs ABI puts them.
+ */
+enum {
+	CREATE_QP_USER_HANDLE = CMD_HDR_SIZE + 8,
+	CREATE_QP_PD_HANDLE = CMD_HDR_SIZE + 16,
+	CREATE_QP_SEND_CQ_HANDLE = CMD_HDR_SIZE + 20,
+	CREATE_QP_RECV_CQ_HANDLE = CMD_HDR_SIZE + 24,
+	CREATE_QP_SRQ_HANDLE = CMD_HDR_SIZE + 28,
+	CREATE_QP_MAX_SEND_WR = CMD_HDR_SIZE + 32,
+	CREATE_QP_MAX_RECV_WR = CMD_HDR_SIZE + 36,
+	CREATE_QP_MAX_SEND_SGE = CMD_HDR_SIZE + 40,
+	CREATE_QP_MAX_RECV_SGE = CMD_HDR_SIZE + 44,
+	CREATE_QP_MAX_INLINE_DATA = CMD_HDR_SIZE + 48,
+	CREATE_QP_SQ_SIG_ALL = CMD_HDR_SIZE + 52,
+	CREATE_QP_QP_TYPE = CMD_HDR_SIZE + 53,
+	CREATE_QP_DRIVER_DATA = CMD_HDR_SIZE + 56,
+	/* struct ib_uverbs_ex_create_qp, after both headers */
+	EX_CREATE_QP_QP_TYPE = EX_HDRS_SIZE + 45,
+	EX_CREATE_QP_CREATE_FLAGS = EX_HDRS_SIZE + 52,
+	EX_CREATE_QP_RWQ_IND_TBL_HANDLE = EX_HDRS_SIZE + 56,
+	EX_CREATE_QP_SOURCE_QPN = EX_HDRS_SIZE + 60,
+	/* struct ib_uverbs_destroy_qp */
+	DESTROY_QP_QP_HANDLE = CMD_HDR_SIZE + 8,
+	/* struct ib_uverbs_attach_mcast, and detach alike */
+	MCAST_GID = CMD_HDR_SIZE + 0,
+	MCAST_QP_HANDLE = CMD_HDR_SIZE + 16,
+	MCAST_MLID = CMD_HDR_SIZE + 20,
+};
+
 /* The ioctl, attribute by attribute, and the answer in the QP. */
 static void test_create_qp_ioctl(void **state)
 {
 	struct ibv_context *ctx = *state;
 	struct t_qp_objs o;
-	uint8_t want[24 + 13 * 16], *p;
+	uint8_t want[IOCTL_ATTR(13)], *p;
 
 	t_qp_objs(ctx, &o);
 	tk.on_ioctl = t_qp_create_answer;
@@ -122,8 +154,8 @@ static void test_create_qp_ioctl(void **state)
 	t_put_attr(p, UVERBS_ATTR_UHW_OUT, 8, 1, (uintptr_t)&o.resp.drv);
 	/* The caps travel from the library's stack copy: not compared. */
 	for (int i = 6; i <= 10; i += i == 6 ? 3 : 1)
-		memcpy(want + 24 + i * 16 + 8,
-		       tk.log[0].bytes + 24 + i * 16 + 8, 8);
+		memcpy(want + IOCTL_ATTR(i) + ATTR_DATA,
+		       tk.log[0].bytes + IOCTL_ATTR(i) + ATTR_DATA, 8);
 	t_expect(0, true, want, sizeof(want));
 	assert_int_equal(tk.ncalls, 1);
 	assert_int_equal(o.qp.handle, 0x55);
@@ -163,22 +195,22 @@ static void test_create_qp_fallback(void **state)
 					   sizeof(o.resp)),
 			 0);
 	memset(want, 0, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_CREATE_QP);
-	t_put16(want + 4, 72 / 4);
-	t_put16(want + 6, 40 / 4);
-	t_put64(want + 8, (uintptr_t)&o.resp.core);
-	t_put64(want + 16, (uintptr_t)&o.qp);
-	t_put32(want + 24, 3);
-	t_put32(want + 28, 4);
-	t_put32(want + 32, 5);
-	t_put32(want + 40, 16);
-	t_put32(want + 44, 8);
-	t_put32(want + 48, 2);
-	t_put32(want + 52, 1);
-	t_put32(want + 56, 64);
-	want[60] = 1; /* sq_sig_all */
-	want[61] = IBV_QPT_RC;
-	t_put64(want + 64, 0xd1d1);
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_CREATE_QP);
+	t_put16(want + CMD_HDR_IN_WORDS, 72 / 4);
+	t_put16(want + CMD_HDR_OUT_WORDS, 40 / 4);
+	t_put64(want + CMD_RESPONSE, (uintptr_t)&o.resp.core);
+	t_put64(want + CREATE_QP_USER_HANDLE, (uintptr_t)&o.qp);
+	t_put32(want + CREATE_QP_PD_HANDLE, 3);
+	t_put32(want + CREATE_QP_SEND_CQ_HANDLE, 4);
+	t_put32(want + CREATE_QP_RECV_CQ_HANDLE, 5);
+	t_put32(want + CREATE_QP_MAX_SEND_WR, 16);
+	t_put32(want + CREATE_QP_MAX_RECV_WR, 8);
+	t_put32(want + CREATE_QP_MAX_SEND_SGE, 2);
+	t_put32(want + CREATE_QP_MAX_RECV_SGE, 1);
+	t_put32(want + CREATE_QP_MAX_INLINE_DATA, 64);
+	want[CREATE_QP_SQ_SIG_ALL] = 1;
+	want[CREATE_QP_QP_TYPE] = IBV_QPT_RC;
+	t_put64(want + CREATE_QP_DRIVER_DATA, 0xd1d1);
 	/* The ioctl (ENOTTY), the tunnel probe's refusal learned, write(). */
 	assert_true(tk.log[0].is_ioctl);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
@@ -277,14 +309,14 @@ static void test_create_qp_ex2_fallback_ex(void **state)
 			 0);
 	req = tk.log[tk.ncalls - 1].bytes;
 	assert_int_equal(tk.log[tk.ncalls - 1].len, sizeof(cmd));
-	assert_int_equal(t_get64(req) & 0xffffffff,
+	assert_int_equal(t_get32(req + CMD_HDR_COMMAND),
 			 0x80000000u | IB_USER_VERBS_EX_CMD_CREATE_QP);
-	assert_int_equal(t_get64(req + 8), (uintptr_t)&resp);
-	assert_int_equal(req[24 + 45], IBV_QPT_UD);
-	assert_int_equal(t_get64(req + 24 + 52) >> 32, 0); /* rwq handle */
-	assert_int_equal(t_get64(req + 24 + 52) & 0xffffffff,
+	assert_int_equal(t_get64(req + EX_HDR_RESPONSE), (uintptr_t)&resp);
+	assert_int_equal(req[EX_CREATE_QP_QP_TYPE], IBV_QPT_UD);
+	assert_int_equal(t_get32(req + EX_CREATE_QP_RWQ_IND_TBL_HANDLE), 0);
+	assert_int_equal(t_get32(req + EX_CREATE_QP_CREATE_FLAGS),
 			 IBV_QP_CREATE_SOURCE_QPN);
-	assert_int_equal(t_get64(req + 24 + 56) >> 32, 0x99);
+	assert_int_equal(t_get32(req + EX_CREATE_QP_SOURCE_QPN), 0x99);
 	assert_int_equal(vqp.comp_mask, 0);
 }
 
@@ -314,7 +346,7 @@ static void test_destroy_qp_waits(void **state)
 {
 	struct ibv_context *ctx = *state;
 	struct ibv_qp qp = { .context = ctx, .handle = 9 };
-	uint8_t want[24 + 2 * 16], *p;
+	uint8_t want[IOCTL_ATTR(2)], *p;
 	pthread_t th;
 
 	pthread_mutex_init(&qp.mutex, NULL);
@@ -329,7 +361,7 @@ static void test_destroy_qp_waits(void **state)
 	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY,
 			    2);
 	p = t_put_attr(p, UVERBS_ATTR_DESTROY_QP_RESP, 4, 1,
-		       t_get64(tk.log[0].bytes + 24 + 8));
+		       t_get64(tk.log[0].bytes + IOCTL_ATTR(0) + ATTR_DATA));
 	t_put_attr(p, UVERBS_ATTR_DESTROY_QP_HANDLE, 0, 1, 9);
 	t_expect(0, true, want, sizeof(want));
 }
@@ -349,11 +381,12 @@ static void test_destroy_qp_fallback(void **state)
 	fk.resp_len = 4;
 	assert_int_equal(ibv_cmd_destroy_qp(&qp), 0);
 	memset(want, 0, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_DESTROY_QP);
-	t_put16(want + 4, 6);
-	t_put16(want + 6, 1);
-	t_put64(want + 8, t_get64(tk.log[tk.ncalls - 1].bytes + 8));
-	t_put32(want + 16, 9);
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_DESTROY_QP);
+	t_put16(want + CMD_HDR_IN_WORDS, 6);
+	t_put16(want + CMD_HDR_OUT_WORDS, 1);
+	t_put64(want + CMD_RESPONSE,
+		t_get64(tk.log[tk.ncalls - 1].bytes + CMD_RESPONSE));
+	t_put32(want + DESTROY_QP_QP_HANDLE, 9);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 
 	tk.write_err = EBUSY;
@@ -373,14 +406,14 @@ static void test_mcast(void **state)
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_attach_mcast(&qp, &gid, 0xc001), 0);
 	memset(want, 0, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_ATTACH_MCAST);
-	t_put16(want + 4, 8);
-	want[8] = 0xff;
-	want[9] = 0x12;
-	t_put32(want + 24, 7);
-	t_put16(want + 28, 0xc001);
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_ATTACH_MCAST);
+	t_put16(want + CMD_HDR_IN_WORDS, 8);
+	want[MCAST_GID] = 0xff;
+	want[MCAST_GID + 1] = 0x12;
+	t_put32(want + MCAST_QP_HANDLE, 7);
+	t_put16(want + MCAST_MLID, 0xc001);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_DETACH_MCAST);
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_DETACH_MCAST);
 	assert_int_equal(ibv_cmd_detach_mcast(&qp, &gid, 0xc001), 0);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 }

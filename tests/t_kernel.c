@@ -251,6 +251,22 @@ uint8_t *t_put64(uint8_t *p, uint64_t v)
 	return t_put32(p + 4, v >> 32);
 }
 
+uint16_t t_get16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+uint32_t t_get32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 uint64_t t_get64(const void *p)
 {
 	uint64_t v;

@@ -148,6 +148,8 @@ uint8_t *t_put_write_hdr(uint8_t *p, uint32_t cmd, uint16_t in_bytes,
 uint8_t *t_put_ex_hdr(uint8_t *p, uint32_t cmd, uint16_t in_words,
 		      uint16_t out_words, uint64_t resp, uint16_t drv_in,
 		      uint16_t drv_out);
+uint16_t t_get16(const void *p);
+uint32_t t_get32(const void *p);
 uint64_t t_get64(const void *p);
 
 /* Call @i of the log was an ioctl, or a write(), of exactly @want. */
