@@ -27,6 +27,38 @@
 #include "libibverbs/test_hooks.h"
 #include "t_qp.h"
 
+/*
+ * The post requests as offsets: the header, then the kernel's struct
+ * (ib_uverbs_post_send; post_recv and post_srq_recv alike, with the
+ * SRQ's handle in the QP's place), then its work requests, then all
+ * their scatter entries. Written from the uverbs ABI.
+ */
+enum {
+	POST_HANDLE = CMD_HDR_SIZE + 8,
+	POST_WR_COUNT = CMD_HDR_SIZE + 12,
+	POST_SGE_COUNT = CMD_HDR_SIZE + 16,
+	POST_WQE_SIZE = CMD_HDR_SIZE + 20,
+	POST_WRS = CMD_HDR_SIZE + 24,
+	/* struct ib_uverbs_send_wr */
+	SEND_WR_WR_ID = 0,
+	SEND_WR_NUM_SGE = 8,
+	SEND_WR_OPCODE = 12,
+	SEND_WR_SEND_FLAGS = 16,
+	SEND_WR_IMM_DATA = 20,
+	SEND_WR_RDMA_REMOTE_ADDR = 24,
+	SEND_WR_RDMA_RKEY = 32,
+	SEND_WR_SIZE = 56,
+	/* struct ib_uverbs_recv_wr */
+	RECV_WR_WR_ID = 0,
+	RECV_WR_NUM_SGE = 8,
+	RECV_WR_SIZE = 16,
+	/* struct ib_uverbs_sge */
+	SGE_ADDR = 0,
+	SGE_LENGTH = 8,
+	SGE_LKEY = 12,
+	SGE_SIZE = 16,
+};
+
 /* Two chained sends with three scatter entries, byte for byte. */
 static void test_post_send_bytes(void **state)
 {
@@ -49,39 +81,43 @@ static void test_post_send_bytes(void **state)
 				  .send_flags = IBV_SEND_SIGNALED,
 				  .wr.rdma = { 0xaabb, 0x77 } };
 	struct ibv_send_wr *bad = NULL;
-	uint8_t want[192];
+	uint8_t want[192], *wr1 = want + POST_WRS, *wr2 = wr1 + SEND_WR_SIZE;
+	uint8_t *sge = wr2 + SEND_WR_SIZE;
 
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_post_send(&qp, &w1, &bad), 0);
 	assert_null(bad);
 	memset(want, 0, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_POST_SEND);
-	t_put16(want + 4, 192 / 4);
-	t_put16(want + 6, 1);
-	t_put64(want + 8, t_get64(tk.log[tk.ncalls - 1].bytes + 8));
-	t_put32(want + 16, 7);
-	t_put32(want + 20, 2);
-	t_put32(want + 24, 3);
-	t_put32(want + 28, 56);
-	t_put64(want + 32, 0x1111);
-	t_put32(want + 40, 2);
-	t_put32(want + 44, IBV_WR_RDMA_WRITE);
-	t_put32(want + 48, IBV_SEND_SIGNALED);
-	t_put64(want + 56, 0xaabb);
-	t_put32(want + 64, 0x77);
-	t_put64(want + 88, 0x2222);
-	t_put32(want + 96, 1);
-	t_put32(want + 100, IBV_WR_SEND);
-	t_put32(want + 108, 5);
-	t_put64(want + 144, 0x1000);
-	t_put32(want + 152, 64);
-	t_put32(want + 156, 0x11);
-	t_put64(want + 160, 0x2000);
-	t_put32(want + 168, 32);
-	t_put32(want + 172, 0x12);
-	t_put64(want + 176, 0x3000);
-	t_put32(want + 184, 16);
-	t_put32(want + 188, 0x13);
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_POST_SEND);
+	t_put16(want + CMD_HDR_IN_WORDS, 192 / 4);
+	t_put16(want + CMD_HDR_OUT_WORDS, 1);
+	t_put64(want + CMD_RESPONSE,
+		t_get64(tk.log[tk.ncalls - 1].bytes + CMD_RESPONSE));
+	t_put32(want + POST_HANDLE, 7);
+	t_put32(want + POST_WR_COUNT, 2);
+	t_put32(want + POST_SGE_COUNT, 3);
+	t_put32(want + POST_WQE_SIZE, SEND_WR_SIZE);
+	t_put64(wr1 + SEND_WR_WR_ID, 0x1111);
+	t_put32(wr1 + SEND_WR_NUM_SGE, 2);
+	t_put32(wr1 + SEND_WR_OPCODE, IBV_WR_RDMA_WRITE);
+	t_put32(wr1 + SEND_WR_SEND_FLAGS, IBV_SEND_SIGNALED);
+	t_put64(wr1 + SEND_WR_RDMA_REMOTE_ADDR, 0xaabb);
+	t_put32(wr1 + SEND_WR_RDMA_RKEY, 0x77);
+	t_put64(wr2 + SEND_WR_WR_ID, 0x2222);
+	t_put32(wr2 + SEND_WR_NUM_SGE, 1);
+	t_put32(wr2 + SEND_WR_OPCODE, IBV_WR_SEND);
+	t_put32(wr2 + SEND_WR_IMM_DATA, 5);
+	t_put64(sge + SGE_ADDR, 0x1000);
+	t_put32(sge + SGE_LENGTH, 64);
+	t_put32(sge + SGE_LKEY, 0x11);
+	sge += SGE_SIZE;
+	t_put64(sge + SGE_ADDR, 0x2000);
+	t_put32(sge + SGE_LENGTH, 32);
+	t_put32(sge + SGE_LKEY, 0x12);
+	sge += SGE_SIZE;
+	t_put64(sge + SGE_ADDR, 0x3000);
+	t_put32(sge + SGE_LENGTH, 16);
+	t_put32(sge + SGE_LKEY, 0x13);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 
 	/* The kernel refuses the second: bad_wr is 1-based. */
@@ -149,24 +185,26 @@ static void test_post_recv_bytes(void **state)
 	struct ibv_sge sg = { 0x4000, 8, 0x21 };
 	struct ibv_recv_wr wr = { .wr_id = 0x33, .sg_list = &sg, .num_sge = 1 };
 	struct ibv_recv_wr *bad = NULL;
-	uint8_t want[64];
+	uint8_t want[64], *rwr = want + POST_WRS;
+	uint8_t *sge = rwr + RECV_WR_SIZE;
 
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_post_srq_recv(&srq, &wr, &bad), 0);
 	memset(want, 0, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_POST_SRQ_RECV);
-	t_put16(want + 4, 16);
-	t_put16(want + 6, 1);
-	t_put64(want + 8, t_get64(tk.log[tk.ncalls - 1].bytes + 8));
-	t_put32(want + 16, 8);
-	t_put32(want + 20, 1);
-	t_put32(want + 24, 1);
-	t_put32(want + 28, 16);
-	t_put64(want + 32, 0x33);
-	t_put32(want + 40, 1);
-	t_put64(want + 48, 0x4000);
-	t_put32(want + 56, 8);
-	t_put32(want + 60, 0x21);
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_POST_SRQ_RECV);
+	t_put16(want + CMD_HDR_IN_WORDS, 16);
+	t_put16(want + CMD_HDR_OUT_WORDS, 1);
+	t_put64(want + CMD_RESPONSE,
+		t_get64(tk.log[tk.ncalls - 1].bytes + CMD_RESPONSE));
+	t_put32(want + POST_HANDLE, 8);
+	t_put32(want + POST_WR_COUNT, 1);
+	t_put32(want + POST_SGE_COUNT, 1);
+	t_put32(want + POST_WQE_SIZE, RECV_WR_SIZE);
+	t_put64(rwr + RECV_WR_WR_ID, 0x33);
+	t_put32(rwr + RECV_WR_NUM_SGE, 1);
+	t_put64(sge + SGE_ADDR, 0x4000);
+	t_put32(sge + SGE_LENGTH, 8);
+	t_put32(sge + SGE_LKEY, 0x21);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 }
 
