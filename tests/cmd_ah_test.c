@@ -26,6 +26,21 @@
 #include "libibverbs/test_hooks.h"
 #include "t_qp.h"
 
+/*
+ * The requests as offsets: the header, then the kernel's
+ * struct ib_uverbs_create_ah with its struct ib_uverbs_ah_attr, or
+ * struct ib_uverbs_destroy_ah. Written from the uverbs ABI.
+ */
+enum {
+	CREATE_AH_USER_HANDLE = CMD_HDR_SIZE + 8,
+	CREATE_AH_PD_HANDLE = CMD_HDR_SIZE + 16,
+	CREATE_AH_ATTR = CMD_HDR_SIZE + 24,
+	AH_ATTR_GRH_HOP_LIMIT = 21,
+	AH_ATTR_DLID = 24,
+	AH_ATTR_STATIC_RATE = 28,
+	DESTROY_AH_AH_HANDLE = CMD_HDR_SIZE + 0,
+};
+
 /* CREATE_AH: the address vector in the kernel's layout. */
 static void test_create_destroy_ah(void **state)
 {
@@ -53,12 +68,12 @@ static void test_create_destroy_ah(void **state)
 			 0);
 	req = tk.log[tk.ncalls - 1].bytes;
 	assert_int_equal(tk.log[tk.ncalls - 1].len, 64);
-	assert_int_equal(t_get64(req + 8), (uintptr_t)&resp);
-	assert_int_equal(t_get64(req + 16), (uintptr_t)&ah);
-	assert_int_equal(req[24], 3);
-	assert_int_equal(req[32 + 21], 9); /* grh.hop_limit */
-	assert_int_equal(req[32 + 24], 0x22); /* dlid */
-	assert_int_equal(req[32 + 28], 3); /* static_rate */
+	assert_int_equal(t_get64(req + CMD_RESPONSE), (uintptr_t)&resp);
+	assert_int_equal(t_get64(req + CREATE_AH_USER_HANDLE), (uintptr_t)&ah);
+	assert_int_equal(t_get32(req + CREATE_AH_PD_HANDLE), 3);
+	assert_int_equal(req[CREATE_AH_ATTR + AH_ATTR_GRH_HOP_LIMIT], 9);
+	assert_int_equal(t_get16(req + CREATE_AH_ATTR + AH_ATTR_DLID), 0x22);
+	assert_int_equal(req[CREATE_AH_ATTR + AH_ATTR_STATIC_RATE], 3);
 	assert_int_equal(ah.handle, 0x71);
 	assert_ptr_equal(ah.context, ctx);
 
@@ -66,10 +81,10 @@ static void test_create_destroy_ah(void **state)
 	fk.resp_len = 0;
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), 0);
 	memset(want, 0, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_DESTROY_AH);
-	t_put16(want + 4, 3);
-	t_put32(want + 8, 0x71);
-	t_expect(tk.ncalls - 1, false, want, 12);
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_DESTROY_AH);
+	t_put16(want + CMD_HDR_IN_WORDS, 3);
+	t_put32(want + DESTROY_AH_AH_HANDLE, 0x71);
+	t_expect(tk.ncalls - 1, false, want, DESTROY_AH_AH_HANDLE + 4);
 }
 
 /* AH/DESTROY on the ioctl path; EIO of a dead device passes through. */
@@ -77,7 +92,7 @@ static void test_destroy_ah_ioctl(void **state)
 {
 	struct ibv_context *ctx = *state;
 	struct ibv_ah ah = { .context = ctx, .handle = 0x71 };
-	uint8_t want[24 + 16];
+	uint8_t want[IOCTL_ATTR(1)];
 
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), 0);
 	t_put_attr(t_put_ioctl_hdr(want, UVERBS_OBJECT_AH,

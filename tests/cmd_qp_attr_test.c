@@ -28,6 +28,30 @@
 #include "libibverbs/test_hooks.h"
 #include "t_qp.h"
 
+/*
+ * The requests as offsets: the header, then the kernel's
+ * struct ib_uverbs_modify_qp with its struct ib_uverbs_qp_dest, or
+ * struct ib_uverbs_query_qp. Written from the uverbs ABI.
+ */
+enum {
+	MODIFY_QP_DEST = CMD_HDR_SIZE + 0,
+	QP_DEST_DGID = 0,
+	QP_DEST_FLOW_LABEL = 16,
+	QP_DEST_DLID = 20,
+	QP_DEST_SGID_INDEX = 24,
+	QP_DEST_HOP_LIMIT = 25,
+	QP_DEST_SL = 27,
+	QP_DEST_IS_GLOBAL = 30,
+	QP_DEST_PORT_NUM = 31,
+	MODIFY_QP_QP_HANDLE = CMD_HDR_SIZE + 64,
+	MODIFY_QP_ATTR_MASK = CMD_HDR_SIZE + 68,
+	MODIFY_QP_RQ_PSN = CMD_HDR_SIZE + 76,
+	MODIFY_QP_DEST_QP_NUM = CMD_HDR_SIZE + 84,
+	MODIFY_QP_QP_STATE = CMD_HDR_SIZE + 96,
+	MODIFY_QP_PATH_MTU = CMD_HDR_SIZE + 98,
+	QUERY_QP_QP_HANDLE = CMD_HDR_SIZE + 8,
+};
+
 /* The mask picks the fields; the rest of the request stays zero. */
 static void test_modify_qp_mask(void **state)
 {
@@ -51,30 +75,30 @@ static void test_modify_qp_mask(void **state)
 	int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 		   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 	struct ibv_modify_qp cmd;
-	uint8_t want[120];
+	uint8_t want[120], *dest = want + MODIFY_QP_DEST;
 
 	memset(&cmd, 0xff, sizeof(cmd));
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_modify_qp(&qp, &a, mask, &cmd, sizeof(cmd)),
 			 0);
 	memset(want, 0, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_MODIFY_QP);
-	t_put16(want + 4, 120 / 4);
-	want[8] = 0xfe; /* dest.dgid */
-	want[9] = 0x80;
-	t_put32(want + 24, 0xabc);
-	t_put16(want + 28, 0x12);
-	want[32] = 2; /* sgid_index */
-	want[33] = 64;
-	want[35] = 3; /* sl */
-	want[38] = 1; /* is_global */
-	want[39] = 1; /* port_num */
-	t_put32(want + 72, 7);
-	t_put32(want + 76, mask);
-	t_put32(want + 84, 0x789);
-	t_put32(want + 92, 0x456);
-	want[104] = IBV_QPS_RTR;
-	want[106] = IBV_MTU_1024;
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_MODIFY_QP);
+	t_put16(want + CMD_HDR_IN_WORDS, 120 / 4);
+	dest[QP_DEST_DGID] = 0xfe;
+	dest[QP_DEST_DGID + 1] = 0x80;
+	t_put32(dest + QP_DEST_FLOW_LABEL, 0xabc);
+	t_put16(dest + QP_DEST_DLID, 0x12);
+	dest[QP_DEST_SGID_INDEX] = 2;
+	dest[QP_DEST_HOP_LIMIT] = 64;
+	dest[QP_DEST_SL] = 3;
+	dest[QP_DEST_IS_GLOBAL] = 1;
+	dest[QP_DEST_PORT_NUM] = 1;
+	t_put32(want + MODIFY_QP_QP_HANDLE, 7);
+	t_put32(want + MODIFY_QP_ATTR_MASK, mask);
+	t_put32(want + MODIFY_QP_RQ_PSN, 0x789);
+	t_put32(want + MODIFY_QP_DEST_QP_NUM, 0x456);
+	want[MODIFY_QP_QP_STATE] = IBV_QPS_RTR;
+	want[MODIFY_QP_PATH_MTU] = IBV_MTU_1024;
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 
 	tk.ncalls = 0;
@@ -120,8 +144,8 @@ static void test_query_qp(void **state)
 	assert_int_equal(ia.sq_sig_all, 1);
 	assert_ptr_equal(ia.send_cq, &cq);
 	assert_int_equal(ia.qp_type, IBV_QPT_UC);
-	assert_int_equal(t_get64(tk.log[tk.ncalls - 1].bytes + 16) & 0xffffffff,
-			 7);
+	assert_int_equal(
+		t_get32(tk.log[tk.ncalls - 1].bytes + QUERY_QP_QP_HANDLE), 7);
 	tk.write_err = EACCES;
 	assert_int_equal(ibv_cmd_query_qp(&qp, &a, 0, &ia, &cmd, sizeof(cmd)),
 			 EACCES);

@@ -111,6 +111,20 @@ static void test_create_srq_ex_errors(void **state)
 	assert_int_equal(tk.ncalls, 0);
 }
 
+/*
+ * The modify requests as offsets: the header, then the kernel's
+ * struct ib_uverbs_modify_srq, or the older layout of ABI version 3 with
+ * max_sge and padding before srq_limit. Written from the uverbs ABI.
+ */
+enum {
+	MODIFY_SRQ_SRQ_HANDLE = CMD_HDR_SIZE + 0,
+	MODIFY_SRQ_ATTR_MASK = CMD_HDR_SIZE + 4,
+	MODIFY_SRQ_MAX_WR = CMD_HDR_SIZE + 8,
+	MODIFY_SRQ_SRQ_LIMIT = CMD_HDR_SIZE + 12,
+	MODIFY_SRQ_V3_SRQ_LIMIT = CMD_HDR_SIZE + 16,
+	MODIFY_SRQ_V3_DRIVER_DATA = CMD_HDR_SIZE + 24,
+};
+
 /* Modify, query and destroy of an SRQ. */
 static void test_srq_modify_query_destroy(void **state)
 {
@@ -127,12 +141,12 @@ static void test_srq_modify_query_destroy(void **state)
 					    sizeof(mcmd)),
 			 0);
 	memset(want, 0, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_MODIFY_SRQ);
-	t_put16(want + 4, 6);
-	t_put32(want + 8, 6);
-	t_put32(want + 12, IBV_SRQ_LIMIT);
-	t_put32(want + 16, 50);
-	t_put32(want + 20, 5);
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_MODIFY_SRQ);
+	t_put16(want + CMD_HDR_IN_WORDS, 6);
+	t_put32(want + MODIFY_SRQ_SRQ_HANDLE, 6);
+	t_put32(want + MODIFY_SRQ_ATTR_MASK, IBV_SRQ_LIMIT);
+	t_put32(want + MODIFY_SRQ_MAX_WR, 50);
+	t_put32(want + MODIFY_SRQ_SRQ_LIMIT, 5);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 
 	memcpy(fk.resp, &qr, sizeof(qr));
@@ -147,7 +161,7 @@ static void test_srq_modify_query_destroy(void **state)
 	memset(fk.resp, 0, 4);
 	fk.resp_len = 4;
 	assert_int_equal(ibv_cmd_destroy_srq(&srq), 0);
-	assert_int_equal(t_get64(tk.log[tk.ncalls - 1].bytes) & 0xffffffff,
+	assert_int_equal(t_get32(tk.log[tk.ncalls - 1].bytes + CMD_HDR_COMMAND),
 			 IB_USER_VERBS_CMD_DESTROY_SRQ);
 }
 
@@ -173,13 +187,13 @@ static void test_modify_srq_v3(void **state)
 					    &mcmd.core, sizeof(mcmd)),
 			 0);
 	memset(want, 0, sizeof(want));
-	t_put32(want, IB_USER_VERBS_CMD_MODIFY_SRQ_V3);
-	t_put16(want + 4, sizeof(want) / 4);
-	t_put32(want + 8, 6);
-	t_put32(want + 12, IBV_SRQ_MAX_WR);
-	t_put32(want + 16, 50);
-	t_put32(want + 24, 5);
-	t_put64(want + 32, 0xd1d1);
+	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_MODIFY_SRQ_V3);
+	t_put16(want + CMD_HDR_IN_WORDS, sizeof(want) / 4);
+	t_put32(want + MODIFY_SRQ_SRQ_HANDLE, 6);
+	t_put32(want + MODIFY_SRQ_ATTR_MASK, IBV_SRQ_MAX_WR);
+	t_put32(want + MODIFY_SRQ_MAX_WR, 50);
+	t_put32(want + MODIFY_SRQ_V3_SRQ_LIMIT, 5);
+	t_put64(want + MODIFY_SRQ_V3_DRIVER_DATA, 0xd1d1);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 	tk.ncalls = 0;
 	assert_int_equal(ibv_cmd_modify_srq(&srq, &a, IBV_SRQ_MAX_WR,
