@@ -69,6 +69,39 @@ static void t_expect_ioctl_hdr(const struct t_call *c, uint16_t method,
 	assert_int_equal(h.driver_id, T_DRIVER_ID);
 }
 
+/*
+ * The write() requests as offsets: the header (or both headers), then the
+ * kernel's struct ib_uverbs_<command>, its members where the uverbs ABI
+ * puts them.
+ */
+enum {
+	CREATE_CQ_USER_HANDLE = CMD_HDR_SIZE + 8,
+	CREATE_CQ_CQE = CMD_HDR_SIZE + 16,
+	CREATE_CQ_COMP_VECTOR = CMD_HDR_SIZE + 20,
+	CREATE_CQ_COMP_CHANNEL = CMD_HDR_SIZE + 24,
+	CREATE_CQ_RESERVED = CMD_HDR_SIZE + 28,
+	CREATE_CQ_DRIVER_DATA = CMD_HDR_SIZE + 32,
+	EX_CREATE_CQ_USER_HANDLE = EX_HDRS_SIZE + 0,
+	EX_CREATE_CQ_CQE = EX_HDRS_SIZE + 8,
+	EX_CREATE_CQ_COMP_CHANNEL = EX_HDRS_SIZE + 16,
+	EX_CREATE_CQ_FLAGS = EX_HDRS_SIZE + 24,
+	EX_CREATE_CQ_DRIVER_DATA = EX_HDRS_SIZE + 32,
+	DESTROY_CQ_CQ_HANDLE = CMD_HDR_SIZE + 8,
+	DESTROY_CQ_RESERVED = CMD_HDR_SIZE + 12,
+	POLL_CQ_CQ_HANDLE = CMD_HDR_SIZE + 8,
+	POLL_CQ_NE = CMD_HDR_SIZE + 12,
+	REQ_NOTIFY_CQ_CQ_HANDLE = CMD_HDR_SIZE + 0,
+	REQ_NOTIFY_CQ_SOLICITED_ONLY = CMD_HDR_SIZE + 4,
+	RESIZE_CQ_CQ_HANDLE = CMD_HDR_SIZE + 8,
+	RESIZE_CQ_CQE = CMD_HDR_SIZE + 12,
+	RESIZE_CQ_DRIVER_DATA = CMD_HDR_SIZE + 16,
+	EX_MODIFY_CQ_CQ_HANDLE = EX_HDRS_SIZE + 0,
+	EX_MODIFY_CQ_ATTR_MASK = EX_HDRS_SIZE + 4,
+	/* struct ib_uverbs_cq_moderation: cq_count, then cq_period */
+	EX_MODIFY_CQ_ATTR = EX_HDRS_SIZE + 8,
+	EX_MODIFY_CQ_RESERVED = EX_HDRS_SIZE + 12,
+};
+
 /* A provider's create request and response, with driver data. */
 struct t_create_cq {
 	struct ibv_create_cq ibv_cmd;
@@ -116,9 +149,10 @@ static void test_create_ioctl_bytes(void **state)
 	t_expect_ioctl_hdr(c, UVERBS_METHOD_CQ_CREATE, 9);
 	t_expect_attr(c, 0, UVERBS_ATTR_CREATE_CQ_HANDLE, 0, M, 0);
 	/* RESP_CQE points into the library's stack: id, length, flags. */
-	assert_int_equal(u32_at(c, 24 + 16),
-			 UVERBS_ATTR_CREATE_CQ_RESP_CQE | 4 << 16);
-	assert_int_equal(u32_at(c, 24 + 16 + 4), M);
+	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(1) + ATTR_ID),
+			 UVERBS_ATTR_CREATE_CQ_RESP_CQE);
+	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(1) + ATTR_LEN), 4);
+	assert_int_equal(u32_at(c, IOCTL_ATTR(1) + ATTR_FLAGS), M);
 	t_expect_attr(c, 2, UVERBS_ATTR_CREATE_CQ_CQE, 4, M, 100);
 	t_expect_attr(c, 3, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 8, M,
 		      (uintptr_t)&cq);
@@ -158,16 +192,17 @@ static void t_expect_create_write(struct ibv_cq *cq, struct t_create_cq *cmd,
 
 	assert_false(c->is_ioctl);
 	assert_int_equal(c->len, sizeof(*cmd));
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, 4), (sizeof(*cmd) / 4) | (sizeof(*resp) / 4)
-								    << 16);
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp->ibv_resp);
-	assert_int_equal(u64_at(c, 16), (uintptr_t)cq);
-	assert_int_equal(u32_at(c, 24), 100);
-	assert_int_equal(u32_at(c, 28), 2);
-	assert_int_equal((int32_t)u32_at(c, 32), ch);
-	assert_int_equal(u32_at(c, 36), 0);
-	assert_int_equal(u64_at(c, 40), 0x1122334455667788);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 T_WORDS(sizeof(*cmd) / 4, sizeof(*resp) / 4));
+	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp->ibv_resp);
+	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)cq);
+	assert_int_equal(u32_at(c, CREATE_CQ_CQE), 100);
+	assert_int_equal(u32_at(c, CREATE_CQ_COMP_VECTOR), 2);
+	assert_int_equal((int32_t)u32_at(c, CREATE_CQ_COMP_CHANNEL), ch);
+	assert_int_equal(u32_at(c, CREATE_CQ_RESERVED), 0);
+	assert_int_equal(u64_at(c, CREATE_CQ_DRIVER_DATA), 0x1122334455667788);
 	assert_int_equal(cq->handle, T_WRITE_HANDLE);
 	assert_int_equal(cq->cqe, 64);
 }
@@ -220,13 +255,15 @@ static void test_create_fallback_no_cmd(void **state)
 	c = t_last();
 	assert_false(c->is_ioctl);
 	assert_int_equal(c->len, sizeof(struct ibv_create_cq));
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, 4), (sizeof(struct ibv_create_cq) / 4) |
-					       (sizeof(resp) / 4) << 16);
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp.ibv_resp);
-	assert_int_equal(u64_at(c, 16), (uintptr_t)&cq);
-	assert_int_equal(u32_at(c, 24), 100);
-	assert_int_equal((int32_t)u32_at(c, 32), -1);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 T_WORDS(sizeof(struct ibv_create_cq) / 4,
+				 sizeof(resp) / 4));
+	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp.ibv_resp);
+	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)&cq);
+	assert_int_equal(u32_at(c, CREATE_CQ_CQE), 100);
+	assert_int_equal((int32_t)u32_at(c, CREATE_CQ_COMP_CHANNEL), -1);
 	assert_int_equal(cq.handle, T_WRITE_HANDLE);
 	assert_int_equal(cq.cqe, 64);
 }
@@ -313,17 +350,21 @@ static void test_create_ex_write_ex(void **state)
 	c = t_last();
 	assert_false(c->is_ioctl);
 	assert_int_equal(c->len, sizeof(cmd));
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_FLAG_EXTENDED |
-					       IB_USER_VERBS_EX_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, 4), 4 | 2 << 16); /* in/out words of 8 */
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp);
-	assert_int_equal(u32_at(c, 16), 1 | 1 << 16); /* provider words */
-	assert_int_equal(u64_at(c, 24), (uintptr_t)&vcq.cq);
-	assert_int_equal(u32_at(c, 32), 100);
-	assert_int_equal((int32_t)u32_at(c, 40), -1);
-	assert_int_equal(u32_at(c, 48),
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				 IB_USER_VERBS_EX_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 T_WORDS(4, 2)); /* in 8-byte words */
+	assert_int_equal(u64_at(c, EX_HDR_RESPONSE), (uintptr_t)&resp);
+	assert_int_equal(u32_at(c, EX_HDR_PROVIDER_IN_WORDS), T_WORDS(1, 1));
+	assert_int_equal(u64_at(c, EX_CREATE_CQ_USER_HANDLE),
+			 (uintptr_t)&vcq.cq);
+	assert_int_equal(u32_at(c, EX_CREATE_CQ_CQE), 100);
+	assert_int_equal((int32_t)u32_at(c, EX_CREATE_CQ_COMP_CHANNEL), -1);
+	assert_int_equal(u32_at(c, EX_CREATE_CQ_FLAGS),
 			 IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION);
-	assert_int_equal(u64_at(c, 56), 0xa1a2a3a4a5a6a7a8);
+	assert_int_equal(u64_at(c, EX_CREATE_CQ_DRIVER_DATA),
+			 0xa1a2a3a4a5a6a7a8);
 	assert_int_equal(vcq.cq.handle, T_WRITE_HANDLE + 1);
 	assert_int_equal(vcq.cq.cqe, 256);
 }
@@ -352,11 +393,12 @@ static void test_create_ex_ts_ignored(void **state)
 			 0);
 	c = t_last();
 	assert_int_equal(c->len, sizeof(struct ibv_create_cq) + 8);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, 4), 12 | 4 << 16);
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp + 8);
-	assert_int_equal(u64_at(c, 16), (uintptr_t)&vcq.cq);
-	assert_int_equal(u64_at(c, 40), 0xa1a2a3a4a5a6a7a8);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS), T_WORDS(12, 4));
+	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp + 8);
+	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)&vcq.cq);
+	assert_int_equal(u64_at(c, CREATE_CQ_DRIVER_DATA), 0xa1a2a3a4a5a6a7a8);
 	assert_int_equal(vcq.cq.handle, T_WRITE_HANDLE);
 	assert_int_equal(vcq.cq.cqe, 64);
 }
@@ -386,8 +428,9 @@ static void test_destroy_ioctl_bytes(void **state)
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), 0);
 	c = t_last();
 	t_expect_ioctl_hdr(c, UVERBS_METHOD_CQ_DESTROY, 2);
-	assert_int_equal(u32_at(c, 24) & 0xffff, UVERBS_ATTR_DESTROY_CQ_RESP);
-	assert_int_equal(u32_at(c, 24) >> 16, 8);
+	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(0) + ATTR_ID),
+			 UVERBS_ATTR_DESTROY_CQ_RESP);
+	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(0) + ATTR_LEN), 8);
 	t_expect_attr(c, 1, UVERBS_ATTR_DESTROY_CQ_HANDLE, 0, M, 0x31);
 }
 
@@ -420,10 +463,11 @@ static void test_destroy_fallback(void **state)
 	assert_int_equal(tk.writes, 2);
 	c = t_last();
 	assert_int_equal(c->len, 24);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_DESTROY_CQ);
-	assert_int_equal(u32_at(c, 4), 6 | 2 << 16);
-	assert_int_equal(u32_at(c, 16), 0x31);
-	assert_int_equal(u32_at(c, 20), 0);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_DESTROY_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS), T_WORDS(6, 2));
+	assert_int_equal(u32_at(c, DESTROY_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, DESTROY_CQ_RESERVED), 0);
 }
 
 /* EIO from a dead device counts as done only when the user allows it. */
@@ -470,10 +514,11 @@ static void test_poll_bytes_and_decode(void **state)
 	assert_int_equal(ibv_cmd_poll_cq(&cq, 4, wc), 3);
 	c = t_last();
 	assert_int_equal(c->len, 24);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_POLL_CQ);
-	assert_int_equal(u32_at(c, 4), 6 | ((8 + 4 * 48) / 4) << 16);
-	assert_int_equal(u32_at(c, 16), 0x31);
-	assert_int_equal(u32_at(c, 20), 4);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND), IB_USER_VERBS_CMD_POLL_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 T_WORDS(6, (8 + 4 * 48) / 4));
+	assert_int_equal(u32_at(c, POLL_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, POLL_CQ_NE), 4);
 	for (uint32_t i = 0; i < 3; i++)
 		t_expect_wc(&wc[i], i);
 	assert_int_equal(ibv_cmd_poll_cq(&cq, 4, wc), 0);
@@ -514,10 +559,11 @@ static void test_req_notify(void **state)
 	assert_int_equal(ibv_cmd_req_notify_cq(&cq, 5), 0);
 	c = t_last();
 	assert_int_equal(c->len, 16);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
-	assert_int_equal(u32_at(c, 4), 4);
-	assert_int_equal(u32_at(c, 8), 0x31);
-	assert_int_equal(u32_at(c, 12), 1);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS), 4);
+	assert_int_equal(u32_at(c, REQ_NOTIFY_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, REQ_NOTIFY_CQ_SOLICITED_ONLY), 1);
 	tk.write_err = EBADF;
 	assert_int_equal(ibv_cmd_req_notify_cq(&cq, 0), EBADF);
 }
@@ -538,12 +584,13 @@ static void test_resize(void **state)
 			 0);
 	c = t_last();
 	assert_int_equal(c->len, 32);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_RESIZE_CQ);
-	assert_int_equal(u32_at(c, 4), 8 | 2 << 16);
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp);
-	assert_int_equal(u32_at(c, 16), 0x31);
-	assert_int_equal(u32_at(c, 20), 300);
-	assert_int_equal(u64_at(c, 24), 0xfeed);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_RESIZE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS), T_WORDS(8, 2));
+	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp);
+	assert_int_equal(u32_at(c, RESIZE_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, RESIZE_CQ_CQE), 300);
+	assert_int_equal(u64_at(c, RESIZE_CQ_DRIVER_DATA), 0xfeed);
 	assert_int_equal(cq.cqe, 500);
 	tk.write_err = ENOMEM;
 	cq.cqe = 10;
@@ -568,15 +615,19 @@ static void test_modify(void **state)
 	assert_int_equal(ibv_cmd_modify_cq(&cq, &attr, &cmd, sizeof(cmd)), 0);
 	c = t_last();
 	assert_int_equal(c->len, 40);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_FLAG_EXTENDED |
-					       IB_USER_VERBS_EX_CMD_MODIFY_CQ);
-	assert_int_equal(u32_at(c, 4), 2); /* 16 bytes in, nothing out */
-	assert_int_equal(u64_at(c, 8), 0);
-	assert_int_equal(u32_at(c, 16), 0);
-	assert_int_equal(u32_at(c, 24), 0x31);
-	assert_int_equal(u32_at(c, 28), IBV_CQ_ATTR_MODERATE);
-	assert_int_equal(u32_at(c, 32), 16 | 20 << 16);
-	assert_int_equal(u32_at(c, 36), 0);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				 IB_USER_VERBS_EX_CMD_MODIFY_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 2); /* 16 bytes in, nothing out */
+	assert_int_equal(u64_at(c, EX_HDR_RESPONSE), 0);
+	assert_int_equal(u32_at(c, EX_HDR_PROVIDER_IN_WORDS), 0);
+	assert_int_equal(u32_at(c, EX_MODIFY_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, EX_MODIFY_CQ_ATTR_MASK),
+			 IBV_CQ_ATTR_MODERATE);
+	assert_int_equal(u32_at(c, EX_MODIFY_CQ_ATTR),
+			 16 | 20 << 16); /* count, period */
+	assert_int_equal(u32_at(c, EX_MODIFY_CQ_RESERVED), 0);
 	attr.attr_mask = IBV_CQ_ATTR_RESERVED;
 	assert_int_equal(ibv_cmd_modify_cq(&cq, &attr, &cmd, sizeof(cmd)),
 			 EINVAL);

@@ -52,7 +52,7 @@ static void *t_resp_ptr(const void *buf, size_t off)
 /* POLL_CQ: up to ne completions, each field a distinct value. */
 static void t_poll(const struct ibv_poll_cq *req)
 {
-	struct ib_uverbs_poll_cq_resp *resp = t_resp_ptr(req, 8);
+	struct ib_uverbs_poll_cq_resp *resp = t_resp_ptr(req, CMD_RESPONSE);
 	uint32_t n = req->ne < fk.poll_avail ? req->ne : fk.poll_avail;
 
 	fk.poll_avail -= n;
@@ -87,31 +87,33 @@ static void t_write_outputs(const void *buf)
 
 	switch (h->command) {
 	case IB_USER_VERBS_CMD_CREATE_CQ:
-		*(struct ib_uverbs_create_cq_resp *)t_resp_ptr(buf, 8) =
-			(struct ib_uverbs_create_cq_resp){
-				.cq_handle = T_WRITE_HANDLE, .cqe = 64
-			};
+		*(struct ib_uverbs_create_cq_resp *)t_resp_ptr(
+			buf, CMD_RESPONSE) = (struct ib_uverbs_create_cq_resp){
+			.cq_handle = T_WRITE_HANDLE, .cqe = 64
+		};
 		break;
 	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ:
-		ex = t_resp_ptr(buf, 8);
+		ex = t_resp_ptr(buf, CMD_RESPONSE);
 		ex->base.cq_handle = T_WRITE_HANDLE + 1;
 		ex->base.cqe = 256;
 		break;
 	case IB_USER_VERBS_CMD_DESTROY_CQ:
-		*(struct ib_uverbs_destroy_cq_resp *)t_resp_ptr(buf, 8) =
+		*(struct ib_uverbs_destroy_cq_resp *)t_resp_ptr(buf,
+								CMD_RESPONSE) =
 			(struct ib_uverbs_destroy_cq_resp){ fk.comp_reported,
 							    fk.async_reported };
 		break;
 	case IB_USER_VERBS_CMD_RESIZE_CQ:
-		((struct ib_uverbs_resize_cq_resp *)t_resp_ptr(buf, 8))->cqe =
-			500;
+		((struct ib_uverbs_resize_cq_resp *)t_resp_ptr(buf,
+							       CMD_RESPONSE))
+			->cqe = 500;
 		break;
 	case IB_USER_VERBS_CMD_POLL_CQ:
 		t_poll(buf);
 		break;
 	case IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL:
-		((struct ib_uverbs_create_comp_channel_resp *)t_resp_ptr(buf,
-									 8))
+		((struct ib_uverbs_create_comp_channel_resp *)t_resp_ptr(
+			 buf, CMD_RESPONSE))
 			->fd = fk.channel_fd;
 		break;
 	}

@@ -132,6 +132,9 @@ enum {
 	CMD_RESPONSE = CMD_HDR_SIZE + 0,
 };
 
+/* in_words and out_words (or the provider's pair) read as one u32. */
+#define T_WORDS(in, out) ((uint32_t)(in) | (uint32_t)(out) << 16)
+
 /* Attribute @n of an ioctl buffer. */
 #define IOCTL_ATTR(n) (IOCTL_HDR_SIZE + ATTR_SIZE * (n))
 

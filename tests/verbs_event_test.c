@@ -43,8 +43,9 @@ static void test_comp_channel(void **state)
 	assert_non_null(ch);
 	c = t_last();
 	assert_int_equal(c->len, 16);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL);
-	assert_int_equal(u32_at(c, 4), 4 | 1 << 16);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS), T_WORDS(4, 1));
 	assert_ptr_equal(ch->context, ctx);
 	assert_int_equal(ch->fd, fds[0]);
 	assert_int_equal(ch->refcnt, 0);
