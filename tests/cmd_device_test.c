@@ -37,6 +37,19 @@
 #include "t_util.h"
 
 /*
+ * The write() requests as offsets: the header (or both headers), then the
+ * kernel's struct ib_uverbs_<command>, its members where the uverbs ABI
+ * puts them.
+ */
+enum {
+	QUERY_PORT_PORT_NUM = CMD_HDR_SIZE + 8,
+	QUERY_PORT_RESERVED = CMD_HDR_SIZE + 9,
+	QUERY_PORT_DRIVER_DATA = CMD_HDR_SIZE + 16,
+	GET_CONTEXT_DRIVER_DATA = CMD_HDR_SIZE + 8,
+	EX_QUERY_DEVICE_COMP_MASK = EX_HDRS_SIZE + 0,
+};
+
+/*
  * A provider's QUERY_PORT request: the core (24 bytes), then 8 bytes of
  * its own. Kept as words: the core structure ends in a flexible array.
  */
@@ -95,10 +108,10 @@ static void test_query_port_enotty(void **state)
 	t_expect_write(1, IB_USER_VERBS_CMD_QUERY_PORT, sizeof(req),
 		       sizeof(struct ib_uverbs_query_port_resp));
 	b = tk.log[1].bytes;
-	assert_int_equal(b[16], 2); /* port_num */
-	for (int i = 17; i < 24; i++)
-		assert_int_equal(b[i], 0); /* reserved */
-	assert_int_equal(t_get64(b + 24), 0x77);
+	assert_int_equal(b[QUERY_PORT_PORT_NUM], 2);
+	for (int i = QUERY_PORT_RESERVED; i < QUERY_PORT_DRIVER_DATA; i++)
+		assert_int_equal(b[i], 0);
+	assert_int_equal(t_get64(b + QUERY_PORT_DRIVER_DATA), 0x77);
 	assert_int_equal(attr.lid, 0x1234);
 	assert_int_equal(attr.port_cap_flags2, 0);
 	/* Learned: the next one goes straight to write(). */
@@ -206,8 +219,9 @@ static void test_get_context_write(void **state)
 	assert_int_equal(t_get_context(ctx, &req, &resp), 0);
 	t_expect_write(1, IB_USER_VERBS_CMD_GET_CONTEXT, sizeof(req),
 		       sizeof(resp));
-	assert_int_equal(t_get64(tk.log[1].bytes + 8), (uintptr_t)&resp);
-	assert_int_equal(t_get64(tk.log[1].bytes + 16), 5);
+	assert_int_equal(t_get64(tk.log[1].bytes + CMD_RESPONSE),
+			 (uintptr_t)&resp);
+	assert_int_equal(t_get64(tk.log[1].bytes + GET_CONTEXT_DRIVER_DATA), 5);
 	assert_int_equal(ctx->num_comp_vectors, 5);
 	assert_int_equal(ctx->async_fd, fk.fds[0]);
 }
@@ -270,13 +284,16 @@ static void test_query_device_ex(void **state)
 	assert_int_equal(tk.writes, 1);
 	b = tk.log[1].bytes;
 	assert_int_equal(tk.log[1].len, 32);
-	assert_int_equal(u32_at(b), IB_USER_VERBS_CMD_FLAG_EXTENDED |
-					    IB_USER_VERBS_EX_CMD_QUERY_DEVICE);
-	assert_int_equal(u16_at(b + 4), 1);
-	assert_int_equal(u16_at(b + 6), sizeof(resp) / 8);
-	assert_int_equal(t_get64(b + 8), (uintptr_t)&resp);
-	assert_int_equal(t_get64(b + 16), 0); /* no provider words */
-	assert_int_equal(t_get64(b + 24), 0); /* comp_mask, reserved */
+	assert_int_equal(u32_at(b + CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				 IB_USER_VERBS_EX_CMD_QUERY_DEVICE);
+	assert_int_equal(u16_at(b + CMD_HDR_IN_WORDS), 1);
+	assert_int_equal(u16_at(b + CMD_HDR_OUT_WORDS), sizeof(resp) / 8);
+	assert_int_equal(t_get64(b + EX_HDR_RESPONSE), (uintptr_t)&resp);
+	/* No provider words; the header's reserved word zero. */
+	assert_int_equal(t_get64(b + EX_HDR_PROVIDER_IN_WORDS), 0);
+	/* comp_mask and reserved, both zero */
+	assert_int_equal(t_get64(b + EX_QUERY_DEVICE_COMP_MASK), 0);
 	assert_int_equal(resp_size, sizeof(resp));
 	assert_int_equal(attr.orig_attr.max_qp, 2000);
 	assert_int_equal(attr.hca_core_clock, 156250);
@@ -306,10 +323,10 @@ static void test_query_device_ex_driver_part(void **state)
 						  &resp_size),
 			 0);
 	b = tk.log[1].bytes;
-	assert_int_equal(u16_at(b + 6), sizeof(resp.core) / 8);
-	assert_int_equal(t_get64(b + 8), (uintptr_t)&resp);
-	assert_int_equal(u16_at(b + 16), 0); /* provider_in_words */
-	assert_int_equal(u16_at(b + 18), 3); /* provider_out_words */
+	assert_int_equal(u16_at(b + CMD_HDR_OUT_WORDS), sizeof(resp.core) / 8);
+	assert_int_equal(t_get64(b + EX_HDR_RESPONSE), (uintptr_t)&resp);
+	assert_int_equal(u16_at(b + EX_HDR_PROVIDER_IN_WORDS), 0);
+	assert_int_equal(u16_at(b + EX_HDR_PROVIDER_OUT_WORDS), 3);
 	assert_int_equal(resp_size, sizeof(resp.core));
 }
 
@@ -329,7 +346,7 @@ static void test_query_device_ex_fallback(void **state)
 	assert_int_equal(tk.writes, 2);
 	t_expect_write(tk.ncalls - 1, IB_USER_VERBS_CMD_QUERY_DEVICE, 16,
 		       sizeof(resp.base));
-	assert_int_equal(t_get64(tk.log[tk.ncalls - 1].bytes + 8),
+	assert_int_equal(t_get64(tk.log[tk.ncalls - 1].bytes + CMD_RESPONSE),
 			 (uintptr_t)&resp.base);
 	assert_int_equal(resp_size, sizeof(resp.base));
 	assert_int_equal(attr.orig_attr.max_qp, 1000);

@@ -152,7 +152,8 @@ static int sc_open_async_fd(void *arg)
 	ctx = ibv_open_device(dev);
 	T_CHECK(ctx);
 	T_CHECK(tk.ioctls == 1 && tk.log[0].is_ioctl);
-	T_CHECK(u16_at(tk.log[0].bytes + 2) == UVERBS_OBJECT_ASYNC_EVENT);
+	T_CHECK(u16_at(tk.log[0].bytes + IOCTL_HDR_OBJECT_ID) ==
+		UVERBS_OBJECT_ASYNC_EVENT);
 	T_CHECK(ctx->async_fd == fk.fds[0]);
 	/* The compat slots old binaries call. */
 	T_CHECK(ctx->ops._compat_query_device == ibv_query_device);

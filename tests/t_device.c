@@ -123,7 +123,7 @@ static void t_basic_write(const uint8_t *buf)
 	struct ib_uverbs_get_context_resp *cr;
 	uint64_t resp;
 
-	memcpy(&resp, buf + 8, 8);
+	memcpy(&resp, buf + CMD_RESPONSE, 8);
 	switch (h->command) {
 	case IB_USER_VERBS_CMD_QUERY_PORT:
 		t_port_resp((void *)(uintptr_t)resp);
@@ -149,7 +149,7 @@ static void t_ex_write(const uint8_t *buf)
 	struct ib_uverbs_ex_query_device_resp *r;
 	uint64_t resp;
 
-	memcpy(&resp, buf + 8, 8);
+	memcpy(&resp, buf + EX_HDR_RESPONSE, 8);
 	r = (void *)(uintptr_t)resp;
 	r->base.max_qp = 2000;
 	r->base.phys_port_cnt = 1;
@@ -260,23 +260,23 @@ void t_expect_method(unsigned int i, uint16_t obj, uint16_t method,
 	const uint8_t *b = tk.log[i].bytes;
 
 	assert_true(tk.log[i].is_ioctl);
-	assert_int_equal(u16_at(b), 24 + 16 * nattrs);
-	assert_int_equal(u16_at(b + 2), obj);
-	assert_int_equal(u16_at(b + 4), method);
-	assert_int_equal(u16_at(b + 6), nattrs);
-	assert_int_equal(u32_at(b + 16), T_DRIVER_ID);
+	assert_int_equal(u16_at(b + IOCTL_HDR_LENGTH), IOCTL_ATTR(nattrs));
+	assert_int_equal(u16_at(b + IOCTL_HDR_OBJECT_ID), obj);
+	assert_int_equal(u16_at(b + IOCTL_HDR_METHOD_ID), method);
+	assert_int_equal(u16_at(b + IOCTL_HDR_NUM_ATTRS), nattrs);
+	assert_int_equal(u32_at(b + IOCTL_HDR_DRIVER_ID), T_DRIVER_ID);
 }
 
 /* Attribute @n of ioctl call @i: id, length, flags; its data returned. */
 uint64_t t_expect_attr(unsigned int i, unsigned int n, uint16_t id,
 		       uint16_t len, uint16_t flags)
 {
-	const uint8_t *a = tk.log[i].bytes + 24 + 16 * n;
+	const uint8_t *a = tk.log[i].bytes + IOCTL_ATTR(n);
 
-	assert_int_equal(u16_at(a), id);
-	assert_int_equal(u16_at(a + 2), len);
-	assert_int_equal(u16_at(a + 4), flags);
-	return t_get64(a + 8);
+	assert_int_equal(u16_at(a + ATTR_ID), id);
+	assert_int_equal(u16_at(a + ATTR_LEN), len);
+	assert_int_equal(u16_at(a + ATTR_FLAGS), flags);
+	return t_get64(a + ATTR_DATA);
 }
 
 /* The basic write() header of call @i. */
@@ -286,9 +286,9 @@ void t_expect_write(unsigned int i, uint32_t cmd, size_t len, size_t out_len)
 
 	assert_false(tk.log[i].is_ioctl);
 	assert_int_equal(tk.log[i].len, len);
-	assert_int_equal(u32_at(b), cmd);
-	assert_int_equal(u16_at(b + 4), len / 4);
-	assert_int_equal(u16_at(b + 6), out_len / 4);
+	assert_int_equal(u32_at(b + CMD_HDR_COMMAND), cmd);
+	assert_int_equal(u16_at(b + CMD_HDR_IN_WORDS), len / 4);
+	assert_int_equal(u16_at(b + CMD_HDR_OUT_WORDS), out_len / 4);
 }
 
 static void t_file(const char *rel, const char *content)
