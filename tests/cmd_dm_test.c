@@ -102,9 +102,9 @@ static void test_reg_dm_mr(void **state)
 					   IBV_ACCESS_ZERO_BASED, &vmr, NULL),
 			 0);
 	t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG, 8);
-	assert_int_equal(tk.log[0].len, 24 + 8 * 16);
-	assert_memory_equal(tk.log[0].bytes, want, 24);
-	a = (struct ib_uverbs_attr *)(tk.log[0].bytes + 24);
+	assert_int_equal(tk.log[0].len, IOCTL_ATTR(8));
+	assert_memory_equal(tk.log[0].bytes, want, IOCTL_HDR_SIZE);
+	a = (struct ib_uverbs_attr *)(tk.log[0].bytes + IOCTL_ATTR(0));
 	t_put_mattr(want, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, 0x15);
 	assert_memory_equal(&a[4], want, 16);
 	t_put_mattr(want, UVERBS_ATTR_REG_DM_MR_OFFSET, 8, 128);

@@ -32,6 +32,31 @@
 #include "t_flow.h"
 
 /*
+ * The kernel's layouts of a flow as offsets, written from the uverbs ABI:
+ * the core request (struct ib_uverbs_create_flow with its flow_attr),
+ * the header every spec starts with, and the filters that follow it,
+ * the value and then the mask.
+ */
+enum {
+	CREATE_FLOW_ATTR_SIZE = 12,
+	CREATE_FLOW_SPECS = 24,
+	SPEC_TYPE = 0,
+	SPEC_SIZE = 4,
+	SPEC_VAL = 8,
+	ETH_DST_MAC = 0,
+	ETH_SRC_MAC = 6,
+	ETH_ETHER_TYPE = 12,
+	IPV4_PROTO = 8,
+	IPV4_FLAGS = 11,
+	IPV4_FILTER_SIZE = 12,
+	IPV6_SRC_IP = 0,
+	IPV6_HOP_LIMIT = 38,
+	IPV6_FILTER_SIZE = 40,
+	TUNNEL_ID = 0,
+	TUNNEL_FILTER_SIZE = 4,
+};
+
+/*
  * Rules are laid out as applications do, packed behind the attribute;
  * the attribute is the rule's first member.
  */
@@ -88,13 +113,13 @@ static uint8_t *put_rule_specs(uint8_t *p)
 
 	p = t_put32(p, IBV_FLOW_SPEC_ETH);
 	p = t_put32(p, 40); /* size, reserved */
-	memcpy(p, mac, 6);
-	memset(p + 6, 0, 6);
-	p = t_put16(p + 12, 0x0008);
+	memcpy(p + ETH_DST_MAC, mac, 6);
+	memset(p + ETH_SRC_MAC, 0, 6);
+	p = t_put16(p + ETH_ETHER_TYPE, 0x0008);
 	p = t_put16(p, 0);
-	memset(p, 0xff, 6);
-	memset(p + 6, 0, 6);
-	p = t_put16(p + 12, 0xffff);
+	memset(p + ETH_DST_MAC, 0xff, 6);
+	memset(p + ETH_SRC_MAC, 0, 6);
+	p = t_put16(p + ETH_ETHER_TYPE, 0xffff);
 	p = t_put16(p, 0);
 	p = t_put32(p, IBV_FLOW_SPEC_IPV4);
 	p = t_put32(p, 24);
@@ -212,28 +237,28 @@ static void test_create_flow_sized_filters(void **state)
 	struct ibv_qp qp = { .context = ctx, .handle = 1 };
 	struct ibv_flow flow;
 	struct t_flow_sized r;
-	const uint8_t *k = tk.log[0].core + 24;
+	const uint8_t *k = tk.log[0].core + CREATE_FLOW_SPECS;
 
 	t_fill_sized(&r);
 	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(r), NULL, 0),
 			 0);
-	assert_int_equal(tk.log[0].core_len, 24 + 32 + 88 + 16);
-	assert_int_equal(tk.log[0].core[12], 32 + 88 + 16);
-	assert_int_equal(k[0], 0x30);
-	assert_int_equal(k[1], 0x01); /* IBV_FLOW_SPEC_INNER */
-	assert_int_equal(k[4], 32);
-	assert_int_equal(k[8 + 8], 6); /* val.proto */
-	assert_int_equal(k[8 + 12 + 11], 0xff); /* mask.flags */
+	assert_int_equal(tk.log[0].core_len, CREATE_FLOW_SPECS + 32 + 88 + 16);
+	assert_int_equal(t_get16(tk.log[0].core + CREATE_FLOW_ATTR_SIZE),
+			 32 + 88 + 16);
+	assert_int_equal(t_get32(k + SPEC_TYPE), 0x130); /* INNER | IPV4 */
+	assert_int_equal(t_get16(k + SPEC_SIZE), 32);
+	assert_int_equal(k[SPEC_VAL + IPV4_PROTO], 6);
+	assert_int_equal(k[SPEC_VAL + IPV4_FILTER_SIZE + IPV4_FLAGS], 0xff);
 	k += 32;
-	assert_int_equal(k[0], IBV_FLOW_SPEC_IPV6);
-	assert_int_equal(k[4], 88);
-	assert_int_equal(k[8], 0xfe);
-	assert_int_equal(k[8 + 40 + 38], 0xff); /* mask.hop_limit */
+	assert_int_equal(t_get32(k + SPEC_TYPE), IBV_FLOW_SPEC_IPV6);
+	assert_int_equal(t_get16(k + SPEC_SIZE), 88);
+	assert_int_equal(k[SPEC_VAL + IPV6_SRC_IP], 0xfe);
+	assert_int_equal(k[SPEC_VAL + IPV6_FILTER_SIZE + IPV6_HOP_LIMIT], 0xff);
 	k += 88;
-	assert_int_equal(k[0], IBV_FLOW_SPEC_VXLAN_TUNNEL);
-	assert_int_equal(k[4], 16);
-	assert_int_equal(k[8], 0x77);
-	assert_int_equal(k[12], 0xff);
+	assert_int_equal(t_get32(k + SPEC_TYPE), IBV_FLOW_SPEC_VXLAN_TUNNEL);
+	assert_int_equal(t_get16(k + SPEC_SIZE), 16);
+	assert_int_equal(k[SPEC_VAL + TUNNEL_ID], 0x77);
+	assert_int_equal(k[SPEC_VAL + TUNNEL_FILTER_SIZE + TUNNEL_ID], 0xff);
 }
 
 /* Actions name the core's handles of a flow action and a counter set. */
@@ -410,7 +435,7 @@ static const struct t_destroy t_destroys[] = {
 
 static void t_destroy_routes(struct ibv_context *ctx, const struct t_destroy *d)
 {
-	uint8_t want[24 + 16], core[8], *p;
+	uint8_t want[IOCTL_ATTR(1)], core[8], *p;
 
 	assert_int_equal(d->destroy(ctx, 0x44), 0);
 	p = t_put_ioctl_hdr(want, d->obj, d->method, 1);

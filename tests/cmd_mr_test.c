@@ -264,10 +264,10 @@ static void test_reg_dmabuf_mr(void **state)
 					       IBV_ACCESS_LOCAL_WRITE, &vmr),
 			 0);
 	t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR, 9);
-	assert_int_equal(tk.log[0].len, 24 + 9 * 16);
-	assert_memory_equal(tk.log[0].bytes, want, 24);
+	assert_int_equal(tk.log[0].len, IOCTL_ATTR(9));
+	assert_memory_equal(tk.log[0].bytes, want, IOCTL_HDR_SIZE);
 	/* Outputs first, then the inputs: the order rdma-core 44 sends. */
-	a = (struct ib_uverbs_attr *)(tk.log[0].bytes + 24);
+	a = (struct ib_uverbs_attr *)(tk.log[0].bytes + IOCTL_ATTR(0));
 	assert_int_equal(a[0].attr_id, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
 	assert_int_equal(a[1].attr_id, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY);
 	assert_int_equal(a[2].attr_id, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY);

@@ -30,6 +30,11 @@
 #include "libibverbs/test_hooks.h"
 #include "t_flow.h"
 
+/* struct ib_uverbs_ex_create_wq after both headers, from the uverbs ABI. */
+enum {
+	EX_CREATE_WQ_CREATE_FLAGS = EX_HDRS_SIZE + 32,
+};
+
 struct t_wq_cmd {
 	struct ibv_create_wq ibv;
 	uint64_t drv;
@@ -100,7 +105,7 @@ static void test_create_wq_ioctl(void **state)
 	p = t_put_mattr(p, UVERBS_ATTR_UHW_IN, 8, 0xd0d0);
 	t_put_mattr(p, UVERBS_ATTR_UHW_OUT, 8, (uintptr_t)&t.resp.drv);
 	for (int i = 9; i < 12; i++)
-		memset(tk.log[0].bytes + 24 + 16 * i + 8, 0, 8);
+		memset(tk.log[0].bytes + IOCTL_ATTR(i) + ATTR_DATA, 0, 8);
 	t_expect(0, true, want, sizeof(want));
 	assert_int_equal(t.wq.handle, T_HANDLE);
 	assert_int_equal(t.wq.wq_num, 0x456);
@@ -177,15 +182,17 @@ static void test_create_wq_stale_flags(void **state)
 	t.init.comp_mask = 0;
 	t.init.create_flags = IBV_WQ_FLAGS_CVLAN_STRIPPING;
 	assert_int_equal(t_create_wq(ctx, &t), 0);
-	assert_int_equal(tk.log[0].bytes[24 + 16 * 8],
+	assert_int_equal(t_get16(tk.log[0].bytes + IOCTL_ATTR(8) + ATTR_ID),
 			 UVERBS_ATTR_CREATE_WQ_FLAGS);
-	assert_int_equal(t_get64(tk.log[0].bytes + 24 + 16 * 8 + 8), 0);
+	assert_int_equal(t_get64(tk.log[0].bytes + IOCTL_ATTR(8) + ATTR_DATA),
+			 0);
 
 	t_kernel_reset();
 	tk.no_ioctl = true;
 	assert_int_equal(t_create_wq(ctx, &t), 0);
-	/* create_flags, the ninth u32 of the core request. */
-	assert_int_equal(t_get64(tk.log[1].bytes + 24 + 32), 0);
+	/* create_flags, and the reserved word after them */
+	assert_int_equal(t_get64(tk.log[1].bytes + EX_CREATE_WQ_CREATE_FLAGS),
+			 0);
 }
 
 static void test_create_wq_errors(void **state)
@@ -290,7 +297,7 @@ static void test_destroy_wq_ioctl(void **state)
 			    2);
 	p = t_put_mattr(p, UVERBS_ATTR_DESTROY_WQ_RESP, 4, 0);
 	t_put_mattr(p, UVERBS_ATTR_DESTROY_WQ_HANDLE, 0, 0x81);
-	memset(tk.log[0].bytes + 24 + 8, 0, 8);
+	memset(tk.log[0].bytes + IOCTL_ATTR(0) + ATTR_DATA, 0, 8);
 	t_expect(0, true, want, sizeof(want));
 }
 

@@ -92,7 +92,7 @@ static int t_write_answer(const void *buf, size_t len, int err)
 	(void)len;
 	if (err)
 		return err;
-	memcpy(&resp, (const uint8_t *)buf + 8, 8);
+	memcpy(&resp, (const uint8_t *)buf + EX_HDR_RESPONSE, 8);
 	if (resp && (h->command & T_EX))
 		t_write_resp(h->command, (void *)(uintptr_t)resp,
 			     8 * (size_t)h->out_words);
@@ -115,6 +115,6 @@ uint64_t t_resp_ptr(unsigned int i)
 {
 	uint64_t v;
 
-	memcpy(&v, tk.log[i].bytes + 8, 8);
+	memcpy(&v, tk.log[i].bytes + CMD_RESPONSE, 8);
 	return v;
 }

@@ -45,7 +45,7 @@ static int t_write_resp(const void *buf, size_t len, int err)
 	if (err)
 		return err;
 	if (out && len >= 16) {
-		memcpy(&resp, (const uint8_t *)buf + 8, 8);
+		memcpy(&resp, (const uint8_t *)buf + CMD_RESPONSE, 8);
 		memcpy((void *)(uintptr_t)resp, fk.resp,
 		       out < fk.resp_len ? out : fk.resp_len);
 	}

@@ -18,7 +18,7 @@ static int t_write_resp(const void *buf, size_t len, int err)
 	uint64_t resp;
 
 	if (fk.resp_len && len >= 16) {
-		memcpy(&resp, (const uint8_t *)buf + 8, 8);
+		memcpy(&resp, (const uint8_t *)buf + CMD_RESPONSE, 8);
 		memcpy((void *)(uintptr_t)resp, fk.resp, fk.resp_len);
 	}
 	return err;
