@@ -40,7 +40,7 @@ static void test_alloc_dm(void **state)
 	struct ibv_context *ctx = *state;
 	struct ibv_alloc_dm_attr attr = { .length = 4096, .log_align_req = 6 };
 	struct verbs_dm dm = {};
-	uint8_t want[24 + 4 * 16], *p;
+	uint8_t want[IOCTL_ATTR(4)], *p;
 	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC,
 			       1);
 

@@ -47,7 +47,7 @@ static void test_esp_create_all(void **state)
 		.esn = 0x10203,
 	};
 	struct verbs_flow_action va = { 0 };
-	uint8_t want[24 + 6 * 16], *p;
+	uint8_t want[IOCTL_ATTR(6)], *p;
 
 	assert_int_equal(ibv_cmd_create_flow_action_esp(ctx, &attr, &va, NULL),
 			 0);

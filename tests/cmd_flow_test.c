@@ -144,7 +144,7 @@ static void test_create_flow_bytes(void **state)
 	struct ibv_qp qp = { .context = ctx, .handle = 0x31 };
 	struct ibv_flow flow = { 0 };
 	uint64_t ucmd = 0x1122334455667788ull;
-	uint8_t want[24 + 24 + 96 + 8], *p;
+	uint8_t want[EX_HDRS_SIZE + CREATE_FLOW_SPECS + 96 + 8], *p;
 
 	t_fill_rule(&rule);
 	tk.no_ioctl = true;

@@ -166,7 +166,7 @@ static void test_query_mr(void **state)
 	struct ibv_pd pd = { .context = ctx };
 	struct verbs_mr vmr = { .ibv_mr.addr = &vmr };
 	struct ibv_mr *mr = &vmr.ibv_mr;
-	uint8_t want[24 + 4 * 16], *p;
+	uint8_t want[IOCTL_ATTR(4)], *p;
 
 	tk.on_ioctl = t_query_mr_handler;
 	assert_int_equal(ibv_cmd_query_mr(&pd, &vmr, 0x31), 0);
@@ -222,7 +222,7 @@ static void test_advise_mr(void **state)
 	struct ibv_context *ctx = *state;
 	struct ibv_pd pd = { .context = ctx, .handle = 2 };
 	struct ibv_sge sge[2] = {};
-	uint8_t want[24 + 4 * 16], *p;
+	uint8_t want[IOCTL_ATTR(4)], *p;
 
 	assert_int_equal(ibv_cmd_advise_mr(&pd,
 					   IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,

@@ -85,7 +85,7 @@ static void test_alloc_pd_tunnel(void **state)
 	struct ibv_context *ctx = *state;
 	struct t_alloc_pd t;
 	struct ibv_pd pd = {};
-	uint8_t want[24 + 5 * 16], *p;
+	uint8_t want[IOCTL_ATTR(5)], *p;
 
 	t_alloc_pd_init(&t, 5);
 	tk.tunnel = true;

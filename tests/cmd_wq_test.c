@@ -81,7 +81,7 @@ static int t_create_wq(struct ibv_context *ctx, struct t_wq *t)
 static void test_create_wq_ioctl(void **state)
 {
 	struct ibv_context *ctx = *state;
-	uint8_t want[24 + 14 * 16], *p;
+	uint8_t want[IOCTL_ATTR(14)], *p;
 	struct t_wq t;
 
 	t_wq_init(&t, ctx);
@@ -125,10 +125,11 @@ static void test_create_wq_no_event_fd(void **state)
 
 	t_wq_init(&t, ctx);
 	assert_int_equal(t_create_wq(ctx, &t), 0);
-	assert_int_equal(tk.log[0].bytes[6], 13);
+	assert_int_equal(t_get16(tk.log[0].bytes + IOCTL_HDR_NUM_ATTRS), 13);
 	for (unsigned int i = 0; i < 13; i++)
-		assert_int_not_equal(tk.log[0].bytes[24 + 16 * i],
-				     UVERBS_ATTR_CREATE_WQ_EVENT_FD);
+		assert_int_not_equal(
+			t_get16(tk.log[0].bytes + IOCTL_ATTR(i) + ATTR_ID),
+			UVERBS_ATTR_CREATE_WQ_EVENT_FD);
 }
 
 /* A kernel without WQ/CREATE gets the extended write() command. */
@@ -242,7 +243,7 @@ static void test_modify_wq(void **state)
 				    .flags = 1,
 				    .flags_mask = 3 };
 	struct t_modify_wq cmd;
-	uint8_t want[24 + 24 + 8], *p;
+	uint8_t want[EX_HDRS_SIZE + 24 + 8], *p; /* core 24, driver 8 */
 
 	memset(&cmd, 0xee, sizeof(cmd));
 	cmd.drv = 0x5e;
@@ -387,7 +388,7 @@ static void test_create_rwq_ind_table(void **state)
 		struct ib_uverbs_ex_create_rwq_ind_table_resp ibv;
 		uint64_t drv;
 	} resp;
-	uint8_t want[24 + 16], *p;
+	uint8_t want[IOCTL_ATTR(1)], *p;
 
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,

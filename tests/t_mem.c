@@ -66,7 +66,7 @@ int t_setup(void **state)
 void t_expect_destroy_ioctl(unsigned int i, uint16_t obj, uint16_t method,
 			    uint32_t handle)
 {
-	uint8_t want[24 + 16], *p;
+	uint8_t want[IOCTL_ATTR(1)], *p;
 
 	p = t_put_ioctl_hdr(want, obj, method, 1);
 	t_put_mattr(p, 0, 0, handle);
