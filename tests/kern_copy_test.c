@@ -28,6 +28,19 @@ void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
 void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
 			       struct ibv_sa_path_rec *src);
 
+/*
+ * Where the copies' quirks sit, as offsets written from the layouts:
+ * struct ibv_ah_attr's padding after grh.traffic_class and after
+ * port_num; the mtu of struct ib_user_path_rec (the kernel's, 32 bits)
+ * and of struct ibv_sa_path_rec (8 bits).
+ */
+enum {
+	AH_ATTR_PAD_AFTER_TRAFFIC_CLASS = 23,
+	AH_ATTR_PAD_AFTER_PORT_NUM = 31,
+	USER_PATH_REC_MTU = 48,
+	SA_PATH_REC_MTU = 58,
+};
+
 /* Fills @p with bytes that differ from their neighbours and from 0xee. */
 static void pattern(void *p, size_t len)
 {
@@ -66,8 +79,10 @@ static void test_copy_ah_attr(void **state)
 	ibv_copy_ah_attr_from_kern(&got, &k);
 	assert_memory_equal(&got, &exp, sizeof(got));
 	/* The padding after traffic_class and after port_num is kept. */
-	assert_int_equal(((unsigned char *)&got)[23], 0xee);
-	assert_int_equal(((unsigned char *)&got)[31], 0xee);
+	assert_int_equal(
+		((unsigned char *)&got)[AH_ATTR_PAD_AFTER_TRAFFIC_CLASS], 0xee);
+	assert_int_equal(((unsigned char *)&got)[AH_ATTR_PAD_AFTER_PORT_NUM],
+			 0xee);
 }
 
 static void test_copy_qp_attr(void **state)
@@ -142,8 +157,8 @@ static void test_copy_path_rec_from_kern(void **state)
 	exp.preference = k.preference;
 	ibv_copy_path_rec_from_kern(&got, &k);
 	assert_memory_equal(&got, &exp, sizeof(got));
-	/* The kernel's mtu is 32 bits; its low byte (offset 48) survives. */
-	assert_int_equal(got.mtu, 0x10 + 48);
+	/* The kernel's mtu is 32 bits; its low byte survives. */
+	assert_int_equal(got.mtu, 0x10 + USER_PATH_REC_MTU);
 }
 
 static void test_copy_path_rec_to_kern(void **state)
@@ -176,7 +191,7 @@ static void test_copy_path_rec_to_kern(void **state)
 	ibv_copy_path_rec_to_kern(&got, &u);
 	assert_memory_equal(&got, &exp, sizeof(got));
 	/* The public 8-bit mtu widens with zeroes. */
-	assert_int_equal(got.mtu, 0x10 + 58);
+	assert_int_equal(got.mtu, 0x10 + SA_PATH_REC_MTU);
 }
 
 /* The differential run must really call the reference, and vice versa. */
