@@ -23,7 +23,6 @@
 
 #include <infiniband/verbs.h>
 
-#include "libibverbs/fork.h"
 #include "t_fork.h"
 #include "t_fork_tracker.h"
 #include "t_util.h"

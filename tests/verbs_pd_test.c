@@ -27,7 +27,6 @@
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/driver.h>
 
-#include "libibverbs/fork.h"
 #include "libibverbs/test_hooks.h"
 #include "t_mem.h"
 
