@@ -3,7 +3,7 @@
  * The kernel transport (kcmd.c): the only code that issues ioctl() or
  * write() on a context's command file. Library-private; the command
  * layer (the ibv_cmd_*() functions) marshals a verb and hands it here,
- * and the white-box test tests/cmd_test.c drives it directly, which is
+ * and the white-box test tests/kcmd_test.c drives it directly, which is
  * why this header uses no internal type.
  *
  * Two kinds of command reach the kernel:

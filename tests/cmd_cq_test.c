@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The CQ family against a fake kernel behind the transport seam
- * (libibverbs/kcmd.c): the bytes each ibv_cmd_*_cq() sends, the write()
+ * The CQ commands of cmd_cq.c against a fake kernel behind the transport
+ * seam (t_cq.h): the bytes each ibv_cmd_*_cq() sends, the write()
  * fallback and its memory, the kernel's answers decoded into the CQ,
- * errors passed through; then the public CQ verbs and the event verbs
- * on fake provider ops, with pipes standing in for the event files.
- * Links the static archive, where the hidden hooks are reachable.
- *
- * The fake kernel refuses INVOKE_WRITE, so write-format commands reach
- * its write() and can be read back byte for byte.
+ * errors passed through, and a destroy that waits for its events to be
+ * acknowledged. Links the static archive, where the hidden hooks are
+ * reachable.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,8 +27,7 @@
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/driver.h>
 
-#include "libibverbs/verbs_cq.h"
-#include "t_kernel.h"
+#include "t_cq.h"
 
 /*
  * The fake providers below embed struct ibv_<cmd> first in a larger
@@ -42,161 +37,6 @@
 #ifdef __clang__
 #pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
 #endif
-
-#define T_DRIVER_ID 42
-#define T_HANDLE 0x55
-#define T_WRITE_HANDLE 0x77
-
-/* What the fake kernel answers beyond the shared knobs of t_kernel. */
-static struct {
-	uint32_t comp_reported, async_reported;
-	uint32_t poll_avail, wr_seq;
-	int channel_fd;
-} fk;
-
-/* A successful CQ method: a handle and a size, or the event counts. */
-static void t_cq_outputs(struct ib_uverbs_ioctl_hdr *h)
-{
-	struct ib_uverbs_attr *a;
-	uint32_t cqe = 128;
-
-	if (h->method_id == UVERBS_METHOD_CQ_CREATE) {
-		t_attr(h, UVERBS_ATTR_CREATE_CQ_HANDLE)->data = T_HANDLE;
-		a = t_attr(h, UVERBS_ATTR_CREATE_CQ_RESP_CQE);
-		memcpy((void *)(uintptr_t)a->data, &cqe, sizeof(cqe));
-		return;
-	}
-	a = t_attr(h, UVERBS_ATTR_DESTROY_CQ_RESP);
-	((struct ib_uverbs_destroy_cq_resp *)(uintptr_t)a->data)[0] =
-		(struct ib_uverbs_destroy_cq_resp){
-			.comp_events_reported = fk.comp_reported,
-			.async_events_reported = fk.async_reported,
-		};
-}
-
-static void *t_resp_ptr(const void *buf, size_t off)
-{
-	uint64_t p;
-
-	memcpy(&p, (const uint8_t *)buf + off, sizeof(p));
-	return (void *)(uintptr_t)p;
-}
-
-/* POLL_CQ: up to ne completions, each field a distinct value. */
-static void t_poll(const struct ibv_poll_cq *req)
-{
-	struct ib_uverbs_poll_cq_resp *resp = t_resp_ptr(req, 8);
-	uint32_t n = req->ne < fk.poll_avail ? req->ne : fk.poll_avail;
-
-	fk.poll_avail -= n;
-	resp->count = n;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = fk.wr_seq++;
-
-		resp->wc[i] = (struct ib_uverbs_wc){
-			.wr_id = 1000 + s,
-			.status = 1,
-			.opcode = 2,
-			.vendor_err = 3,
-			.byte_len = 4 + s,
-			.ex.imm_data = 0x01020304,
-			.qp_num = 5,
-			.src_qp = 6,
-			.wc_flags = 7,
-			.pkey_index = 8,
-			.slid = 9,
-			.sl = 10,
-			.dlid_path_bits = 11,
-			.port_num = 12,
-		};
-	}
-}
-
-/* What the kernel writes back for each write-format command. */
-static void t_write_outputs(const void *buf)
-{
-	const struct ib_uverbs_cmd_hdr *h = buf;
-	struct ib_uverbs_ex_create_cq_resp *ex;
-
-	switch (h->command) {
-	case IB_USER_VERBS_CMD_CREATE_CQ:
-		*(struct ib_uverbs_create_cq_resp *)t_resp_ptr(buf, 8) =
-			(struct ib_uverbs_create_cq_resp){
-				.cq_handle = T_WRITE_HANDLE, .cqe = 64
-			};
-		break;
-	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ:
-		ex = t_resp_ptr(buf, 8);
-		ex->base.cq_handle = T_WRITE_HANDLE + 1;
-		ex->base.cqe = 256;
-		break;
-	case IB_USER_VERBS_CMD_DESTROY_CQ:
-		*(struct ib_uverbs_destroy_cq_resp *)t_resp_ptr(buf, 8) =
-			(struct ib_uverbs_destroy_cq_resp){ fk.comp_reported,
-							    fk.async_reported };
-		break;
-	case IB_USER_VERBS_CMD_RESIZE_CQ:
-		((struct ib_uverbs_resize_cq_resp *)t_resp_ptr(buf, 8))->cqe =
-			500;
-		break;
-	case IB_USER_VERBS_CMD_POLL_CQ:
-		t_poll(buf);
-		break;
-	case IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL:
-		((struct ib_uverbs_create_comp_channel_resp *)t_resp_ptr(buf,
-									 8))
-			->fd = fk.channel_fd;
-		break;
-	}
-}
-
-static int t_write_answer(const void *buf, size_t len, int err)
-{
-	(void)len;
-	if (!err)
-		t_write_outputs(buf);
-	return err;
-}
-
-/*
- * The kernel refuses INVOKE_WRITE; only CQ ioctls are logged and
- * counted, so the tunnel's probe stays out of the cases' counts.
- */
-static int t_setup(void **state)
-{
-	memset(&fk, 0, sizeof(fk));
-	fk.channel_fd = -1;
-	t_kernel_reset();
-	tk.refuse_method = T_ANY_METHOD;
-	tk.log_object = UVERBS_OBJECT_CQ;
-	tk.on_ioctl = t_cq_outputs;
-	tk.on_write = t_write_answer;
-	*state = t_context_new(T_DRIVER_ID);
-	return 0;
-}
-
-/* The last call the fake kernel logged. */
-static struct t_call *t_last(void)
-{
-	assert_true(tk.ncalls > 0);
-	return &tk.log[tk.ncalls - 1];
-}
-
-static uint32_t u32_at(const struct t_call *c, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, c->bytes + off, sizeof(v));
-	return v;
-}
-
-static uint64_t u64_at(const struct t_call *c, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, c->bytes + off, sizeof(v));
-	return v;
-}
 
 /* Attribute @i of a logged ioctl must be exactly this. */
 static void t_expect_attr(const struct t_call *c, unsigned int i, uint16_t id,
@@ -227,6 +67,39 @@ static void t_expect_ioctl_hdr(const struct t_call *c, uint16_t method,
 	assert_int_equal(h.num_attrs, nattrs);
 	assert_int_equal(h.driver_id, T_DRIVER_ID);
 }
+
+/*
+ * The write() requests as offsets: the header (or both headers), then the
+ * kernel's struct ib_uverbs_<command>, its members where the uverbs ABI
+ * puts them.
+ */
+enum {
+	CREATE_CQ_USER_HANDLE = CMD_HDR_SIZE + 8,
+	CREATE_CQ_CQE = CMD_HDR_SIZE + 16,
+	CREATE_CQ_COMP_VECTOR = CMD_HDR_SIZE + 20,
+	CREATE_CQ_COMP_CHANNEL = CMD_HDR_SIZE + 24,
+	CREATE_CQ_RESERVED = CMD_HDR_SIZE + 28,
+	CREATE_CQ_DRIVER_DATA = CMD_HDR_SIZE + 32,
+	EX_CREATE_CQ_USER_HANDLE = EX_HDRS_SIZE + 0,
+	EX_CREATE_CQ_CQE = EX_HDRS_SIZE + 8,
+	EX_CREATE_CQ_COMP_CHANNEL = EX_HDRS_SIZE + 16,
+	EX_CREATE_CQ_FLAGS = EX_HDRS_SIZE + 24,
+	EX_CREATE_CQ_DRIVER_DATA = EX_HDRS_SIZE + 32,
+	DESTROY_CQ_CQ_HANDLE = CMD_HDR_SIZE + 8,
+	DESTROY_CQ_RESERVED = CMD_HDR_SIZE + 12,
+	POLL_CQ_CQ_HANDLE = CMD_HDR_SIZE + 8,
+	POLL_CQ_NE = CMD_HDR_SIZE + 12,
+	REQ_NOTIFY_CQ_CQ_HANDLE = CMD_HDR_SIZE + 0,
+	REQ_NOTIFY_CQ_SOLICITED_ONLY = CMD_HDR_SIZE + 4,
+	RESIZE_CQ_CQ_HANDLE = CMD_HDR_SIZE + 8,
+	RESIZE_CQ_CQE = CMD_HDR_SIZE + 12,
+	RESIZE_CQ_DRIVER_DATA = CMD_HDR_SIZE + 16,
+	EX_MODIFY_CQ_CQ_HANDLE = EX_HDRS_SIZE + 0,
+	EX_MODIFY_CQ_ATTR_MASK = EX_HDRS_SIZE + 4,
+	/* struct ib_uverbs_cq_moderation: cq_count, then cq_period */
+	EX_MODIFY_CQ_ATTR = EX_HDRS_SIZE + 8,
+	EX_MODIFY_CQ_RESERVED = EX_HDRS_SIZE + 12,
+};
 
 /* A provider's create request and response, with driver data. */
 struct t_create_cq {
@@ -275,9 +148,10 @@ static void test_create_ioctl_bytes(void **state)
 	t_expect_ioctl_hdr(c, UVERBS_METHOD_CQ_CREATE, 9);
 	t_expect_attr(c, 0, UVERBS_ATTR_CREATE_CQ_HANDLE, 0, M, 0);
 	/* RESP_CQE points into the library's stack: id, length, flags. */
-	assert_int_equal(u32_at(c, 24 + 16),
-			 UVERBS_ATTR_CREATE_CQ_RESP_CQE | 4 << 16);
-	assert_int_equal(u32_at(c, 24 + 16 + 4), M);
+	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(1) + ATTR_ID),
+			 UVERBS_ATTR_CREATE_CQ_RESP_CQE);
+	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(1) + ATTR_LEN), 4);
+	assert_int_equal(u32_at(c, IOCTL_ATTR(1) + ATTR_FLAGS), M);
 	t_expect_attr(c, 2, UVERBS_ATTR_CREATE_CQ_CQE, 4, M, 100);
 	t_expect_attr(c, 3, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 8, M,
 		      (uintptr_t)&cq);
@@ -317,16 +191,17 @@ static void t_expect_create_write(struct ibv_cq *cq, struct t_create_cq *cmd,
 
 	assert_false(c->is_ioctl);
 	assert_int_equal(c->len, sizeof(*cmd));
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, 4), (sizeof(*cmd) / 4) | (sizeof(*resp) / 4)
-								    << 16);
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp->ibv_resp);
-	assert_int_equal(u64_at(c, 16), (uintptr_t)cq);
-	assert_int_equal(u32_at(c, 24), 100);
-	assert_int_equal(u32_at(c, 28), 2);
-	assert_int_equal((int32_t)u32_at(c, 32), ch);
-	assert_int_equal(u32_at(c, 36), 0);
-	assert_int_equal(u64_at(c, 40), 0x1122334455667788);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 T_WORDS(sizeof(*cmd) / 4, sizeof(*resp) / 4));
+	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp->ibv_resp);
+	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)cq);
+	assert_int_equal(u32_at(c, CREATE_CQ_CQE), 100);
+	assert_int_equal(u32_at(c, CREATE_CQ_COMP_VECTOR), 2);
+	assert_int_equal((int32_t)u32_at(c, CREATE_CQ_COMP_CHANNEL), ch);
+	assert_int_equal(u32_at(c, CREATE_CQ_RESERVED), 0);
+	assert_int_equal(u64_at(c, CREATE_CQ_DRIVER_DATA), 0x1122334455667788);
 	assert_int_equal(cq->handle, T_WRITE_HANDLE);
 	assert_int_equal(cq->cqe, 64);
 }
@@ -379,13 +254,15 @@ static void test_create_fallback_no_cmd(void **state)
 	c = t_last();
 	assert_false(c->is_ioctl);
 	assert_int_equal(c->len, sizeof(struct ibv_create_cq));
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, 4), (sizeof(struct ibv_create_cq) / 4) |
-					       (sizeof(resp) / 4) << 16);
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp.ibv_resp);
-	assert_int_equal(u64_at(c, 16), (uintptr_t)&cq);
-	assert_int_equal(u32_at(c, 24), 100);
-	assert_int_equal((int32_t)u32_at(c, 32), -1);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 T_WORDS(sizeof(struct ibv_create_cq) / 4,
+				 sizeof(resp) / 4));
+	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp.ibv_resp);
+	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)&cq);
+	assert_int_equal(u32_at(c, CREATE_CQ_CQE), 100);
+	assert_int_equal((int32_t)u32_at(c, CREATE_CQ_COMP_CHANNEL), -1);
 	assert_int_equal(cq.handle, T_WRITE_HANDLE);
 	assert_int_equal(cq.cqe, 64);
 }
@@ -472,17 +349,21 @@ static void test_create_ex_write_ex(void **state)
 	c = t_last();
 	assert_false(c->is_ioctl);
 	assert_int_equal(c->len, sizeof(cmd));
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_FLAG_EXTENDED |
-					       IB_USER_VERBS_EX_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, 4), 4 | 2 << 16); /* in/out words of 8 */
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp);
-	assert_int_equal(u32_at(c, 16), 1 | 1 << 16); /* provider words */
-	assert_int_equal(u64_at(c, 24), (uintptr_t)&vcq.cq);
-	assert_int_equal(u32_at(c, 32), 100);
-	assert_int_equal((int32_t)u32_at(c, 40), -1);
-	assert_int_equal(u32_at(c, 48),
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				 IB_USER_VERBS_EX_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 T_WORDS(4, 2)); /* in 8-byte words */
+	assert_int_equal(u64_at(c, EX_HDR_RESPONSE), (uintptr_t)&resp);
+	assert_int_equal(u32_at(c, EX_HDR_PROVIDER_IN_WORDS), T_WORDS(1, 1));
+	assert_int_equal(u64_at(c, EX_CREATE_CQ_USER_HANDLE),
+			 (uintptr_t)&vcq.cq);
+	assert_int_equal(u32_at(c, EX_CREATE_CQ_CQE), 100);
+	assert_int_equal((int32_t)u32_at(c, EX_CREATE_CQ_COMP_CHANNEL), -1);
+	assert_int_equal(u32_at(c, EX_CREATE_CQ_FLAGS),
 			 IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION);
-	assert_int_equal(u64_at(c, 56), 0xa1a2a3a4a5a6a7a8);
+	assert_int_equal(u64_at(c, EX_CREATE_CQ_DRIVER_DATA),
+			 0xa1a2a3a4a5a6a7a8);
 	assert_int_equal(vcq.cq.handle, T_WRITE_HANDLE + 1);
 	assert_int_equal(vcq.cq.cqe, 256);
 }
@@ -511,11 +392,12 @@ static void test_create_ex_ts_ignored(void **state)
 			 0);
 	c = t_last();
 	assert_int_equal(c->len, sizeof(struct ibv_create_cq) + 8);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, 4), 12 | 4 << 16);
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp + 8);
-	assert_int_equal(u64_at(c, 16), (uintptr_t)&vcq.cq);
-	assert_int_equal(u64_at(c, 40), 0xa1a2a3a4a5a6a7a8);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS), T_WORDS(12, 4));
+	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp + 8);
+	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)&vcq.cq);
+	assert_int_equal(u64_at(c, CREATE_CQ_DRIVER_DATA), 0xa1a2a3a4a5a6a7a8);
 	assert_int_equal(vcq.cq.handle, T_WRITE_HANDLE);
 	assert_int_equal(vcq.cq.cqe, 64);
 }
@@ -529,12 +411,6 @@ static void *t_late_ack(void *arg)
 	nanosleep(&ts, NULL);
 	ibv_ack_cq_events(cq, 1);
 	return NULL;
-}
-
-static void t_init_cq(struct ibv_context *ctx, struct ibv_cq *cq)
-{
-	*cq = (struct ibv_cq){ .handle = 0x31 };
-	verbs_init_cq(cq, ctx, NULL, NULL);
 }
 
 static void test_destroy_ioctl_bytes(void **state)
@@ -551,8 +427,9 @@ static void test_destroy_ioctl_bytes(void **state)
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), 0);
 	c = t_last();
 	t_expect_ioctl_hdr(c, UVERBS_METHOD_CQ_DESTROY, 2);
-	assert_int_equal(u32_at(c, 24) & 0xffff, UVERBS_ATTR_DESTROY_CQ_RESP);
-	assert_int_equal(u32_at(c, 24) >> 16, 8);
+	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(0) + ATTR_ID),
+			 UVERBS_ATTR_DESTROY_CQ_RESP);
+	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(0) + ATTR_LEN), 8);
 	t_expect_attr(c, 1, UVERBS_ATTR_DESTROY_CQ_HANDLE, 0, M, 0x31);
 }
 
@@ -585,10 +462,11 @@ static void test_destroy_fallback(void **state)
 	assert_int_equal(tk.writes, 2);
 	c = t_last();
 	assert_int_equal(c->len, 24);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_DESTROY_CQ);
-	assert_int_equal(u32_at(c, 4), 6 | 2 << 16);
-	assert_int_equal(u32_at(c, 16), 0x31);
-	assert_int_equal(u32_at(c, 20), 0);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_DESTROY_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS), T_WORDS(6, 2));
+	assert_int_equal(u32_at(c, DESTROY_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, DESTROY_CQ_RESERVED), 0);
 }
 
 /* EIO from a dead device counts as done only when the user allows it. */
@@ -635,10 +513,11 @@ static void test_poll_bytes_and_decode(void **state)
 	assert_int_equal(ibv_cmd_poll_cq(&cq, 4, wc), 3);
 	c = t_last();
 	assert_int_equal(c->len, 24);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_POLL_CQ);
-	assert_int_equal(u32_at(c, 4), 6 | ((8 + 4 * 48) / 4) << 16);
-	assert_int_equal(u32_at(c, 16), 0x31);
-	assert_int_equal(u32_at(c, 20), 4);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND), IB_USER_VERBS_CMD_POLL_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 T_WORDS(6, (8 + 4 * 48) / 4));
+	assert_int_equal(u32_at(c, POLL_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, POLL_CQ_NE), 4);
 	for (uint32_t i = 0; i < 3; i++)
 		t_expect_wc(&wc[i], i);
 	assert_int_equal(ibv_cmd_poll_cq(&cq, 4, wc), 0);
@@ -679,10 +558,11 @@ static void test_req_notify(void **state)
 	assert_int_equal(ibv_cmd_req_notify_cq(&cq, 5), 0);
 	c = t_last();
 	assert_int_equal(c->len, 16);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
-	assert_int_equal(u32_at(c, 4), 4);
-	assert_int_equal(u32_at(c, 8), 0x31);
-	assert_int_equal(u32_at(c, 12), 1);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS), 4);
+	assert_int_equal(u32_at(c, REQ_NOTIFY_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, REQ_NOTIFY_CQ_SOLICITED_ONLY), 1);
 	tk.write_err = EBADF;
 	assert_int_equal(ibv_cmd_req_notify_cq(&cq, 0), EBADF);
 }
@@ -703,12 +583,13 @@ static void test_resize(void **state)
 			 0);
 	c = t_last();
 	assert_int_equal(c->len, 32);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_RESIZE_CQ);
-	assert_int_equal(u32_at(c, 4), 8 | 2 << 16);
-	assert_int_equal(u64_at(c, 8), (uintptr_t)&resp);
-	assert_int_equal(u32_at(c, 16), 0x31);
-	assert_int_equal(u32_at(c, 20), 300);
-	assert_int_equal(u64_at(c, 24), 0xfeed);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_RESIZE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS), T_WORDS(8, 2));
+	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp);
+	assert_int_equal(u32_at(c, RESIZE_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, RESIZE_CQ_CQE), 300);
+	assert_int_equal(u64_at(c, RESIZE_CQ_DRIVER_DATA), 0xfeed);
 	assert_int_equal(cq.cqe, 500);
 	tk.write_err = ENOMEM;
 	cq.cqe = 10;
@@ -733,325 +614,24 @@ static void test_modify(void **state)
 	assert_int_equal(ibv_cmd_modify_cq(&cq, &attr, &cmd, sizeof(cmd)), 0);
 	c = t_last();
 	assert_int_equal(c->len, 40);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_FLAG_EXTENDED |
-					       IB_USER_VERBS_EX_CMD_MODIFY_CQ);
-	assert_int_equal(u32_at(c, 4), 2); /* 16 bytes in, nothing out */
-	assert_int_equal(u64_at(c, 8), 0);
-	assert_int_equal(u32_at(c, 16), 0);
-	assert_int_equal(u32_at(c, 24), 0x31);
-	assert_int_equal(u32_at(c, 28), IBV_CQ_ATTR_MODERATE);
-	assert_int_equal(u32_at(c, 32), 16 | 20 << 16);
-	assert_int_equal(u32_at(c, 36), 0);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				 IB_USER_VERBS_EX_CMD_MODIFY_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 2); /* 16 bytes in, nothing out */
+	assert_int_equal(u64_at(c, EX_HDR_RESPONSE), 0);
+	assert_int_equal(u32_at(c, EX_HDR_PROVIDER_IN_WORDS), 0);
+	assert_int_equal(u32_at(c, EX_MODIFY_CQ_CQ_HANDLE), 0x31);
+	assert_int_equal(u32_at(c, EX_MODIFY_CQ_ATTR_MASK),
+			 IBV_CQ_ATTR_MODERATE);
+	assert_int_equal(u32_at(c, EX_MODIFY_CQ_ATTR),
+			 16 | 20 << 16); /* count, period */
+	assert_int_equal(u32_at(c, EX_MODIFY_CQ_RESERVED), 0);
 	attr.attr_mask = IBV_CQ_ATTR_RESERVED;
 	assert_int_equal(ibv_cmd_modify_cq(&cq, &attr, &cmd, sizeof(cmd)),
 			 EINVAL);
 	assert_int_equal(tk.writes, 1);
 }
-
-/* Fake provider ops for the public verbs. */
-static struct {
-	struct ibv_cq cq;
-	struct verbs_cq vcq;
-	bool fail;
-	int ret;
-	unsigned int calls, cq_events, async_events;
-	struct ibv_cq *last_cq;
-	struct ibv_async_event last_event;
-} prov;
-
-static struct ibv_cq *p_create_cq(struct ibv_context *ctx, int cqe,
-				  struct ibv_comp_channel *ch, int vec)
-{
-	(void)ctx;
-	(void)ch;
-	prov.calls++;
-	assert_int_equal(cqe, 10);
-	assert_int_equal(vec, 3);
-	if (prov.fail) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	memset(&prov.cq, 0xee, sizeof(prov.cq));
-	return &prov.cq;
-}
-
-static struct ibv_cq_ex *p_create_cq_ex(struct ibv_context *ctx,
-					struct ibv_cq_init_attr_ex *attr)
-{
-	(void)ctx;
-	(void)attr;
-	prov.calls++;
-	memset(&prov.vcq, 0xee, sizeof(prov.vcq));
-	return &prov.vcq.cq_ex;
-}
-
-static int p_destroy_cq(struct ibv_cq *cq)
-{
-	prov.calls++;
-	prov.last_cq = cq;
-	return prov.ret;
-}
-
-static int p_resize_cq(struct ibv_cq *cq, int cqe)
-{
-	prov.calls++;
-	prov.last_cq = cq;
-	return cqe == 77 ? prov.ret : -1;
-}
-
-static void p_cq_event(struct ibv_cq *cq)
-{
-	prov.cq_events++;
-	prov.last_cq = cq;
-}
-
-static void p_async_event(struct ibv_context *ctx, struct ibv_async_event *ev)
-{
-	(void)ctx;
-	prov.async_events++;
-	prov.last_event = *ev;
-}
-
-static const struct verbs_context_ops p_ops = {
-	.create_cq = p_create_cq,
-	.create_cq_ex = p_create_cq_ex,
-	.destroy_cq = p_destroy_cq,
-	.resize_cq = p_resize_cq,
-	.cq_event = p_cq_event,
-	.async_event = p_async_event,
-};
-
-static int t_setup_ops(void **state)
-{
-	t_setup(state);
-	memset(&prov, 0, sizeof(prov));
-	verbs_set_ops(verbs_get_ctx(*state), &p_ops);
-	return 0;
-}
-
-/* The core fields, whatever the provider left in them. */
-static void test_create_cq_verb(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_comp_channel ch = { .context = ctx, .fd = -1 };
-	struct ibv_cq *cq;
-	int cookie;
-
-	cq = ibv_create_cq(ctx, 10, &cookie, &ch, 3);
-	assert_ptr_equal(cq, &prov.cq);
-	assert_ptr_equal(cq->context, ctx);
-	assert_ptr_equal(cq->channel, &ch);
-	assert_ptr_equal(cq->cq_context, &cookie);
-	assert_int_equal(cq->comp_events_completed, 0);
-	assert_int_equal(cq->async_events_completed, 0);
-	assert_int_equal(pthread_mutex_trylock(&cq->mutex), 0);
-	pthread_mutex_unlock(&cq->mutex);
-	assert_int_equal(ch.refcnt, 1);
-	prov.fail = true;
-	assert_null(ibv_create_cq(ctx, 10, NULL, &ch, 3));
-	assert_int_equal(errno, ENOMEM);
-	assert_int_equal(ch.refcnt, 1);
-	assert_int_equal(prov.calls, 2);
-}
-
-/* The channel is released only when the provider destroyed the CQ. */
-static void test_destroy_cq_verb(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_comp_channel ch = { .context = ctx, .fd = -1, .refcnt = 1 };
-	struct ibv_cq cq = { .context = ctx, .channel = &ch };
-
-	prov.ret = EBUSY;
-	assert_int_equal(ibv_destroy_cq(&cq), EBUSY);
-	assert_int_equal(ch.refcnt, 1);
-	prov.ret = 0;
-	assert_int_equal(ibv_destroy_cq(&cq), 0);
-	assert_int_equal(ch.refcnt, 0);
-	assert_ptr_equal(prov.last_cq, &cq);
-	cq.channel = NULL;
-	assert_int_equal(ibv_destroy_cq(&cq), 0);
-	assert_int_equal(prov.calls, 3);
-}
-
-static void test_resize_cq_verb(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_cq cq = { .context = ctx };
-
-	prov.ret = EINVAL;
-	assert_int_equal(ibv_resize_cq(&cq, 77), EINVAL);
-	prov.ret = 0;
-	assert_int_equal(ibv_resize_cq(&cq, 77), 0);
-	assert_ptr_equal(prov.last_cq, &cq);
-}
-
-static void test_lib_create_cq_ex(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_comp_channel ch = { .context = ctx, .fd = -1 };
-	struct ibv_cq_init_attr_ex attr = {
-		.cqe = 10,
-		.cq_context = &ch,
-		.channel = &ch,
-		.wc_flags = IBV_CREATE_CQ_SUP_WC_FLAGS,
-	};
-	struct ibv_cq_ex *cq;
-
-	cq = verbs_create_cq_ex(ctx, &attr);
-	assert_ptr_equal(cq, &prov.vcq.cq_ex);
-	assert_ptr_equal(cq->context, ctx);
-	assert_ptr_equal(cq->channel, &ch);
-	assert_ptr_equal(cq->cq_context, &ch);
-	assert_int_equal(cq->comp_events_completed, 0);
-	assert_int_equal(ch.refcnt, 1);
-	attr.wc_flags |= 1 << 12;
-	errno = 0;
-	assert_null(verbs_create_cq_ex(ctx, &attr));
-	assert_int_equal(errno, EOPNOTSUPP);
-	assert_int_equal(prov.calls, 1);
-}
-
-static void test_comp_channel(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_comp_channel *ch;
-	struct t_call *c;
-	int fds[2];
-
-	assert_int_equal(pipe(fds), 0);
-	close(fds[1]);
-	fk.channel_fd = fds[0];
-	ch = ibv_create_comp_channel(ctx);
-	assert_non_null(ch);
-	c = t_last();
-	assert_int_equal(c->len, 16);
-	assert_int_equal(u32_at(c, 0), IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL);
-	assert_int_equal(u32_at(c, 4), 4 | 1 << 16);
-	assert_ptr_equal(ch->context, ctx);
-	assert_int_equal(ch->fd, fds[0]);
-	assert_int_equal(ch->refcnt, 0);
-	ch->refcnt = 1;
-	assert_int_equal(ibv_destroy_comp_channel(ch), EBUSY);
-	assert_int_not_equal(fcntl(fds[0], F_GETFD), -1);
-	ch->refcnt = 0;
-	assert_int_equal(ibv_destroy_comp_channel(ch), 0);
-	assert_int_equal(fcntl(fds[0], F_GETFD), -1);
-	tk.write_err = EMFILE;
-	errno = 0;
-	assert_null(ibv_create_comp_channel(ctx));
-	assert_int_equal(errno, EMFILE);
-}
-
-static void test_cq_events(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_comp_channel ch = { .context = ctx };
-	struct ib_uverbs_comp_event_desc ev;
-	struct ibv_cq cq, *got;
-	void *cookie;
-	int fds[2];
-
-	t_init_cq(ctx, &cq);
-	cq.cq_context = &ch;
-	assert_int_equal(pipe(fds), 0);
-	ch.fd = fds[0];
-	ev.cq_handle = (uintptr_t)&cq;
-	assert_int_equal(write(fds[1], &ev, sizeof(ev)), sizeof(ev));
-	assert_int_equal(ibv_get_cq_event(&ch, &got, &cookie), 0);
-	assert_ptr_equal(got, &cq);
-	assert_ptr_equal(cookie, &ch);
-	assert_int_equal(prov.cq_events, 1);
-	assert_ptr_equal(prov.last_cq, &cq);
-	ibv_ack_cq_events(&cq, 3);
-	ibv_ack_cq_events(&cq, 2);
-	assert_int_equal(cq.comp_events_completed, 5);
-	/* A short record (then end of file) is no event. */
-	assert_int_equal(write(fds[1], &ev, 4), 4);
-	close(fds[1]);
-	assert_int_equal(ibv_get_cq_event(&ch, &got, &cookie), -1);
-	assert_int_equal(ibv_get_cq_event(&ch, &got, &cookie), -1);
-	assert_int_equal(prov.cq_events, 1);
-	close(fds[0]);
-	errno = 0;
-	assert_int_equal(ibv_get_cq_event(&ch, &got, &cookie), -1);
-	assert_int_equal(errno, EBADF);
-}
-
-/* One record through async_fd; returns what the verb decoded. */
-static struct ibv_async_event t_async(struct ibv_context *ctx, int wfd,
-				      uint64_t element, uint32_t type)
-{
-	struct ib_uverbs_async_event_desc ev = { element, type, 0 };
-	struct ibv_async_event out;
-
-	assert_int_equal(write(wfd, &ev, sizeof(ev)), sizeof(ev));
-	memset(&out, 0xaa, sizeof(out));
-	assert_int_equal(ibv_get_async_event(ctx, &out), 0);
-	assert_int_equal(out.event_type, type);
-	assert_memory_equal(&out, &prov.last_event, sizeof(out));
-	return out;
-}
-
-static void test_async_events(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_cq cq;
-	struct ibv_qp qp = { 0 };
-	struct ibv_srq srq = { 0 };
-	struct ibv_wq wq = { 0 };
-	struct ibv_async_event e;
-	int fds[2];
-
-	t_init_cq(ctx, &cq);
-	pthread_mutex_init(&qp.mutex, NULL);
-	pthread_cond_init(&qp.cond, NULL);
-	pthread_mutex_init(&srq.mutex, NULL);
-	pthread_cond_init(&srq.cond, NULL);
-	pthread_mutex_init(&wq.mutex, NULL);
-	pthread_cond_init(&wq.cond, NULL);
-	assert_int_equal(pipe(fds), 0);
-	ctx->async_fd = fds[0];
-
-	e = t_async(ctx, fds[1], (uintptr_t)&cq, IBV_EVENT_CQ_ERR);
-	assert_ptr_equal(e.element.cq, &cq);
-	ibv_ack_async_event(&e);
-	assert_int_equal(cq.async_events_completed, 1);
-	assert_int_equal(cq.comp_events_completed, 0);
-
-	e = t_async(ctx, fds[1], (uintptr_t)&qp, IBV_EVENT_QP_LAST_WQE_REACHED);
-	assert_ptr_equal(e.element.qp, &qp);
-	ibv_ack_async_event(&e);
-	assert_int_equal(qp.events_completed, 1);
-
-	e = t_async(ctx, fds[1], (uintptr_t)&srq, IBV_EVENT_SRQ_LIMIT_REACHED);
-	assert_ptr_equal(e.element.srq, &srq);
-	ibv_ack_async_event(&e);
-	assert_int_equal(srq.events_completed, 1);
-
-	e = t_async(ctx, fds[1], (uintptr_t)&wq, IBV_EVENT_WQ_FATAL);
-	assert_ptr_equal(e.element.wq, &wq);
-	ibv_ack_async_event(&e);
-	assert_int_equal(wq.events_completed, 1);
-
-	e = t_async(ctx, fds[1], 2, IBV_EVENT_PORT_ACTIVE);
-	assert_int_equal(e.element.port_num, 2);
-	ibv_ack_async_event(&e); /* a port has no counter: nothing to do */
-	assert_int_equal(prov.async_events, 5);
-
-	close(fds[1]);
-	assert_int_equal(ibv_get_async_event(ctx, &e), -1);
-	close(fds[0]);
-	ctx->async_fd = -1;
-	errno = 0;
-	assert_int_equal(ibv_get_async_event(ctx, &e), -1);
-	assert_int_equal(errno, EBADF);
-	assert_int_equal(prov.async_events, 5);
-}
-
-#define T_CASE(fn) \
-	cmocka_unit_test_setup_teardown(fn, t_setup, t_context_teardown)
-#define T_VERB(fn) \
-	cmocka_unit_test_setup_teardown(fn, t_setup_ops, t_context_teardown)
 
 int main(void)
 {
@@ -1075,13 +655,6 @@ int main(void)
 		T_CASE(test_req_notify),
 		T_CASE(test_resize),
 		T_CASE(test_modify),
-		T_VERB(test_create_cq_verb),
-		T_VERB(test_destroy_cq_verb),
-		T_VERB(test_resize_cq_verb),
-		T_VERB(test_lib_create_cq_ex),
-		T_VERB(test_comp_channel),
-		T_VERB(test_cq_events),
-		T_VERB(test_async_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

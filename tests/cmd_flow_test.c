@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The flow family of the command layer (cmd_flow.c, cmd_flow_action.c,
- * cmd_wq.c, cmd_counters.c) against a fake kernel behind the transport
- * seam: the exact bytes of each command (ioctl attributes, or the
- * write() request with its headers), the conversion of flow specs into
- * the kernel's layouts and its errors, the write() fallbacks and their
- * memory, the kernel's answers decoded into the objects, errors passed
- * through, and a WQ destroy that waits for its events to be acked.
- * Links the static archive, where the seam hook is reachable.
+ * The flow commands of cmd_flow.c against a fake kernel behind the
+ * transport seam (t_flow.h): the exact bytes of a create (ioctl, tunnel
+ * or write()), the conversion of flow specs into the kernel's layouts
+ * and its errors, the kernel's answer decoded into the flow; and the
+ * destroys that are an ioctl with an extended write() fallback, run for
+ * the flow and, alike, for cmd_wq.c's indirection table. Links the
+ * static archive, where the seam hook is reachable.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,137 +28,32 @@
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/driver.h>
 
-#include "t_kernel.h"
-
-#define T_DRIVER_ID 7
-#define T_HANDLE 0x5a5a
-#define T_EX 0x80000000u
+#include "t_flow.h"
 
 /*
- * What the fake kernel answers beyond the shared knobs of t_kernel:
- * creates get T_HANDLE, a WQ destroy @events, an indirection table's
- * response length can be made up.
+ * The kernel's layouts of a flow as offsets, written from the uverbs ABI:
+ * the core request (struct ib_uverbs_create_flow with its flow_attr),
+ * the header every spec starts with, and the filters that follow it,
+ * the value and then the mask.
  */
-static struct {
-	uint32_t events;
-	uint32_t resp_len_override;
-} fk;
-
-static void t_put_u32(struct ib_uverbs_ioctl_hdr *h, uint16_t id, uint32_t v)
-{
-	struct ib_uverbs_attr *a = t_attr(h, id);
-
-	if (a)
-		memcpy((void *)(uintptr_t)a->data, &v, sizeof(v));
-}
-
-/* A write-format command's response, for the write() path and tunnel. */
-static void t_write_resp(uint32_t cmd, void *resp, size_t len)
-{
-	uint32_t r[6] = { 0 };
-
-	switch (cmd & ~T_EX) {
-	case IB_USER_VERBS_EX_CMD_CREATE_FLOW:
-		r[1] = T_HANDLE; /* comp_mask, flow_handle */
-		break;
-	case IB_USER_VERBS_EX_CMD_CREATE_WQ:
-		/* comp_mask, response_length, handle, max_wr, max_sge, wqn */
-		r[1] = 24;
-		r[2] = T_HANDLE;
-		r[3] = 64;
-		r[4] = 3;
-		r[5] = 0x123;
-		break;
-	case IB_USER_VERBS_EX_CMD_DESTROY_WQ:
-		r[1] = 16;
-		r[2] = fk.events;
-		break;
-	case IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL:
-		r[1] = fk.resp_len_override ? fk.resp_len_override : 16;
-		r[2] = T_HANDLE;
-		r[3] = 0x99;
-		break;
-	}
-	memcpy(resp, r, len < sizeof(r) ? len : sizeof(r));
-}
-
-/* The tunnel answers as write() would. */
-static void t_invoke_write(struct ib_uverbs_ioctl_hdr *h)
-{
-	struct ib_uverbs_attr *out = t_attr(h, UVERBS_ATTR_CORE_OUT);
-
-	if (out && out->len)
-		t_write_resp(t_attr(h, UVERBS_ATTR_WRITE_CMD)->data,
-			     (void *)(uintptr_t)out->data, out->len);
-}
-
-/* What a kernel writes back for the methods of this family. */
-static void t_outputs(struct ib_uverbs_ioctl_hdr *h)
-{
-	if (h->object_id == UVERBS_OBJECT_DEVICE) {
-		t_invoke_write(h);
-		return;
-	}
-	if (h->object_id == UVERBS_OBJECT_WQ &&
-	    h->method_id == UVERBS_METHOD_WQ_DESTROY) {
-		t_put_u32(h, UVERBS_ATTR_DESTROY_WQ_RESP, fk.events);
-		return;
-	}
-	if (h->object_id == UVERBS_OBJECT_WQ) {
-		t_put_u32(h, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR, 32);
-		t_put_u32(h, UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE, 2);
-		t_put_u32(h, UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM, 0x456);
-	}
-	/* Attribute 0 of every create here is the new object's handle. */
-	if (h->method_id == 0 && h->attrs[0].attr_id == 0)
-		h->attrs[0].data = T_HANDLE;
-}
-
-static int t_write_answer(const void *buf, size_t len, int err)
-{
-	const struct ib_uverbs_cmd_hdr *h = buf;
-	uint64_t resp;
-
-	(void)len;
-	if (err)
-		return err;
-	memcpy(&resp, (const uint8_t *)buf + 8, 8);
-	if (resp && (h->command & T_EX))
-		t_write_resp(h->command, (void *)(uintptr_t)resp,
-			     8 * (size_t)h->out_words);
-	return 0;
-}
-
-/* The kernel has every method, the tunnel included. */
-static int t_setup(void **state)
-{
-	memset(&fk, 0, sizeof(fk));
-	t_kernel_reset();
-	tk.tunnel = true;
-	tk.on_ioctl = t_outputs;
-	tk.on_write = t_write_answer;
-	*state = t_context_new(T_DRIVER_ID);
-	return 0;
-}
-
-static int t_teardown(void **state)
-{
-	struct ibv_context *ctx = *state;
-
-	ctx->async_fd = -1;
-	t_context_free(ctx);
-	return 0;
-}
-
-static uint64_t t_resp_ptr(unsigned int i)
-{
-	uint64_t v;
-
-	memcpy(&v, tk.log[i].bytes + 8, 8);
-	return v;
-}
-
-/* Flows */
+enum {
+	CREATE_FLOW_ATTR_SIZE = 12,
+	CREATE_FLOW_SPECS = 24,
+	SPEC_TYPE = 0,
+	SPEC_SIZE = 4,
+	SPEC_VAL = 8,
+	ETH_DST_MAC = 0,
+	ETH_SRC_MAC = 6,
+	ETH_ETHER_TYPE = 12,
+	IPV4_PROTO = 8,
+	IPV4_FLAGS = 11,
+	IPV4_FILTER_SIZE = 12,
+	IPV6_SRC_IP = 0,
+	IPV6_HOP_LIMIT = 38,
+	IPV6_FILTER_SIZE = 40,
+	TUNNEL_ID = 0,
+	TUNNEL_FILTER_SIZE = 4,
+};
 
 /*
  * Rules are laid out as applications do, packed behind the attribute;
@@ -218,13 +112,13 @@ static uint8_t *put_rule_specs(uint8_t *p)
 
 	p = t_put32(p, IBV_FLOW_SPEC_ETH);
 	p = t_put32(p, 40); /* size, reserved */
-	memcpy(p, mac, 6);
-	memset(p + 6, 0, 6);
-	p = t_put16(p + 12, 0x0008);
+	memcpy(p + ETH_DST_MAC, mac, 6);
+	memset(p + ETH_SRC_MAC, 0, 6);
+	p = t_put16(p + ETH_ETHER_TYPE, 0x0008);
 	p = t_put16(p, 0);
-	memset(p, 0xff, 6);
-	memset(p + 6, 0, 6);
-	p = t_put16(p + 12, 0xffff);
+	memset(p + ETH_DST_MAC, 0xff, 6);
+	memset(p + ETH_SRC_MAC, 0, 6);
+	p = t_put16(p + ETH_ETHER_TYPE, 0xffff);
 	p = t_put16(p, 0);
 	p = t_put32(p, IBV_FLOW_SPEC_IPV4);
 	p = t_put32(p, 24);
@@ -249,7 +143,7 @@ static void test_create_flow_bytes(void **state)
 	struct ibv_qp qp = { .context = ctx, .handle = 0x31 };
 	struct ibv_flow flow = { 0 };
 	uint64_t ucmd = 0x1122334455667788ull;
-	uint8_t want[24 + 24 + 96 + 8], *p;
+	uint8_t want[EX_HDRS_SIZE + CREATE_FLOW_SPECS + 96 + 8], *p;
 
 	t_fill_rule(&rule);
 	tk.no_ioctl = true;
@@ -342,28 +236,28 @@ static void test_create_flow_sized_filters(void **state)
 	struct ibv_qp qp = { .context = ctx, .handle = 1 };
 	struct ibv_flow flow;
 	struct t_flow_sized r;
-	const uint8_t *k = tk.log[0].core + 24;
+	const uint8_t *k = tk.log[0].core + CREATE_FLOW_SPECS;
 
 	t_fill_sized(&r);
 	assert_int_equal(ibv_cmd_create_flow(&qp, &flow, T_ATTR(r), NULL, 0),
 			 0);
-	assert_int_equal(tk.log[0].core_len, 24 + 32 + 88 + 16);
-	assert_int_equal(tk.log[0].core[12], 32 + 88 + 16);
-	assert_int_equal(k[0], 0x30);
-	assert_int_equal(k[1], 0x01); /* IBV_FLOW_SPEC_INNER */
-	assert_int_equal(k[4], 32);
-	assert_int_equal(k[8 + 8], 6); /* val.proto */
-	assert_int_equal(k[8 + 12 + 11], 0xff); /* mask.flags */
+	assert_int_equal(tk.log[0].core_len, CREATE_FLOW_SPECS + 32 + 88 + 16);
+	assert_int_equal(t_get16(tk.log[0].core + CREATE_FLOW_ATTR_SIZE),
+			 32 + 88 + 16);
+	assert_int_equal(t_get32(k + SPEC_TYPE), 0x130); /* INNER | IPV4 */
+	assert_int_equal(t_get16(k + SPEC_SIZE), 32);
+	assert_int_equal(k[SPEC_VAL + IPV4_PROTO], 6);
+	assert_int_equal(k[SPEC_VAL + IPV4_FILTER_SIZE + IPV4_FLAGS], 0xff);
 	k += 32;
-	assert_int_equal(k[0], IBV_FLOW_SPEC_IPV6);
-	assert_int_equal(k[4], 88);
-	assert_int_equal(k[8], 0xfe);
-	assert_int_equal(k[8 + 40 + 38], 0xff); /* mask.hop_limit */
+	assert_int_equal(t_get32(k + SPEC_TYPE), IBV_FLOW_SPEC_IPV6);
+	assert_int_equal(t_get16(k + SPEC_SIZE), 88);
+	assert_int_equal(k[SPEC_VAL + IPV6_SRC_IP], 0xfe);
+	assert_int_equal(k[SPEC_VAL + IPV6_FILTER_SIZE + IPV6_HOP_LIMIT], 0xff);
 	k += 88;
-	assert_int_equal(k[0], IBV_FLOW_SPEC_VXLAN_TUNNEL);
-	assert_int_equal(k[4], 16);
-	assert_int_equal(k[8], 0x77);
-	assert_int_equal(k[12], 0xff);
+	assert_int_equal(t_get32(k + SPEC_TYPE), IBV_FLOW_SPEC_VXLAN_TUNNEL);
+	assert_int_equal(t_get16(k + SPEC_SIZE), 16);
+	assert_int_equal(k[SPEC_VAL + TUNNEL_ID], 0x77);
+	assert_int_equal(k[SPEC_VAL + TUNNEL_FILTER_SIZE + TUNNEL_ID], 0xff);
 }
 
 /* Actions name the core's handles of a flow action and a counter set. */
@@ -540,7 +434,7 @@ static const struct t_destroy t_destroys[] = {
 
 static void t_destroy_routes(struct ibv_context *ctx, const struct t_destroy *d)
 {
-	uint8_t want[24 + 16], core[8], *p;
+	uint8_t want[IOCTL_ATTR(1)], core[8], *p;
 
 	assert_int_equal(d->destroy(ctx, 0x44), 0);
 	p = t_put_ioctl_hdr(want, d->obj, d->method, 1);
@@ -566,7 +460,7 @@ static void test_destroy_fallbacks(void **state)
 	struct ibv_context *ctx = *state;
 
 	for (unsigned int i = 0; i < 2; i++) {
-		t_teardown(state);
+		t_context_teardown_keep_async(state);
 		t_setup(state);
 		ctx = *state;
 		t_destroy_routes(ctx, &t_destroys[i]);
@@ -610,566 +504,6 @@ static void test_destroy_errors(void **state)
 	assert_int_equal(t_destroy_tbl(ctx, 1), 0);
 }
 
-/* Work queues */
-
-struct t_wq_cmd {
-	struct ibv_create_wq ibv;
-	uint64_t drv;
-};
-
-struct t_wq_resp {
-	struct ib_uverbs_ex_create_wq_resp ibv;
-	uint64_t drv;
-};
-
-struct t_wq {
-	struct ibv_pd pd;
-	struct ibv_cq cq;
-	struct ibv_wq wq;
-	struct ibv_wq_init_attr init;
-	struct t_wq_cmd cmd;
-	struct t_wq_resp resp;
-};
-
-static void t_wq_init(struct t_wq *t, struct ibv_context *ctx)
-{
-	memset(t, 0, sizeof(*t));
-	t->pd.handle = 0x11;
-	t->cq.handle = 0x22;
-	t->init =
-		(struct ibv_wq_init_attr){ .wq_type = IBV_WQT_RQ,
-					   .max_wr = 100,
-					   .max_sge = 4,
-					   .pd = &t->pd,
-					   .cq = &t->cq,
-					   .comp_mask = IBV_WQ_INIT_ATTR_FLAGS,
-					   .create_flags = 0x2 };
-	t->cmd.drv = 0xd0d0;
-	(void)ctx;
-}
-
-static int t_create_wq(struct ibv_context *ctx, struct t_wq *t)
-{
-	return ibv_cmd_create_wq(ctx, &t->init, &t->wq, &t->cmd.ibv,
-				 sizeof(t->cmd), &t->resp.ibv, sizeof(t->resp));
-}
-
-/* WQ/CREATE: every attribute, the provider's data last, outputs read. */
-static void test_create_wq_ioctl(void **state)
-{
-	struct ibv_context *ctx = *state;
-	uint8_t want[24 + 14 * 16], *p;
-	struct t_wq t;
-
-	t_wq_init(&t, ctx);
-	ctx->async_fd = 9;
-	assert_int_equal(t_create_wq(ctx, &t), 0);
-	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE,
-			    14);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_HANDLE, 0, 0);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_USER_HANDLE, 8,
-			(uintptr_t)&t.wq);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_PD_HANDLE, 0, 0x11);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE, 0, 0x22);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_TYPE, 8, IBV_WQT_RQ);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_MAX_WR, 4, 100);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_MAX_SGE, 4, 4);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_EVENT_FD, 0, 9);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_FLAGS, 4, 2);
-	/* The three outputs point into the library's stack: compare apart. */
-	for (int i = 0; i < 3; i++)
-		p = t_put_mattr(p, UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR + i, 4, 0);
-	p = t_put_mattr(p, UVERBS_ATTR_UHW_IN, 8, 0xd0d0);
-	t_put_mattr(p, UVERBS_ATTR_UHW_OUT, 8, (uintptr_t)&t.resp.drv);
-	for (int i = 9; i < 12; i++)
-		memset(tk.log[0].bytes + 24 + 16 * i + 8, 0, 8);
-	t_expect(0, true, want, sizeof(want));
-	assert_int_equal(t.wq.handle, T_HANDLE);
-	assert_int_equal(t.wq.wq_num, 0x456);
-	assert_int_equal(t.init.max_wr, 32);
-	assert_int_equal(t.init.max_sge, 2);
-	assert_ptr_equal(t.wq.context, ctx);
-	assert_ptr_equal(t.wq.pd, &t.pd);
-	assert_ptr_equal(t.wq.cq, &t.cq);
-	assert_int_equal(t.wq.wq_type, IBV_WQT_RQ);
-}
-
-/* Without an async event file the EVENT_FD attribute is left out. */
-static void test_create_wq_no_event_fd(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct t_wq t;
-
-	t_wq_init(&t, ctx);
-	assert_int_equal(t_create_wq(ctx, &t), 0);
-	assert_int_equal(tk.log[0].bytes[6], 13);
-	for (unsigned int i = 0; i < 13; i++)
-		assert_int_not_equal(tk.log[0].bytes[24 + 16 * i],
-				     UVERBS_ATTR_CREATE_WQ_EVENT_FD);
-}
-
-/* A kernel without WQ/CREATE gets the extended write() command. */
-static void test_create_wq_fallback(void **state)
-{
-	struct ibv_context *ctx = *state;
-	uint8_t want[24 + 40 + 8], *p;
-	struct t_wq t;
-
-	t_wq_init(&t, ctx);
-	tk.no_ioctl = true;
-	assert_int_equal(t_create_wq(ctx, &t), 0);
-	p = t_put_ex_hdr(want, IB_USER_VERBS_EX_CMD_CREATE_WQ, 5, 3,
-			 (uintptr_t)&t.resp, 1, 1);
-	p = t_put32(p, 0); /* comp_mask */
-	p = t_put32(p, IBV_WQT_RQ);
-	p = t_put64(p, (uintptr_t)&t.wq);
-	p = t_put32(p, 0x11);
-	p = t_put32(p, 0x22);
-	p = t_put32(p, 100);
-	p = t_put32(p, 4);
-	p = t_put32(p, 2);
-	p = t_put32(p, 0);
-	t_put64(p, 0xd0d0);
-	/* WQ/CREATE refused, the tunnel probed and refused, then write(). */
-	assert_int_equal(tk.ncalls, 2);
-	t_expect(1, false, want, sizeof(want));
-	assert_int_equal(t.wq.handle, T_HANDLE);
-	assert_int_equal(t.wq.wq_num, 0x123);
-	assert_int_equal(t.init.max_wr, 64);
-	assert_int_equal(t.init.max_sge, 3);
-	assert_ptr_equal(t.wq.context, ctx);
-
-	tk.ncalls = 0;
-	assert_int_equal(t_create_wq(ctx, &t), 0);
-	assert_int_equal(tk.ncalls, 1);
-	assert_false(tk.log[0].is_ioctl);
-}
-
-/*
- * create_flags without IBV_WQ_INIT_ATTR_FLAGS are stale bits of a reused
- * struct: 0 goes to the kernel, as an attribute and in the write() form.
- */
-static void test_create_wq_stale_flags(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct t_wq t;
-
-	t_wq_init(&t, ctx);
-	ctx->async_fd = 9;
-	t.init.comp_mask = 0;
-	t.init.create_flags = IBV_WQ_FLAGS_CVLAN_STRIPPING;
-	assert_int_equal(t_create_wq(ctx, &t), 0);
-	assert_int_equal(tk.log[0].bytes[24 + 16 * 8],
-			 UVERBS_ATTR_CREATE_WQ_FLAGS);
-	assert_int_equal(t_get64(tk.log[0].bytes + 24 + 16 * 8 + 8), 0);
-
-	t_kernel_reset();
-	tk.no_ioctl = true;
-	assert_int_equal(t_create_wq(ctx, &t), 0);
-	/* create_flags, the ninth u32 of the core request. */
-	assert_int_equal(t_get64(tk.log[1].bytes + 24 + 32), 0);
-}
-
-static void test_create_wq_errors(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct t_wq t;
-
-	t_wq_init(&t, ctx);
-	t.init.comp_mask = IBV_WQ_INIT_ATTR_RESERVED;
-	errno = 0;
-	assert_int_equal(t_create_wq(ctx, &t), EINVAL);
-	assert_int_equal(errno, EINVAL);
-	/* An unknown comp_mask leaves the WQ untouched, as in rdma-core 44 */
-	assert_null(t.wq.context);
-	t_wq_init(&t, ctx);
-	t.init.create_flags = IBV_WQ_FLAGS_RESERVED;
-	assert_int_equal(t_create_wq(ctx, &t), EOPNOTSUPP);
-	assert_int_equal(errno, EOPNOTSUPP);
-	/* ... unknown flags come later, when the WQ's fields are set. */
-	assert_ptr_equal(t.wq.context, ctx);
-	assert_ptr_equal(t.wq.pd, &t.pd);
-	assert_ptr_equal(t.wq.cq, &t.cq);
-	assert_int_equal(tk.ncalls, 0);
-	/* Unasked-for flags are not checked (and are sent as they are). */
-	t.init.comp_mask = 0;
-	assert_int_equal(t_create_wq(ctx, &t), 0);
-	t_wq_init(&t, ctx);
-	t_fail_next(ENOMEM);
-	assert_int_equal(t_create_wq(ctx, &t), ENOMEM);
-	assert_int_equal(t.wq.handle, 0);
-}
-
-struct t_modify_wq {
-	struct ibv_modify_wq ibv;
-	uint64_t drv;
-};
-
-static void test_modify_wq(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_wq wq = { .context = ctx,
-			     .handle = 0x71,
-			     .state = IBV_WQS_RESET };
-	struct ibv_wq_attr attr = { .attr_mask = IBV_WQ_ATTR_STATE |
-						 IBV_WQ_ATTR_FLAGS,
-				    .wq_state = IBV_WQS_RDY,
-				    .flags = 1,
-				    .flags_mask = 3 };
-	struct t_modify_wq cmd;
-	uint8_t want[24 + 24 + 8], *p;
-
-	memset(&cmd, 0xee, sizeof(cmd));
-	cmd.drv = 0x5e;
-	tk.no_ioctl = true;
-	assert_int_equal(ibv_cmd_modify_wq(&wq, &attr, &cmd.ibv, sizeof(cmd)),
-			 0);
-	p = t_put_ex_hdr(want, IB_USER_VERBS_EX_CMD_MODIFY_WQ, 3, 0, 0, 1, 0);
-	p = t_put32(p, IBV_WQ_ATTR_STATE | IBV_WQ_ATTR_FLAGS);
-	p = t_put32(p, 0x71);
-	p = t_put32(p, IBV_WQS_RDY);
-	p = t_put32(p, 0); /* curr_wq_state */
-	p = t_put32(p, 1);
-	p = t_put32(p, 3);
-	t_put64(p, 0x5e);
-	t_expect(1, false, want, sizeof(want));
-	assert_int_equal(wq.state, IBV_WQS_RDY);
-
-	attr.attr_mask = IBV_WQ_ATTR_RESERVED;
-	assert_int_equal(ibv_cmd_modify_wq(&wq, &attr, &cmd.ibv, sizeof(cmd)),
-			 EINVAL);
-	attr.attr_mask = IBV_WQ_ATTR_FLAGS;
-	attr.flags_mask = IBV_WQ_FLAGS_RESERVED;
-	assert_int_equal(ibv_cmd_modify_wq(&wq, &attr, &cmd.ibv, sizeof(cmd)),
-			 EOPNOTSUPP);
-	attr.attr_mask = IBV_WQ_ATTR_STATE;
-	attr.wq_state = IBV_WQS_ERR;
-	t_fail_next(EINVAL);
-	assert_int_equal(ibv_cmd_modify_wq(&wq, &attr, &cmd.ibv, sizeof(cmd)),
-			 EINVAL);
-	assert_int_equal(wq.state, IBV_WQS_RDY);
-}
-
-static void t_wq_obj(struct ibv_wq *wq, struct ibv_context *ctx)
-{
-	memset(wq, 0, sizeof(*wq));
-	wq->context = ctx;
-	wq->handle = 0x81;
-	pthread_mutex_init(&wq->mutex, NULL);
-	pthread_cond_init(&wq->cond, NULL);
-}
-
-/* WQ/DESTROY: the response attribute first, then the handle. */
-static void test_destroy_wq_ioctl(void **state)
-{
-	struct ibv_context *ctx = *state;
-	uint8_t want[24 + 32], *p;
-	struct ibv_wq wq;
-
-	t_wq_obj(&wq, ctx);
-	assert_int_equal(ibv_cmd_destroy_wq(&wq), 0);
-	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY,
-			    2);
-	p = t_put_mattr(p, UVERBS_ATTR_DESTROY_WQ_RESP, 4, 0);
-	t_put_mattr(p, UVERBS_ATTR_DESTROY_WQ_HANDLE, 0, 0x81);
-	memset(tk.log[0].bytes + 24 + 8, 0, 8);
-	t_expect(0, true, want, sizeof(want));
-}
-
-static void test_destroy_wq_fallback(void **state)
-{
-	struct ibv_context *ctx = *state;
-	uint8_t want[32], *p;
-	struct ibv_wq wq;
-
-	t_wq_obj(&wq, ctx);
-	tk.no_ioctl = true;
-	fk.events = 2;
-	wq.events_completed = 2;
-	assert_int_equal(ibv_cmd_destroy_wq(&wq), 0);
-	p = t_put_ex_hdr(want, IB_USER_VERBS_EX_CMD_DESTROY_WQ, 1, 2,
-			 t_resp_ptr(1), 0, 0);
-	p = t_put32(p, 0);
-	t_put32(p, 0x81);
-	t_expect(1, false, want, sizeof(want));
-
-	tk.no_ioctl = false;
-	tk.refuse_obj = UVERBS_OBJECT_WQ;
-	tk.refuse_method = UVERBS_METHOD_WQ_DESTROY;
-	t_fail_next(EBUSY);
-	assert_int_equal(ibv_cmd_destroy_wq(&wq), EBUSY);
-}
-
-struct t_acker {
-	struct ibv_wq *wq;
-	uint32_t n;
-	volatile bool acked;
-};
-
-/* The application's ibv_ack_async_event(), late. */
-static void *t_ack_later(void *arg)
-{
-	struct t_acker *a = arg;
-	struct timespec delay = { 0, 50 * 1000 * 1000 };
-
-	nanosleep(&delay, NULL);
-	pthread_mutex_lock(&a->wq->mutex);
-	a->wq->events_completed += a->n;
-	a->acked = true;
-	pthread_cond_signal(&a->wq->cond);
-	pthread_mutex_unlock(&a->wq->mutex);
-	return NULL;
-}
-
-/*
- * The kernel reported 3 events, the application acked 1 so far: the
- * destroy returns only once the other 2 are acked. alarm() bounds the
- * wait should the destroy never return.
- */
-static void test_destroy_wq_waits_for_acks(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_wq wq;
-	struct t_acker a = { .wq = &wq, .n = 2 };
-	pthread_t th;
-
-	t_wq_obj(&wq, ctx);
-	wq.events_completed = 1;
-	fk.events = 3;
-	alarm(10);
-	assert_int_equal(pthread_create(&th, NULL, t_ack_later, &a), 0);
-	assert_int_equal(ibv_cmd_destroy_wq(&wq), 0);
-	assert_true(a.acked);
-	pthread_join(th, NULL);
-	alarm(0);
-
-	/* A destroy that failed does not wait. */
-	wq.events_completed = 0;
-	verbs_allow_disassociate_destroy = true;
-	t_fail_next(EIO);
-	assert_int_equal(ibv_cmd_destroy_wq(&wq), 0);
-}
-
-/* Indirection tables */
-
-static void test_create_rwq_ind_table(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_wq w0 = { .handle = 0x100 }, w1 = { .handle = 0x101 };
-	struct ibv_wq *tbl[2] = { &w0, &w1 };
-	struct ibv_rwq_ind_table_init_attr init = { .log_ind_tbl_size = 1,
-						    .ind_tbl = tbl };
-	struct ibv_rwq_ind_table t = { 0 };
-	struct {
-		struct ib_uverbs_ex_create_rwq_ind_table_resp ibv;
-		uint64_t drv;
-	} resp;
-	uint8_t want[24 + 16], *p;
-
-	tk.no_ioctl = true;
-	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
-						      sizeof(resp)),
-			 0);
-	p = t_put_ex_hdr(want, IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL, 2, 2,
-			 (uintptr_t)&resp, 0, 1);
-	p = t_put32(p, 0);
-	p = t_put32(p, 1);
-	p = t_put32(p, 0x100);
-	t_put32(p, 0x101);
-	t_expect(1, false, want, sizeof(want));
-	assert_int_equal(t.ind_tbl_handle, T_HANDLE);
-	assert_int_equal(t.ind_tbl_num, 0x99);
-	assert_ptr_equal(t.context, ctx);
-
-	/* One entry: the request is padded to a multiple of 8. */
-	init.log_ind_tbl_size = 0;
-	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
-						      sizeof(resp)),
-			 0);
-	assert_int_equal(tk.log[2].len, 40);
-
-	fk.resp_len_override = 12; /* a kernel that answered short */
-	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
-						      sizeof(resp)),
-			 EINVAL);
-	tk.ncalls = 0;
-	init.log_ind_tbl_size = 14;
-	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
-						      sizeof(resp)),
-			 EINVAL);
-	init.log_ind_tbl_size = 0;
-	init.comp_mask = IBV_CREATE_IND_TABLE_RESERVED;
-	assert_int_equal(ibv_cmd_create_rwq_ind_table(ctx, &init, &t, &resp.ibv,
-						      sizeof(resp)),
-			 EINVAL);
-	assert_int_equal(tk.ncalls, 0);
-}
-
-/* Counters */
-
-static void test_counters(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_counters_init_attr init = { 0 };
-	struct verbs_counters vc = { 0 };
-	uint64_t vals[3];
-	uint8_t want[24 + 48], *p;
-
-	assert_int_equal(ibv_cmd_create_counters(ctx, &init, &vc, NULL), 0);
-	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
-			    UVERBS_METHOD_COUNTERS_CREATE, 1);
-	t_put_mattr(p, UVERBS_ATTR_CREATE_COUNTERS_HANDLE, 0, 0);
-	t_expect(0, true, want, 24 + 16);
-	assert_int_equal(vc.handle, T_HANDLE);
-	assert_ptr_equal(vc.counters.context, ctx);
-
-	assert_int_equal(ibv_cmd_read_counters(&vc, vals, 3, 1, NULL), 0);
-	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
-			    UVERBS_METHOD_COUNTERS_READ, 3);
-	p = t_put_mattr(p, UVERBS_ATTR_READ_COUNTERS_HANDLE, 0, T_HANDLE);
-	p = t_put_mattr(p, UVERBS_ATTR_READ_COUNTERS_BUFF, 24, (uintptr_t)vals);
-	t_put_mattr(p, UVERBS_ATTR_READ_COUNTERS_FLAGS, 4, 1);
-	t_expect(1, true, want, sizeof(want));
-
-	assert_int_equal(ibv_cmd_destroy_counters(&vc), 0);
-	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
-			    UVERBS_METHOD_COUNTERS_DESTROY, 1);
-	t_put_mattr(p, UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, 0, T_HANDLE);
-	t_expect(2, true, want, 24 + 16);
-}
-
-/* The provider's linked attributes travel behind the core's. */
-static void test_counters_link(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_counters_init_attr init = { 0 };
-	struct verbs_counters vc = { 0 };
-	uint8_t want[24 + 32], *p;
-	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_COUNTERS,
-			       UVERBS_METHOD_COUNTERS_CREATE, 1);
-
-	fill_attr_in_uint64(drv, 0x1000, 0xfeed);
-	assert_int_equal(ibv_cmd_create_counters(ctx, &init, &vc, drv), 0);
-	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_COUNTERS,
-			    UVERBS_METHOD_COUNTERS_CREATE, 2);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_COUNTERS_HANDLE, 0, 0);
-	t_put_mattr(p, 0x1000, 8, 0xfeed);
-	t_expect(0, true, want, sizeof(want));
-}
-
-/* ioctl-only: no write() on an old kernel, and errors pass through. */
-static void test_counters_errors(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_counters_init_attr init = { .comp_mask = 1 };
-	struct verbs_counters vc = { .handle = 5 };
-	uint64_t v;
-
-	vc.counters.context = ctx;
-	assert_int_equal(ibv_cmd_create_counters(ctx, &init, &vc, NULL),
-			 EOPNOTSUPP);
-	assert_int_equal(tk.ncalls, 0);
-	tk.refuse_obj = UVERBS_OBJECT_COUNTERS;
-	tk.refuse_method = UVERBS_METHOD_COUNTERS_READ;
-	assert_int_equal(ibv_cmd_read_counters(&vc, &v, 1, 0, NULL),
-			 EPROTONOSUPPORT);
-	tk.no_ioctl = true;
-	init.comp_mask = 0;
-	assert_int_equal(ibv_cmd_create_counters(ctx, &init, &vc, NULL),
-			 ENOTTY);
-	assert_int_equal(vc.handle, 5);
-	tk.no_ioctl = false;
-	t_fail_next(EIO);
-	assert_int_equal(ibv_cmd_destroy_counters(&vc), EIO);
-	verbs_allow_disassociate_destroy = true;
-	t_fail_next(EIO);
-	assert_int_equal(ibv_cmd_destroy_counters(&vc), 0);
-	for (unsigned int i = 0; i < tk.ncalls; i++)
-		assert_true(tk.log[i].is_ioctl);
-}
-
-/* ESP flow actions */
-
-static void test_esp_create_all(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_flow_action_esp esp = { .spi = 1 };
-	struct ibv_flow_action_esp_encap encap = { .len = 4 };
-	uint8_t key[36] = { 0 }, replay[4] = { 0 };
-	struct ibv_flow_action_esp_attr attr = {
-		.esp_attr = &esp,
-		.keymat_proto = IBV_FLOW_ACTION_ESP_KEYMAT_AES_GCM,
-		.keymat_len = sizeof(key),
-		.keymat_ptr = key,
-		.replay_proto = IBV_FLOW_ACTION_ESP_REPLAY_BMP,
-		.replay_len = sizeof(replay),
-		.replay_ptr = replay,
-		.esp_encap = &encap,
-		.comp_mask = IBV_FLOW_ACTION_ESP_MASK_ESN,
-		.esn = 0x10203,
-	};
-	struct verbs_flow_action va = { 0 };
-	uint8_t want[24 + 6 * 16], *p;
-
-	assert_int_equal(ibv_cmd_create_flow_action_esp(ctx, &attr, &va, NULL),
-			 0);
-	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_FLOW_ACTION,
-			    UVERBS_METHOD_FLOW_ACTION_ESP_CREATE, 6);
-	p = t_put_mattr(p, UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE, 0, 0);
-	p = t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ESN, 4, 0x10203);
-	p = t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT, 36,
-			(uintptr_t)key);
-	t_put16(p - 16 + 6, IBV_FLOW_ACTION_ESP_KEYMAT_AES_GCM); /* elem_id */
-	p = t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY, 4, 0);
-	t_put16(p - 16 + 6, IBV_FLOW_ACTION_ESP_REPLAY_BMP);
-	p = t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, sizeof(encap),
-			(uintptr_t)&encap);
-	t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, sizeof(esp),
-		    (uintptr_t)&esp);
-	t_expect(0, true, want, sizeof(want));
-	assert_int_equal(va.handle, T_HANDLE);
-	assert_int_equal(va.type, IBV_FLOW_ACTION_ESP);
-	assert_ptr_equal(va.action.context, ctx);
-}
-
-/* Modify sends the handle and only the parts given; destroy by handle. */
-static void test_esp_modify_destroy(void **state)
-{
-	struct ibv_context *ctx = *state;
-	struct ibv_flow_action_esp_attr attr = {
-		.comp_mask = IBV_FLOW_ACTION_ESP_MASK_ESN, .esn = 9
-	};
-	struct verbs_flow_action va = { .action.context = ctx, .handle = 0x33 };
-	uint8_t want[24 + 32], *p;
-
-	assert_int_equal(ibv_cmd_modify_flow_action_esp(&va, &attr, NULL), 0);
-	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_FLOW_ACTION,
-			    UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY, 2);
-	p = t_put_mattr(p, UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, 0, 0x33);
-	t_put_mattr(p, UVERBS_ATTR_FLOW_ACTION_ESP_ESN, 4, 9);
-	t_expect(0, true, want, sizeof(want));
-
-	assert_int_equal(ibv_cmd_destroy_flow_action(&va), 0);
-	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_FLOW_ACTION,
-			    UVERBS_METHOD_FLOW_ACTION_DESTROY, 1);
-	t_put_mattr(p, UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, 0, 0x33);
-	t_expect(1, true, want, 24 + 16);
-
-	tk.no_ioctl = true;
-	assert_int_equal(ibv_cmd_modify_flow_action_esp(&va, &attr, NULL),
-			 ENOTTY);
-	assert_int_equal(ibv_cmd_destroy_flow_action(&va), ENOTTY);
-	tk.no_ioctl = false;
-	t_fail_next(EINVAL);
-	va.handle = 0;
-	assert_int_equal(ibv_cmd_create_flow_action_esp(ctx, &attr, &va, NULL),
-			 EINVAL);
-	assert_int_equal(va.handle, 0);
-	assert_int_equal(tk.ncalls, 5);
-}
-
-#define T_CASE(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1183,21 +517,6 @@ int main(void)
 		T_CASE(test_destroy_fallbacks),
 		T_CASE(test_destroy_enotty),
 		T_CASE(test_destroy_errors),
-		T_CASE(test_create_wq_ioctl),
-		T_CASE(test_create_wq_no_event_fd),
-		T_CASE(test_create_wq_fallback),
-		T_CASE(test_create_wq_stale_flags),
-		T_CASE(test_create_wq_errors),
-		T_CASE(test_modify_wq),
-		T_CASE(test_destroy_wq_ioctl),
-		T_CASE(test_destroy_wq_fallback),
-		T_CASE(test_destroy_wq_waits_for_acks),
-		T_CASE(test_create_rwq_ind_table),
-		T_CASE(test_counters),
-		T_CASE(test_counters_link),
-		T_CASE(test_counters_errors),
-		T_CASE(test_esp_create_all),
-		T_CASE(test_esp_modify_destroy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,14 +26,17 @@ const enum t_uv_kernel t_diffrun_kernels[T_DIFFRUN_NKERNELS] = {
 
 static int record_errno(const char *record)
 {
-	const char *ret = strstr(record, "\n  -> ");
+	static const char arrow[] = "\n  -> ";
+	const char *ret = strstr(record, arrow);
 
-	return ret ? atoi(ret + 6) : 0;
+	return ret ? atoi(ret + sizeof(arrow) - 1) : 0;
 }
 
 static bool tunnel_probe(const char *record)
 {
-	return !strncmp(record, "ioctl DEVICE/INVOKE_WRITE ", 26) &&
+	static const char invoke[] = "ioctl DEVICE/INVOKE_WRITE ";
+
+	return !strncmp(record, invoke, sizeof(invoke) - 1) &&
 	       strstr(record, " num_attrs=1 ") &&
 	       strstr(record, "\n  attr 2 flags=1 len=8 1\n");
 }

@@ -4,7 +4,7 @@
  * implementation of the seam's ioctl() and write(), so that each test
  * file keeps only what its family's methods answer.
  *
- * Several threads may share a context (cmd_test does), so the counters
+ * Several threads may share a context (kcmd_test does), so the counters
  * are atomic and the errno script is taken under a lock.
  */
 #include <errno.h>
@@ -223,6 +223,15 @@ int t_context_teardown(void **state)
 	return 0;
 }
 
+/* The async_fd is not the context's to close. */
+int t_context_teardown_keep_async(void **state)
+{
+	struct ibv_context *ctx = *state;
+
+	ctx->async_fd = -1;
+	return t_context_teardown(state);
+}
+
 uint8_t *t_put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v;
@@ -242,6 +251,22 @@ uint8_t *t_put64(uint8_t *p, uint64_t v)
 	return t_put32(p + 4, v >> 32);
 }
 
+uint16_t t_get16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+uint32_t t_get32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 uint64_t t_get64(const void *p)
 {
 	uint64_t v;
@@ -254,12 +279,12 @@ uint64_t t_get64(const void *p)
 uint8_t *t_put_attr(uint8_t *p, uint16_t id, uint16_t len, uint16_t flags,
 		    uint64_t data)
 {
-	memset(p, 0, 16);
-	t_put16(p, id);
-	t_put16(p + 2, len);
-	t_put16(p + 4, flags);
-	t_put64(p + 8, data);
-	return p + 16;
+	memset(p, 0, ATTR_SIZE);
+	t_put16(p + ATTR_ID, id);
+	t_put16(p + ATTR_LEN, len);
+	t_put16(p + ATTR_FLAGS, flags);
+	t_put64(p + ATTR_DATA, data);
+	return p + ATTR_SIZE;
 }
 
 uint8_t *t_put_mattr(uint8_t *p, uint16_t id, uint16_t len, uint64_t data)
@@ -270,22 +295,23 @@ uint8_t *t_put_mattr(uint8_t *p, uint16_t id, uint16_t len, uint64_t data)
 /* The header of @n attributes, the driver id the context was made with. */
 uint8_t *t_put_ioctl_hdr(uint8_t *p, uint16_t obj, uint16_t method, uint16_t n)
 {
-	memset(p, 0, 24);
-	t_put16(p, 24 + 16 * n);
-	t_put16(p + 2, obj);
-	t_put16(p + 4, method);
-	t_put16(p + 6, n);
-	t_put32(p + 16, tk.driver_id);
-	return p + 24;
+	memset(p, 0, IOCTL_HDR_SIZE);
+	t_put16(p + IOCTL_HDR_LENGTH, IOCTL_ATTR(n));
+	t_put16(p + IOCTL_HDR_OBJECT_ID, obj);
+	t_put16(p + IOCTL_HDR_METHOD_ID, method);
+	t_put16(p + IOCTL_HDR_NUM_ATTRS, n);
+	t_put32(p + IOCTL_HDR_DRIVER_ID, tk.driver_id);
+	return p + IOCTL_HDR_SIZE;
 }
 
 /* A basic write() header counts 4-byte words, provider data included. */
 uint8_t *t_put_write_hdr(uint8_t *p, uint32_t cmd, uint16_t in_bytes,
 			 uint16_t out_bytes)
 {
-	t_put32(p, cmd);
-	t_put16(p + 4, in_bytes / 4);
-	return t_put16(p + 6, out_bytes / 4);
+	t_put32(p + CMD_HDR_COMMAND, cmd);
+	t_put16(p + CMD_HDR_IN_WORDS, in_bytes / 4);
+	t_put16(p + CMD_HDR_OUT_WORDS, out_bytes / 4);
+	return p + CMD_HDR_SIZE;
 }
 
 /* The extended headers: 8-byte words, the response pointer, driver sizes. */
@@ -293,14 +319,14 @@ uint8_t *t_put_ex_hdr(uint8_t *p, uint32_t cmd, uint16_t in_words,
 		      uint16_t out_words, uint64_t resp, uint16_t drv_in,
 		      uint16_t drv_out)
 {
-	memset(p, 0, 24);
-	t_put32(p, IB_USER_VERBS_CMD_FLAG_EXTENDED | cmd);
-	t_put16(p + 4, in_words);
-	t_put16(p + 6, out_words);
-	t_put64(p + 8, resp);
-	t_put16(p + 16, drv_in);
-	t_put16(p + 18, drv_out);
-	return p + 24;
+	memset(p, 0, EX_HDRS_SIZE);
+	t_put32(p + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_FLAG_EXTENDED | cmd);
+	t_put16(p + CMD_HDR_IN_WORDS, in_words);
+	t_put16(p + CMD_HDR_OUT_WORDS, out_words);
+	t_put64(p + EX_HDR_RESPONSE, resp);
+	t_put16(p + EX_HDR_PROVIDER_IN_WORDS, drv_in);
+	t_put16(p + EX_HDR_PROVIDER_OUT_WORDS, drv_out);
+	return p + EX_HDRS_SIZE;
 }
 
 void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want, size_t len)

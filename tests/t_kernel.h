@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * A fake kernel for the command-layer tests, installed behind the
- * transport seam (kcmd_set_transport() of libibverbs/test_hooks.h), and a
+ * transport seam (kcmd_set_transport() of libibverbs/kcmd.h), and a
  * context built on a hand-made verbs_device around it.
  *
  * The fake logs every ioctl() and write() byte for byte, refuses what a
@@ -89,9 +89,54 @@ struct ibv_context *t_context_new(uint32_t driver_id);
 void t_context_free(struct ibv_context *ctx);
 /* A cmocka teardown for a state that is such a context. */
 int t_context_teardown(void **state);
+/* The same when a case may have made up the context's async_fd. */
+int t_context_teardown_keep_async(void **state);
 
 /* An attribute of an ioctl the fake is answering, NULL if absent. */
 struct ib_uverbs_attr *t_attr(struct ib_uverbs_ioctl_hdr *h, uint16_t id);
+
+/*
+ * Where the fields of the kernel's headers sit in an ioctl() or write()
+ * buffer, written here as facts of the uverbs ABI (rdma_user_ioctl_cmds.h,
+ * ib_user_verbs.h), never taken from the headers under test.
+ */
+enum {
+	/* struct ib_uverbs_ioctl_hdr, followed by the attributes */
+	IOCTL_HDR_LENGTH = 0,
+	IOCTL_HDR_OBJECT_ID = 2,
+	IOCTL_HDR_METHOD_ID = 4,
+	IOCTL_HDR_NUM_ATTRS = 6,
+	IOCTL_HDR_RESERVED1 = 8,
+	IOCTL_HDR_DRIVER_ID = 16,
+	IOCTL_HDR_RESERVED2 = 20,
+	IOCTL_HDR_SIZE = 24,
+	/* struct ib_uverbs_attr, within one attribute */
+	ATTR_ID = 0,
+	ATTR_LEN = 2,
+	ATTR_FLAGS = 4,
+	ATTR_DATA_RESERVED = 6,
+	ATTR_DATA = 8,
+	ATTR_SIZE = 16,
+	/* struct ib_uverbs_cmd_hdr, at the start of every write() */
+	CMD_HDR_COMMAND = 0,
+	CMD_HDR_IN_WORDS = 4,
+	CMD_HDR_OUT_WORDS = 6,
+	CMD_HDR_SIZE = 8,
+	/* struct ib_uverbs_ex_cmd_hdr, right after it in an extended one */
+	EX_HDR_RESPONSE = CMD_HDR_SIZE + 0,
+	EX_HDR_PROVIDER_IN_WORDS = CMD_HDR_SIZE + 8,
+	EX_HDR_PROVIDER_OUT_WORDS = CMD_HDR_SIZE + 10,
+	EX_HDR_RESERVED = CMD_HDR_SIZE + 12,
+	EX_HDRS_SIZE = CMD_HDR_SIZE + 16,
+	/* The response pointer, first in every basic request that has one */
+	CMD_RESPONSE = CMD_HDR_SIZE + 0,
+};
+
+/* in_words and out_words (or the provider's pair) read as one u32. */
+#define T_WORDS(in, out) ((uint32_t)(in) | (uint32_t)(out) << 16)
+
+/* Attribute @n of an ioctl buffer. */
+#define IOCTL_ATTR(n) (IOCTL_HDR_SIZE + ATTR_SIZE * (n))
 
 /* Little-endian images of what the kernel should see; each returns the end. */
 uint8_t *t_put16(uint8_t *p, uint16_t v);
@@ -106,6 +151,8 @@ uint8_t *t_put_write_hdr(uint8_t *p, uint32_t cmd, uint16_t in_bytes,
 uint8_t *t_put_ex_hdr(uint8_t *p, uint32_t cmd, uint16_t in_words,
 		      uint16_t out_words, uint64_t resp, uint16_t drv_in,
 		      uint16_t drv_out);
+uint16_t t_get16(const void *p);
+uint32_t t_get32(const void *p);
 uint64_t t_get64(const void *p);
 
 /* Call @i of the log was an ioctl, or a write(), of exactly @want. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -20,6 +21,15 @@ bool t_reference(void)
 	const char *v = getenv("IBV_TEST_REFERENCE");
 
 	return v && *v && strcmp(v, "0");
+}
+
+bool t_library_under_test(const void *sym)
+{
+	Dl_info info;
+
+	if (!dladdr(sym, &info) || !info.dli_fname)
+		return false;
+	return !!strstr(info.dli_fname, "/reference/") == t_reference();
 }
 
 const char *t_build_dir(void)

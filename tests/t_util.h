@@ -43,6 +43,11 @@
 
 /* True when the test runs against Debian's libibverbs (differential run). */
 bool t_reference(void);
+/*
+ * Whether @sym, a function of libibverbs, comes from the library this run
+ * means to test: Debian's in a differential run, ours otherwise.
+ */
+bool t_library_under_test(const void *sym);
 
 /* The build tree (IBV_TEST_BUILD_DIR), for the test provider's path. */
 const char *t_build_dir(void);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Driver configuration parsing and the setuid rule, tested on the library's
- * internal functions; linked with the static archive, which exposes them.
+ * The driver list of drivers.c: configuration files, RDMAV_DRIVERS, and
+ * the setuid rule that makes a privileged process ignore the environment.
+ * Tested on the library's internal functions; linked with the static
+ * archive, which exposes them.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -121,24 +123,6 @@ static int sc_not_setuid(void *arg)
 	return 0;
 }
 
-/*
- * Netlink discovery hands the kernel's u8 node type to the same decoder
- * as sysfs; the host tests reach only the sysfs path, so check it here.
- */
-static int sc_node_type(void *arg)
-{
-	enum ibv_node_type want;
-	uint64_t v;
-
-	for (v = 0; v <= 256; v++) {
-		want = v >= 1 && v <= 7 ? (enum ibv_node_type)v :
-					  IBV_NODE_UNKNOWN;
-		T_CHECK(decode_node_type(v) == want);
-	}
-	T_CHECK(decode_node_type(1ULL << 32 | 1) == IBV_NODE_UNKNOWN);
-	return 0;
-}
-
 static void test_config(void **s)
 {
 	t_scenario(sc_config, NULL);
@@ -155,10 +139,6 @@ static void test_not_setuid(void **s)
 {
 	t_scenario(sc_not_setuid, NULL);
 }
-static void test_node_type(void **s)
-{
-	t_scenario(sc_node_type, NULL);
-}
 
 int main(void)
 {
@@ -167,7 +147,6 @@ int main(void)
 		cmocka_unit_test(test_env_list),
 		cmocka_unit_test(test_setuid),
 		cmocka_unit_test(test_not_setuid),
-		cmocka_unit_test(test_node_type),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

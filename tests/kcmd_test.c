@@ -33,6 +33,16 @@
 #define T_DRIVER_ID 42
 
 /*
+ * The basic request of these cases after its header (struct t_basic): the
+ * response pointer, a token the fake echoes back, the provider's data.
+ */
+enum {
+	CORE_RESPONSE = 0,
+	CORE_TOKEN = 8,
+	CORE_DRV = 16,
+};
+
+/*
  * What a kernel does on success: INVOKE_WRITE echoes the token (the
  * core request's second u64) into the core response; an attribute
  * 0x1001 of any other method is an output set to 99.
@@ -46,7 +56,7 @@ static void t_kernel_outputs(struct ib_uverbs_ioctl_hdr *h)
 	    h->method_id == UVERBS_METHOD_INVOKE_WRITE) {
 		if (in && out && in->len >= 16 && out->len >= 8)
 			memcpy((void *)(uintptr_t)out->data,
-			       (uint8_t *)(uintptr_t)in->data + 8, 8);
+			       (uint8_t *)(uintptr_t)in->data + CORE_TOKEN, 8);
 		return;
 	}
 	out = t_attr(h, 0x1001);
@@ -66,8 +76,9 @@ static int t_write_echo(const void *buf, size_t len, int err)
 		return err;
 	if (!(h->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) && len >= 24 &&
 	    h->out_words >= 2) {
-		memcpy(&resp, (const uint8_t *)buf + 8, 8);
-		memcpy((void *)(uintptr_t)resp, (const uint8_t *)buf + 16, 8);
+		memcpy(&resp, (const uint8_t *)buf + CMD_RESPONSE, 8);
+		memcpy((void *)(uintptr_t)resp,
+		       (const uint8_t *)buf + CMD_HDR_SIZE + CORE_TOKEN, 8);
 	}
 	return 0;
 }
@@ -98,7 +109,7 @@ static void test_ioctl_bytes(void **state)
 {
 	struct ibv_context *ctx = *state;
 	uint8_t big[16] = { 1, 2, 3 }, small[3] = { 0xa, 0xb, 0xc };
-	uint8_t out[32], want[24 + 5 * 16], *p;
+	uint8_t out[32], want[IOCTL_ATTR(5)], *p;
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
 			       5);
 
@@ -128,7 +139,7 @@ static void test_ioctl_bytes(void **state)
 static void test_ioctl_linked(void **state)
 {
 	struct ibv_context *ctx = *state;
-	uint8_t want[24 + 4 * 16], *p;
+	uint8_t want[IOCTL_ATTR(4)], *p;
 	struct ib_uverbs_attr *drv_out;
 	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE,
 			       2);
@@ -191,7 +202,8 @@ static void test_ioctl_uhw_in(void **state)
 	uhw->flags = UVERBS_ATTR_F_MANDATORY;
 	cmdb->uhw_in_idx = 0;
 	assert_int_equal(execute_ioctl(ctx, cmdb), 0);
-	assert_int_equal(t_get64(tk.log[0].bytes + 24 + 8), 0x55667788);
+	assert_int_equal(t_get64(tk.log[0].bytes + IOCTL_ATTR(0) + ATTR_DATA),
+			 0x55667788);
 	assert_int_equal(uhw->data, (uintptr_t)&udata);
 }
 
@@ -302,11 +314,11 @@ static void test_write_basic(void **state)
 	tk.no_ioctl = true;
 	assert_int_equal(t_send_basic(ctx, &req, resp), 0);
 	t_put32(want, IB_USER_VERBS_CMD_ALLOC_PD);
-	t_put16(want + 4, 8); /* in_words: 32 bytes with the header */
-	t_put16(want + 6, 4); /* out_words: 16 bytes */
-	t_put64(want + 8, (uintptr_t)resp);
-	t_put64(want + 16, 0x1234);
-	t_put64(want + 24, 0x77);
+	t_put16(want + CMD_HDR_IN_WORDS, 8); /* 32 bytes with the header */
+	t_put16(want + CMD_HDR_OUT_WORDS, 4); /* 16 bytes */
+	t_put64(want + CMD_RESPONSE, (uintptr_t)resp);
+	t_put64(want + CMD_HDR_SIZE + CORE_TOKEN, 0x1234);
+	t_put64(want + CMD_HDR_SIZE + CORE_DRV, 0x77);
 	assert_int_equal(atomic_load(&tk.writes), 1);
 	t_expect_write(1, ctx, want, sizeof(want));
 	assert_int_equal(resp[0], 0x1234);
@@ -324,15 +336,17 @@ static void test_write_ex(void **state)
 	tk.no_ioctl = true;
 	assert_int_equal(t_send_ex(ctx, req, resp), 0);
 	t_put32(want, 0x80000000u | IB_USER_VERBS_EX_CMD_CREATE_FLOW);
-	t_put16(want + 4, 2); /* core request, headers excluded */
-	t_put16(want + 6, 1); /* core response */
-	t_put64(want + 8, (uintptr_t)resp);
-	t_put16(want + 16, 1); /* provider_in_words */
-	t_put16(want + 18, 1); /* provider_out_words */
-	t_put32(want + 20, 0);
-	t_put64(want + 24, 0xc1);
-	t_put64(want + 32, 0xc2);
-	t_put64(want + 40, 0xd1);
+	t_put16(want + CMD_HDR_IN_WORDS,
+		2); /* core request, headers excluded */
+	t_put16(want + CMD_HDR_OUT_WORDS, 1); /* core response */
+	t_put64(want + EX_HDR_RESPONSE, (uintptr_t)resp);
+	t_put16(want + EX_HDR_PROVIDER_IN_WORDS, 1);
+	t_put16(want + EX_HDR_PROVIDER_OUT_WORDS, 1);
+	t_put32(want + EX_HDR_RESERVED, 0);
+	/* The core request, 16 bytes, then the provider's 8. */
+	t_put64(want + EX_HDRS_SIZE, 0xc1);
+	t_put64(want + EX_HDRS_SIZE + 8, 0xc2);
+	t_put64(want + EX_HDRS_SIZE + 16, 0xd1);
 	t_expect_write(1, ctx, want, sizeof(want));
 	assert_int_equal(resp[0], 0);
 	assert_int_equal(resp[1], 0);
@@ -344,7 +358,7 @@ static void test_tunnel(void **state)
 	struct ibv_context *ctx = *state;
 	struct t_basic req = { .token = 0x4321, .drv = 0x66 };
 	uint64_t resp[2] = { 0, 0 }, xreq[6] = { 0, 0, 0, 0xc1, 0xc2, 0xd1 };
-	uint8_t want[24 + 5 * 16], *p;
+	uint8_t want[IOCTL_ATTR(5)], *p;
 
 	assert_int_equal(t_send_basic(ctx, &req, resp), 0);
 	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_DEVICE,
@@ -494,14 +508,15 @@ static void test_write_partial_response_word(void **state)
 
 	req.response = (uintptr_t)resp;
 	assert_int_equal(kcmd_write(ctx, &w), 0);
-	uhw_out = (const void *)(tk.log[0].bytes + 24 + 4 * 16);
+	uhw_out = (const void *)(tk.log[0].bytes + IOCTL_ATTR(4));
 	assert_int_equal(uhw_out->attr_id, UVERBS_ATTR_UHW_OUT);
 	assert_int_equal(uhw_out->len, 6);
 
 	t_kernel_reset();
 	tk.no_ioctl = true;
 	assert_int_equal(kcmd_write(ctx, &w), 0);
-	assert_int_equal(t_get64(tk.log[1].bytes) >> 48, 3); /* out_words */
+	assert_int_equal(t_get64(tk.log[1].bytes) >> 48,
+			 3); /* CMD_HDR_OUT_WORDS */
 
 	w = (struct kcmd_write_args){
 		.command = IB_USER_VERBS_EX_CMD_CREATE_FLOW,
@@ -514,7 +529,7 @@ static void test_write_partial_response_word(void **state)
 		.resp_len = 20,
 	};
 	assert_int_equal(kcmd_write(ctx, &w), 0);
-	assert_int_equal(tk.log[2].bytes[18], 1); /* provider_out_words */
+	assert_int_equal(tk.log[2].bytes[EX_HDR_PROVIDER_OUT_WORDS], 1);
 }
 
 /* Sizes the headers cannot express: EINVAL, nothing sent. */

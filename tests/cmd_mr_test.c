@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The MR and MW commands of cmd_mr.c against a fake kernel (t_mem.h):
+ * registrations, re-registration, query, advice, dma-buf and memory
+ * windows, byte for byte, the write() fallback where a command has one,
+ * the answer decoded into the object, and errors passed through where it
+ * has none (with cmd_dm.c's ioctl-only commands alongside).
+ * Links the static archive, where the hidden seam and hooks are reachable.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_verbs.h>
+
+#include <infiniband/cmd_ioctl.h>
+#include <infiniband/driver.h>
+
+#include "t_mem.h"
+
+static void test_reg_mr(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx, .handle = 4 };
+	struct ibv_reg_mr cmd;
+	struct ib_uverbs_reg_mr_resp resp;
+	struct verbs_mr vmr = { .mr_type = IBV_MR_TYPE_NULL_MR };
+	uint32_t kresp[3] = { 0x10, 0x20, 0x30 };
+	uint8_t want[48], *p;
+
+	memcpy(fk.resp, kresp, sizeof(kresp));
+	fk.resp_len = sizeof(kresp);
+	assert_int_equal(ibv_cmd_reg_mr(&pd, (void *)0x1000, 0x2000, 0x7000,
+					IBV_ACCESS_LOCAL_WRITE, &vmr, &cmd,
+					sizeof(cmd), &resp, sizeof(resp)),
+			 0);
+	p = t_put_write_hdr(want, IB_USER_VERBS_CMD_REG_MR, 48, 12);
+	p = t_put64(p, (uintptr_t)&resp);
+	p = t_put64(p, 0x1000);
+	p = t_put64(p, 0x2000);
+	p = t_put64(p, 0x7000);
+	p = t_put32(p, 4);
+	t_put32(p, IBV_ACCESS_LOCAL_WRITE);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
+	assert_int_equal(vmr.ibv_mr.handle, 0x10);
+	assert_int_equal(vmr.ibv_mr.lkey, 0x20);
+	assert_int_equal(vmr.ibv_mr.rkey, 0x30);
+	assert_ptr_equal(vmr.ibv_mr.context, ctx);
+	assert_int_equal(vmr.mr_type, IBV_MR_TYPE_MR);
+	assert_int_equal(vmr.access, IBV_ACCESS_LOCAL_WRITE);
+	t_fail_next(EFAULT);
+	assert_int_equal(ibv_cmd_reg_mr(&pd, (void *)0x1000, 0x2000, 0x7000, 0,
+					&vmr, &cmd, sizeof(cmd), &resp,
+					sizeof(resp)),
+			 EFAULT);
+}
+
+/* On-demand paging over everything: NULL and SIZE_MAX, never an address. */
+static void test_reg_mr_implicit_odp(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_reg_mr cmd;
+	struct ib_uverbs_reg_mr_resp resp;
+	struct verbs_mr vmr = {};
+
+	errno = 0;
+	assert_int_equal(ibv_cmd_reg_mr(&pd, (void *)0x1000, SIZE_MAX, 0,
+					IBV_ACCESS_ON_DEMAND, &vmr, &cmd,
+					sizeof(cmd), &resp, sizeof(resp)),
+			 EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(tk.ncalls, 0);
+	assert_int_equal(ibv_cmd_reg_mr(&pd, NULL, SIZE_MAX, 0,
+					IBV_ACCESS_ON_DEMAND, &vmr, &cmd,
+					sizeof(cmd), &resp, sizeof(resp)),
+			 0);
+	assert_int_equal(cmd.length, UINT64_MAX);
+}
+
+static void test_rereg_mr(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_context other = {};
+	struct ibv_pd pd = { .context = &other, .handle = 6 };
+	struct ibv_rereg_mr cmd;
+	struct ib_uverbs_rereg_mr_resp resp;
+	struct verbs_mr vmr = { .ibv_mr = { .context = ctx, .handle = 8 } };
+	uint32_t kresp[2] = { 0x111, 0x222 };
+	uint8_t want[56], *p;
+
+	memcpy(fk.resp, kresp, sizeof(kresp));
+	fk.resp_len = sizeof(kresp);
+	assert_int_equal(ibv_cmd_rereg_mr(&vmr, IBV_REREG_MR_CHANGE_ACCESS,
+					  (void *)0x3000, 0x100, 0x3000,
+					  IBV_ACCESS_REMOTE_READ, &pd, &cmd,
+					  sizeof(cmd), &resp, sizeof(resp)),
+			 0);
+	p = t_put_write_hdr(want, IB_USER_VERBS_CMD_REREG_MR, 56, 8);
+	p = t_put64(p, (uintptr_t)&resp);
+	p = t_put32(p, 8);
+	p = t_put32(p, IBV_REREG_MR_CHANGE_ACCESS);
+	p = t_put64(p, 0x3000);
+	p = t_put64(p, 0x100);
+	p = t_put64(p, 0x3000);
+	p = t_put32(p, 0); /* the PD only with CHANGE_PD */
+	t_put32(p, IBV_ACCESS_REMOTE_READ);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
+	assert_int_equal(vmr.ibv_mr.lkey, 0x111);
+	assert_int_equal(vmr.ibv_mr.rkey, 0x222);
+	assert_ptr_equal(vmr.ibv_mr.context, ctx);
+	assert_int_equal(ibv_cmd_rereg_mr(&vmr, IBV_REREG_MR_CHANGE_PD, NULL, 0,
+					  0, 0, &pd, &cmd, sizeof(cmd), &resp,
+					  sizeof(resp)),
+			 0);
+	assert_int_equal(cmd.pd_handle, 6);
+	assert_ptr_equal(vmr.ibv_mr.context, &other);
+}
+
+static void test_dereg_mr(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct verbs_mr vmr = { .ibv_mr = { .context = ctx, .handle = 0x77 } };
+
+	assert_int_equal(ibv_cmd_dereg_mr(&vmr), 0);
+	t_expect_destroy_ioctl(0, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
+			       0x77);
+	tk.ncalls = 0;
+	tk.refuse_obj = UVERBS_OBJECT_MR;
+	tk.refuse_method = UVERBS_METHOD_MR_DESTROY;
+	assert_int_equal(ibv_cmd_dereg_mr(&vmr), 0);
+	t_expect_destroy_write(tk.ncalls - 1, IB_USER_VERBS_CMD_DEREG_MR, 0x77);
+	tk.ncalls = 0;
+	t_fail_next(EINVAL);
+	assert_int_equal(ibv_cmd_dereg_mr(&vmr), EINVAL);
+	assert_int_equal(tk.ncalls, 1);
+	assert_false(tk.log[0].is_ioctl);
+}
+
+static void t_query_mr_handler(struct ib_uverbs_ioctl_hdr *h)
+{
+	uint32_t lkey = 0xa1, rkey = 0xb2;
+	uint64_t length = 0x5000;
+
+	t_out_ptr(h, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &lkey, 4);
+	t_out_ptr(h, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &rkey, 4);
+	t_out_ptr(h, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &length, 8);
+}
+
+static void test_query_mr(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx };
+	struct verbs_mr vmr = { .ibv_mr.addr = &vmr };
+	struct ibv_mr *mr = &vmr.ibv_mr;
+	uint8_t want[IOCTL_ATTR(4)], *p;
+
+	tk.on_ioctl = t_query_mr_handler;
+	assert_int_equal(ibv_cmd_query_mr(&pd, &vmr, 0x31), 0);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR, 4);
+	p = t_put_mattr(p, UVERBS_ATTR_QUERY_MR_HANDLE, 0, 0x31);
+	p = t_put_mattr(p, UVERBS_ATTR_QUERY_MR_RESP_LKEY, 4,
+			(uintptr_t)&mr->lkey);
+	p = t_put_mattr(p, UVERBS_ATTR_QUERY_MR_RESP_RKEY, 4,
+			(uintptr_t)&mr->rkey);
+	t_put_mattr(p, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, 8,
+		    (uintptr_t)&mr->length);
+	t_expect(0, true, want, sizeof(want));
+	assert_int_equal(mr->lkey, 0xa1);
+	assert_int_equal(mr->rkey, 0xb2);
+	assert_int_equal(mr->length, 0x5000);
+	assert_int_equal(mr->handle, 0x31);
+	assert_ptr_equal(mr->context, ctx);
+	assert_ptr_equal(mr->pd, &pd);
+	assert_null(mr->addr);
+	assert_int_equal(vmr.mr_type, IBV_MR_TYPE_IMPORTED_MR);
+}
+
+/* ioctl-only commands have nowhere to fall back to: errors pass through. */
+static void test_ioctl_only_no_fallback(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx };
+	struct verbs_mr vmr = {};
+	struct verbs_dm dm = { .dm.context = ctx };
+	struct ibv_alloc_dm_attr attr = { .length = 64 };
+
+	tk.no_ioctl = true;
+	assert_int_equal(ibv_cmd_query_mr(&pd, &vmr, 1), ENOTTY);
+	assert_int_equal(ibv_cmd_reg_dmabuf_mr(&pd, 0, 4096, 0, 3, 0, &vmr),
+			 ENOTTY);
+	assert_int_equal(ibv_cmd_advise_mr(&pd, IBV_ADVISE_MR_ADVICE_PREFETCH,
+					   0, NULL, 0),
+			 ENOTTY);
+	assert_int_equal(ibv_cmd_alloc_dm(ctx, &attr, &dm, NULL), ENOTTY);
+	assert_int_equal(ibv_cmd_free_dm(&dm), ENOTTY);
+	tk.no_ioctl = false;
+	tk.refuse_obj = UVERBS_OBJECT_MR;
+	tk.refuse_method = UVERBS_METHOD_QUERY_MR;
+	assert_int_equal(ibv_cmd_query_mr(&pd, &vmr, 1), EPROTONOSUPPORT);
+	for (unsigned int i = 0; i < tk.ncalls; i++)
+		assert_true(tk.log[i].is_ioctl);
+	assert_int_equal(vmr.mr_type, 0);
+	assert_null(vmr.ibv_mr.context);
+}
+
+static void test_advise_mr(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx, .handle = 2 };
+	struct ibv_sge sge[2] = {};
+	uint8_t want[IOCTL_ATTR(4)], *p;
+
+	assert_int_equal(ibv_cmd_advise_mr(&pd,
+					   IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE,
+					   IBV_ADVISE_MR_FLAG_FLUSH, sge, 2),
+			 0);
+	p = t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR, 4);
+	p = t_put_mattr(p, UVERBS_ATTR_ADVISE_MR_PD_HANDLE, 0, 2);
+	p = t_put_mattr(p, UVERBS_ATTR_ADVISE_MR_ADVICE, 8,
+			IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE);
+	p = t_put_mattr(p, UVERBS_ATTR_ADVISE_MR_FLAGS, 4,
+			IBV_ADVISE_MR_FLAG_FLUSH);
+	t_put_mattr(p, UVERBS_ATTR_ADVISE_MR_SGE_LIST, 32, (uintptr_t)sge);
+	t_expect(0, true, want, sizeof(want));
+	t_fail_next(EOPNOTSUPP);
+	assert_int_equal(ibv_cmd_advise_mr(&pd, IBV_ADVISE_MR_ADVICE_PREFETCH,
+					   0, sge, 1),
+			 EOPNOTSUPP);
+}
+
+static void t_dmabuf_handler(struct ib_uverbs_ioctl_hdr *h)
+{
+	uint32_t lkey = 0xc1, rkey = 0xc2;
+
+	t_out_obj(h, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0x61);
+	t_out_ptr(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, 4);
+	t_out_ptr(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, 4);
+}
+
+static void test_reg_dmabuf_mr(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx, .handle = 5 };
+	struct verbs_mr vmr = {};
+	struct ib_uverbs_attr *a;
+	uint8_t want[24];
+
+	tk.on_ioctl = t_dmabuf_handler;
+	assert_int_equal(ibv_cmd_reg_dmabuf_mr(&pd, 0x200, 0x1000, 0x9000, 11,
+					       IBV_ACCESS_LOCAL_WRITE, &vmr),
+			 0);
+	t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR, 9);
+	assert_int_equal(tk.log[0].len, IOCTL_ATTR(9));
+	assert_memory_equal(tk.log[0].bytes, want, IOCTL_HDR_SIZE);
+	/* Outputs first, then the inputs: the order rdma-core 44 sends. */
+	a = (struct ib_uverbs_attr *)(tk.log[0].bytes + IOCTL_ATTR(0));
+	assert_int_equal(a[0].attr_id, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+	assert_int_equal(a[1].attr_id, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY);
+	assert_int_equal(a[2].attr_id, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 0, 5);
+	assert_memory_equal(&a[3], want, 16);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, 0x200);
+	assert_memory_equal(&a[4], want, 16);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, 0x1000);
+	assert_memory_equal(&a[5], want, 16);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, 0x9000);
+	assert_memory_equal(&a[6], want, 16);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, 11);
+	assert_memory_equal(&a[7], want, 16);
+	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4,
+		    IBV_ACCESS_LOCAL_WRITE);
+	assert_memory_equal(&a[8], want, 16);
+	assert_int_equal(vmr.ibv_mr.handle, 0x61);
+	assert_int_equal(vmr.ibv_mr.lkey, 0xc1);
+	assert_int_equal(vmr.ibv_mr.rkey, 0xc2);
+	assert_ptr_equal(vmr.ibv_mr.addr, (void *)0x200);
+	assert_int_equal(vmr.ibv_mr.length, 0x1000);
+	assert_ptr_equal(vmr.ibv_mr.pd, &pd);
+	assert_ptr_equal(vmr.ibv_mr.context, ctx);
+	assert_int_equal(vmr.mr_type, IBV_MR_TYPE_DMABUF_MR);
+}
+
+static void test_alloc_mw(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx, .handle = 3 };
+	struct ibv_alloc_mw cmd;
+	struct ib_uverbs_alloc_mw_resp resp;
+	struct ibv_mw mw = {};
+	uint32_t kresp[2] = { 0x44, 0x55 }; /* mw_handle, rkey */
+	uint8_t want[24], *p;
+
+	memset(&cmd, 0xff, sizeof(cmd)); /* reserved bytes must be cleared */
+	memcpy(fk.resp, kresp, sizeof(kresp));
+	fk.resp_len = sizeof(kresp);
+	assert_int_equal(ibv_cmd_alloc_mw(&pd, IBV_MW_TYPE_2, &mw, &cmd,
+					  sizeof(cmd), &resp, sizeof(resp)),
+			 0);
+	p = t_put_write_hdr(want, IB_USER_VERBS_CMD_ALLOC_MW, 24, 8);
+	p = t_put64(p, (uintptr_t)&resp);
+	p = t_put32(p, 3);
+	t_put32(p, IBV_MW_TYPE_2);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
+	assert_ptr_equal(mw.context, ctx);
+	assert_ptr_equal(mw.pd, &pd);
+	assert_int_equal(mw.handle, 0x44);
+	assert_int_equal(mw.rkey, 0x55);
+	assert_int_equal(mw.type, IBV_MW_TYPE_2);
+}
+
+static void test_dealloc_mw(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_mw mw = { .context = ctx, .handle = 0x12 };
+
+	assert_int_equal(ibv_cmd_dealloc_mw(&mw), 0);
+	t_expect_destroy_ioctl(0, UVERBS_OBJECT_MW, UVERBS_METHOD_MW_DESTROY,
+			       0x12);
+	tk.ncalls = 0;
+	tk.no_ioctl = true;
+	assert_int_equal(ibv_cmd_dealloc_mw(&mw), 0);
+	t_expect_destroy_write(tk.ncalls - 1, IB_USER_VERBS_CMD_DEALLOC_MW,
+			       0x12);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T_CMD(test_reg_mr),    T_CMD(test_reg_mr_implicit_odp),
+		T_CMD(test_rereg_mr),  T_CMD(test_dereg_mr),
+		T_CMD(test_query_mr),  T_CMD(test_ioctl_only_no_fallback),
+		T_CMD(test_advise_mr), T_CMD(test_reg_dmabuf_mr),
+		T_CMD(test_alloc_mw),  T_CMD(test_dealloc_mw),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
