@@ -42,6 +42,7 @@
 
 #include "t_util.h"
 #include "bench_util.h"
+#include "t_seccomp.h"
 
 #define PROVIDER_SUFFIX "-rdmav34.so"
 #define UVERBS_MAJOR 231
@@ -80,16 +81,6 @@ struct verbs_api {
 	void (*free_list)(struct ibv_device **list);
 	const char *(*get_name)(struct ibv_device *dev);
 };
-
-static bool rdma_netlink_present(void)
-{
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
 
 struct loaded_check {
 	const char *want; /* realpath of the library we dlopen()ed */
@@ -265,7 +256,7 @@ static int child_main(const struct config *cf, int result_fd)
 	struct ibv_device **list;
 	int n = -1;
 
-	if (t_hide_rdma_netlink() && rdma_netlink_present())
+	if (t_hide_rdma_netlink() && t_rdma_netlink())
 		skip("the kernel answers RDMA netlink and it cannot be hidden here, so neither library would read the fake sysfs tree");
 	load_api(cf->lib[0], &api);
 	measure_cold(&api, cf->devices, &s);

@@ -26,16 +26,7 @@
 #include "t_fork.h"
 #include "t_fork_tracker.h"
 #include "t_util.h"
-
-static bool t_rdma_netlink(void)
-{
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
+#include "t_seccomp.h"
 
 static void *t_status_thread(void *arg)
 {

@@ -5,6 +5,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -60,4 +61,14 @@ int t_hide_rdma_netlink(void)
 {
 	return t_seccomp_deny(__NR_socket, 0, AF_NETLINK, 2, NETLINK_RDMA,
 			      EPROTONOSUPPORT);
+}
+
+bool t_rdma_netlink(void)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }

@@ -2,6 +2,7 @@
 #ifndef T_SECCOMP_H
 #define T_SECCOMP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -17,5 +18,8 @@ int t_seccomp_deny(int nr, int a1, uint32_t v1, int a2, uint32_t v2, int err);
  * a kernel without the RDMA core, so that the library falls back to sysfs.
  */
 int t_hide_rdma_netlink(void);
+
+/* Whether this process can open an RDMA netlink socket (not once hidden). */
+bool t_rdma_netlink(void);
 
 #endif

@@ -48,16 +48,6 @@
 static size_t t_ps;
 static enum ibv_fork_status status_before_init;
 
-static bool t_rdma_netlink(void)
-{
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
 /* What a fork()ed child sees of @n units: '.' present, 'X' missing. */
 static void t_view(const char *buf, size_t n, size_t unit, char *out)
 {
