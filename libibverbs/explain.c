@@ -26,8 +26,7 @@
 
 #include "explain.h"
 #include "ibverbs.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "util.h"
 
 /* One explanation line being built: clauses joined by "; ". */
 struct line {
