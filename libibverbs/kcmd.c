@@ -25,12 +25,7 @@
 #include "explain.h"
 #include "ibverbs.h"
 #include "kcmd.h"
-
-/* The request header of an extended write() command. */
-struct kcmd_ex_hdr {
-	struct ib_uverbs_cmd_hdr hdr;
-	struct ib_uverbs_ex_cmd_hdr ex_hdr;
-};
+#include "kern-abi.h"
 
 /* ioctl() is variadic; the seam wants a plain prototype. */
 static int kernel_ioctl(int fd, unsigned long request, void *arg)
@@ -253,7 +248,7 @@ static int write_basic(struct ibv_context *ctx, const struct kcmd_write_args *w)
 /* Extended header: core and provider parts apart, in 8-byte words. */
 static int write_ex(struct ibv_context *ctx, const struct kcmd_write_args *w)
 {
-	struct kcmd_ex_hdr *hdr = w->req;
+	struct ex_hdr *hdr = w->req;
 
 	hdr->hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | w->command;
 	hdr->hdr.in_words = (w->req_core - sizeof(*hdr)) / 8;
@@ -269,7 +264,7 @@ static int write_ex(struct ibv_context *ctx, const struct kcmd_write_args *w)
 
 static size_t hdr_room(const struct kcmd_write_args *w)
 {
-	return w->extended ? sizeof(struct kcmd_ex_hdr) :
+	return w->extended ? sizeof(struct ex_hdr) :
 			     sizeof(struct ib_uverbs_cmd_hdr);
 }
 
