@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Copies between the public structs and the kernel's layouts of them
+ * (kern_copy.c holds the exported ones). Library-internal.
+ */
+#ifndef IBV_KERN_COPY_H
+#define IBV_KERN_COPY_H
+
+#include <string.h>
+
+/*
+ * An address vector between struct ibv_ah_attr (@attr) and either of
+ * the kernel's layouts of it: struct ib_uverbs_ah_attr (CREATE_AH, and
+ * the QP attributes the rdma_cm passes) and struct ib_uverbs_qp_dest
+ * (QUERY_QP, MODIFY_QP). Both use the public field names and differ only
+ * in where the GRH fields sit, so the kernel form is named twice: @kav
+ * the struct, @kgrh its grh member, or the struct itself for a
+ * qp_dest. The kernel form's reserved bytes are left as they are: a
+ * request to the kernel starts zeroed.
+ *
+ * AV_FIELDS() lists each field once, as OP(public, kernel), for the two
+ * directions below; the GID, an array, is copied apart.
+ */
+#define AV_FIELDS(OP, attr, kav, kgrh)                        \
+	OP((attr)->grh.flow_label, (kgrh)->flow_label);       \
+	OP((attr)->grh.sgid_index, (kgrh)->sgid_index);       \
+	OP((attr)->grh.hop_limit, (kgrh)->hop_limit);         \
+	OP((attr)->grh.traffic_class, (kgrh)->traffic_class); \
+	OP((attr)->dlid, (kav)->dlid);                        \
+	OP((attr)->sl, (kav)->sl);                            \
+	OP((attr)->src_path_bits, (kav)->src_path_bits);      \
+	OP((attr)->static_rate, (kav)->static_rate);          \
+	OP((attr)->is_global, (kav)->is_global);              \
+	OP((attr)->port_num, (kav)->port_num)
+
+#define AV_SET_KERN(pub, kern) ((kern) = (pub))
+#define AV_SET_PUB(pub, kern) ((pub) = (kern))
+
+#define AV_TO_KERN(kav, kgrh, attr)                        \
+	do {                                               \
+		memcpy((kgrh)->dgid, (attr)->grh.dgid.raw, \
+		       sizeof((kgrh)->dgid));              \
+		AV_FIELDS(AV_SET_KERN, attr, kav, kgrh);   \
+	} while (0)
+
+#define AV_FROM_KERN(attr, kav, kgrh)                      \
+	do {                                               \
+		memcpy((attr)->grh.dgid.raw, (kgrh)->dgid, \
+		       sizeof((kgrh)->dgid));              \
+		AV_FIELDS(AV_SET_PUB, attr, kav, kgrh);    \
+	} while (0)
+
+#endif
