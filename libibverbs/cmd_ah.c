@@ -25,8 +25,8 @@ int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 		      struct ib_uverbs_create_ah_resp *resp, size_t resp_size)
 {
 	struct ibv_create_ah req = {
-		.response = (uintptr_t)resp,
-		.user_handle = (uintptr_t)ah,
+		.response = ioctl_ptr_to_u64(resp),
+		.user_handle = ioctl_ptr_to_u64(ah),
 		.pd_handle = pd->handle,
 	};
 	struct kcmd_write_args w = {

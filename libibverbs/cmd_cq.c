@@ -338,16 +338,19 @@ static void copy_wc(struct ibv_wc *dst, const struct ib_uverbs_wc *src)
 /* One POLL_CQ for at most POLL_CHUNK entries; the count or -1/errno. */
 static int poll_chunk(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
 {
-	/* Room for the count and POLL_CHUNK entries, 8-byte aligned. */
+	/*
+	 * Room for the count and POLL_CHUNK entries, 8-byte aligned; zeroed
+	 * here as kcmd_write() would zero it, so that no compiler sees its
+	 * address taken (ioctl_ptr_to_u64()) as a read of unset memory.
+	 */
 	uint64_t buf[(sizeof(struct ib_uverbs_poll_cq_resp) +
 		      POLL_CHUNK * sizeof(struct ib_uverbs_wc)) /
-		     sizeof(uint64_t)];
+		     sizeof(uint64_t)] = { 0 };
 	struct ib_uverbs_poll_cq_resp *resp = (void *)buf;
 	size_t resp_len = sizeof(*resp) + ne * sizeof(resp->wc[0]);
 	struct ibv_poll_cq req = {
 		.core_payload = {
-			/* Not ioctl_ptr_to_u64(): gcc would call buf unread. */
-			.response = (uintptr_t)resp,
+			.response = ioctl_ptr_to_u64(resp),
 			.cq_handle = cq->handle,
 			.ne = ne,
 		},

@@ -45,7 +45,7 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 	};
 	int ret;
 
-	cmd->start = (uintptr_t)addr;
+	cmd->start = ioctl_ptr_to_u64(addr);
 	cmd->length = length;
 	/* Implicit ODP spans everything; the kernel spells that U64_MAX. */
 	if ((access & IBV_ACCESS_ON_DEMAND) && length == SIZE_MAX) {
@@ -98,7 +98,7 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr,
 	cmd->response = ioctl_ptr_to_u64(resp);
 	cmd->mr_handle = vmr->ibv_mr.handle;
 	cmd->flags = flags;
-	cmd->start = (uintptr_t)addr;
+	cmd->start = ioctl_ptr_to_u64(addr);
 	cmd->length = length;
 	cmd->hca_va = hca_va;
 	/* @pd may be anything unless the caller asked to change it. */

@@ -233,7 +233,7 @@ static int send_post(struct ibv_context *ctx, uint32_t command,
 	void *wr = head;
 	int ret;
 
-	req->response = (uintptr_t)&resp;
+	req->response = ioctl_ptr_to_u64(&resp);
 	ret = kcmd_write(ctx, &w);
 	if (resp.bad_wr) {
 		for (uint32_t i = 1; i < resp.bad_wr && wr; i++)

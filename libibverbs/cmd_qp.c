@@ -94,7 +94,7 @@ static void fill_create_req(struct qp_create *c, struct ib_uverbs_create_qp *r)
 {
 	struct ibv_qp_init_attr_ex *a = c->attr;
 
-	r->user_handle = (uintptr_t)c->qp;
+	r->user_handle = ioctl_ptr_to_u64(c->qp);
 	r->pd_handle = c->pd_handle;
 	r->send_cq_handle = c->send_cq_handle;
 	r->recv_cq_handle = c->recv_cq_handle;
@@ -139,7 +139,7 @@ static int create_qp_write(struct qp_create *c)
 	req = buf_tail(c->b.cmd, c->b.cmd_core, sizeof(*req));
 	resp = buf_tail(c->b.resp, c->b.resp_core, rlen);
 	fill_create_req(c, &req->core_payload);
-	req->response = (uintptr_t)resp;
+	req->response = ioctl_ptr_to_u64(resp);
 	w.req = req;
 	w.req_core = sizeof(*req);
 	w.req_len = sizeof(*req) + c->b.cmd_size - c->b.cmd_core;
@@ -311,7 +311,7 @@ static int create_qp(struct qp_create *c)
 	handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_CREATE_QP_HANDLE);
 	fill_attr_const_in(cmdb, UVERBS_ATTR_CREATE_QP_TYPE, a->qp_type);
 	fill_attr_in_uint64(cmdb, UVERBS_ATTR_CREATE_QP_USER_HANDLE,
-			    (uintptr_t)c->qp);
+			    ioctl_ptr_to_u64(c->qp));
 	fill_attr_in_ptr(cmdb, UVERBS_ATTR_CREATE_QP_CAP, &a->cap);
 	fill_attr_in_fd(cmdb, UVERBS_ATTR_CREATE_QP_EVENT_FD, c->ctx->async_fd);
 	ret = fill_flags(c, cmdb);
@@ -499,8 +499,8 @@ int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
 	if ((attr->comp_mask & need) != need)
 		return EINVAL;
 	xrcd = container_of(attr->xrcd, struct verbs_xrcd, xrcd);
-	cmd->response = (uintptr_t)resp;
-	cmd->user_handle = (uintptr_t)qp;
+	cmd->response = ioctl_ptr_to_u64(resp);
+	cmd->user_handle = ioctl_ptr_to_u64(qp);
 	cmd->pd_handle = xrcd->handle;
 	cmd->qpn = attr->qp_num;
 	cmd->qp_type = attr->qp_type;

@@ -70,7 +70,7 @@ int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 		     int attr_mask, struct ibv_qp_init_attr *qp_init_attr,
 		     struct ibv_query_qp *cmd, size_t cmd_size)
 {
-	struct ib_uverbs_query_qp_resp resp;
+	struct ib_uverbs_query_qp_resp resp = { 0 };
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_QUERY_QP,
 		KCMD_REQ(cmd, cmd_size),
@@ -80,7 +80,7 @@ int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 
 	if (attr_mask & ~QP_BASIC_ATTR_MASK)
 		return EOPNOTSUPP;
-	cmd->response = (uintptr_t)&resp;
+	cmd->response = ioctl_ptr_to_u64(&resp);
 	cmd->qp_handle = qp->handle;
 	cmd->attr_mask = attr_mask;
 	ret = kcmd_write(qp->context, &w);

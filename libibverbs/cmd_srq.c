@@ -74,8 +74,8 @@ static int create_srq_write(struct srq_create *c)
 		struct ibv_create_xsrq *r = w.req;
 
 		memset(&r->core_payload, 0, sizeof(r->core_payload));
-		r->response = (uintptr_t)resp;
-		r->user_handle = (uintptr_t)c->srq;
+		r->response = ioctl_ptr_to_u64(resp);
+		r->user_handle = ioctl_ptr_to_u64(c->srq);
 		r->srq_type = c->type;
 		r->pd_handle = c->pd->handle;
 		r->max_wr = a->attr.max_wr;
@@ -89,8 +89,8 @@ static int create_srq_write(struct srq_create *c)
 	} else {
 		struct ibv_create_srq *r = w.req;
 
-		r->response = (uintptr_t)resp;
-		r->user_handle = (uintptr_t)c->srq;
+		r->response = ioctl_ptr_to_u64(resp);
+		r->user_handle = ioctl_ptr_to_u64(c->srq);
 		r->pd_handle = c->pd->handle;
 		r->max_wr = a->attr.max_wr;
 		r->max_sge = a->attr.max_sge;
@@ -170,7 +170,7 @@ static int create_srq(struct srq_create *c)
 	handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_CREATE_SRQ_HANDLE);
 	fill_attr_const_in(cmdb, UVERBS_ATTR_CREATE_SRQ_TYPE, c->type);
 	fill_attr_in_uint64(cmdb, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
-			    (uintptr_t)c->srq);
+			    ioctl_ptr_to_u64(c->srq));
 	fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, c->pd->handle);
 	fill_attr_in_uint32(cmdb, UVERBS_ATTR_CREATE_SRQ_MAX_WR,
 			    a->attr.max_wr);
@@ -341,7 +341,7 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 		      struct ibv_query_srq *cmd, size_t cmd_size)
 {
-	struct ib_uverbs_query_srq_resp resp;
+	struct ib_uverbs_query_srq_resp resp = { 0 };
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_QUERY_SRQ,
 		KCMD_REQ(cmd, cmd_size),
@@ -349,7 +349,7 @@ int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 	};
 	int ret;
 
-	cmd->response = (uintptr_t)&resp;
+	cmd->response = ioctl_ptr_to_u64(&resp);
 	cmd->srq_handle = srq->handle;
 	cmd->reserved = 0;
 	ret = kcmd_write(srq->context, &w);

@@ -54,7 +54,7 @@ static int create_wq_write(struct ibv_context *context,
 
 	cmd->core_payload = (struct ib_uverbs_ex_create_wq){
 		.wq_type = init->wq_type,
-		.user_handle = (uintptr_t)wq,
+		.user_handle = ioctl_ptr_to_u64(wq),
 		.pd_handle = init->pd->handle,
 		.cq_handle = init->cq->handle,
 		.max_wr = init->max_wr,
@@ -84,7 +84,7 @@ static void fill_create_wq(struct ibv_command_buffer *cmdb,
 {
 	out->handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_CREATE_WQ_HANDLE);
 	fill_attr_in_uint64(cmdb, UVERBS_ATTR_CREATE_WQ_USER_HANDLE,
-			    (uintptr_t)wq);
+			    ioctl_ptr_to_u64(wq));
 	fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_WQ_PD_HANDLE,
 			 init->pd->handle);
 	fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE,
