@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "ibverbs.h"
 #include "kcmd.h"
+#include "util.h"
 
 /* The provider's buffers for one create, and where they came from. */
 struct cq_bufs {
@@ -270,7 +271,7 @@ int ibv_cmd_create_cq_ex(struct ibv_context *context,
 	const struct cq_bufs b = { cmd, cmd_size, resp, resp_size, true };
 
 	if (cq_attr->comp_mask & ~known)
-		return EOPNOTSUPP;
+		return with_errno(EOPNOTSUPP);
 	return create_cq(context, &cq->cq, &r, &b);
 }
 
@@ -475,7 +476,7 @@ int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr,
 	};
 
 	if (attr->attr_mask >= IBV_CQ_ATTR_RESERVED)
-		return EINVAL;
+		return with_errno(EINVAL);
 	cmd->core_payload = (struct ib_uverbs_ex_modify_cq){
 		.cq_handle = cq->handle,
 		.attr_mask = attr->attr_mask,

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "ibverbs.h"
 #include "kcmd.h"
+#include "util.h"
 
 /**
  * ibv_cmd_reg_mr - have the kernel register (pin) a range of memory
@@ -49,10 +50,8 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 	cmd->length = length;
 	/* Implicit ODP spans everything; the kernel spells that U64_MAX. */
 	if ((access & IBV_ACCESS_ON_DEMAND) && length == SIZE_MAX) {
-		if (addr) {
-			errno = EINVAL;
-			return EINVAL;
-		}
+		if (addr)
+			return with_errno(EINVAL);
 		cmd->length = UINT64_MAX;
 	}
 	cmd->response = ioctl_ptr_to_u64(resp);

@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "ibverbs.h"
 #include "kcmd.h"
+#include "util.h"
 
 _Static_assert(sizeof(struct ibv_sge) == sizeof(struct ib_uverbs_sge),
 	       "sge layout");
@@ -253,7 +254,7 @@ static int post(struct ibv_context *ctx, const struct post_kind *kind,
 
 	if (!chain_size(kind, head, &s)) {
 		*bad = head;
-		return EINVAL;
+		return with_errno(EINVAL);
 	}
 	{
 		uint64_t buf[(s.len + 7) / 8];

@@ -14,6 +14,7 @@
 #include "ibverbs.h"
 #include "kcmd.h"
 #include "kern_copy.h"
+#include "util.h"
 
 static void cap_from_query(struct ibv_qp_cap *cap,
 			   const struct ib_uverbs_query_qp_resp *r)
@@ -79,7 +80,7 @@ int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 	int ret;
 
 	if (attr_mask & ~QP_BASIC_ATTR_MASK)
-		return EOPNOTSUPP;
+		return with_errno(EOPNOTSUPP);
 	cmd->response = ioctl_ptr_to_u64(&resp);
 	cmd->qp_handle = qp->handle;
 	cmd->attr_mask = attr_mask;
@@ -176,7 +177,7 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 	};
 
 	if (attr_mask & ~QP_BASIC_ATTR_MASK)
-		return EOPNOTSUPP;
+		return with_errno(EOPNOTSUPP);
 	modify_to_kern(&cmd->core_payload, qp, attr, attr_mask);
 	return kcmd_write(qp->context, &w);
 }

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "ibverbs.h"
 #include "kcmd.h"
+#include "util.h"
 
 /* One create in progress, with the provider's write() buffers. */
 struct srq_create {
@@ -67,7 +68,7 @@ static int create_srq_write(struct srq_create *c)
 	int ret;
 
 	if (c->cmd_core < req_core)
-		return EINVAL;
+		return with_errno(EINVAL);
 	w.req = (char *)c->cmd + c->cmd_core - req_core;
 	w.resp = resp = (void *)((char *)c->resp + sizeof(*c->resp) - rlen);
 	if (xsrq) {
@@ -120,7 +121,7 @@ static int fill_type(struct srq_create *c, struct ibv_command_buffer *cmdb,
 	case IBV_SRQT_XRC:
 		if (!(m & IBV_SRQ_INIT_ATTR_XRCD) ||
 		    !(m & IBV_SRQ_INIT_ATTR_CQ))
-			return EINVAL;
+			return with_errno(EINVAL);
 		c->vxrcd = container_of(a->xrcd, struct verbs_xrcd, xrcd);
 		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE,
 				 c->vxrcd->handle);
@@ -132,7 +133,7 @@ static int fill_type(struct srq_create *c, struct ibv_command_buffer *cmdb,
 	case IBV_SRQT_TM:
 		if (!(m & IBV_SRQ_INIT_ATTR_CQ) ||
 		    !(m & IBV_SRQ_INIT_ATTR_TM) || !a->tm_cap.max_num_tags)
-			return EINVAL;
+			return with_errno(EINVAL);
 		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE,
 				 a->cq->handle);
 		fill_attr_in_uint32(cmdb, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS,
@@ -166,7 +167,7 @@ static int create_srq(struct srq_create *c)
 							  IBV_SRQT_BASIC;
 	ret = fill_type(c, cmdb, &srq_num);
 	if (ret)
-		goto err;
+		return ret;
 	handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_CREATE_SRQ_HANDLE);
 	fill_attr_const_in(cmdb, UVERBS_ATTR_CREATE_SRQ_TYPE, c->type);
 	fill_attr_in_uint64(cmdb, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
@@ -196,10 +197,6 @@ static int create_srq(struct srq_create *c)
 		a->attr.max_sge = max_sge;
 		vsrq_fields(c, srq_num);
 	}
-	if (!ret)
-		return 0;
-err:
-	errno = ret;
 	return ret;
 }
 
@@ -263,14 +260,10 @@ int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
 	};
 
 	(void)context;
-	if (attr_ex->comp_mask >= IBV_SRQ_INIT_ATTR_RESERVED) {
-		errno = EOPNOTSUPP;
-		return EOPNOTSUPP;
-	}
-	if (!(attr_ex->comp_mask & IBV_SRQ_INIT_ATTR_PD)) {
-		errno = EINVAL;
-		return EINVAL;
-	}
+	if (attr_ex->comp_mask >= IBV_SRQ_INIT_ATTR_RESERVED)
+		return with_errno(EOPNOTSUPP);
+	if (!(attr_ex->comp_mask & IBV_SRQ_INIT_ATTR_PD))
+		return with_errno(EINVAL);
 	return create_srq(&c);
 }
 
@@ -317,12 +310,12 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 	};
 
 	if (cmd_size < sizeof(*cmd))
-		return EINVAL;
+		return with_errno(EINVAL);
 	if (abi_ver == 3) {
 		/* More than a header counts, in the longer layout: unbuilt. */
 		if (cmd_size - sizeof(*cmd) >
 		    KCMD_BASIC_MAX - sizeof(struct ibv_modify_srq_v3))
-			return EINVAL;
+			return with_errno(EINVAL);
 		return modify_srq_v3(srq, srq_attr, srq_attr_mask, cmd,
 				     cmd_size);
 	}

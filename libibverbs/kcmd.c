@@ -26,6 +26,7 @@
 #include "ibverbs.h"
 #include "kcmd.h"
 #include "kern-abi.h"
+#include "util.h"
 
 /* ioctl() is variadic; the seam wants a plain prototype. */
 static int kernel_ioctl(int fd, unsigned long request, void *arg)
@@ -193,8 +194,7 @@ int kcmd_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
 		return 0;
 	}
 out:
-	errno = ret;
-	return ret;
+	return with_errno(ret);
 }
 
 /**
@@ -334,10 +334,8 @@ int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *w)
 {
 	int ret;
 
-	if (!sizes_ok(w)) {
-		errno = EINVAL;
-		return EINVAL;
-	}
+	if (!sizes_ok(w))
+		return with_errno(EINVAL);
 	if (!kcmd_ioctl_refused(ctx, UVERBS_OBJECT_DEVICE,
 				UVERBS_METHOD_INVOKE_WRITE)) {
 		ret = write_tunnel(ctx, w);
