@@ -13,6 +13,7 @@
 #include "export.h"
 #include "explain.h"
 #include "kcmd.h"
+#include "util.h"
 
 /*
  * What the chain allows once the kernel has no ioctl for it. An
@@ -32,7 +33,7 @@ static enum cmd_route legacy_route(struct ibv_context *ctx,
 	if (ioctl_only) {
 		explain_no_method(ctx, cmdb->hdr.object_id,
 				  cmdb->hdr.method_id);
-		*ret = EOPNOTSUPP;
+		*ret = with_errno(EOPNOTSUPP);
 		return CMD_DONE;
 	}
 	return require_ex ? CMD_WRITE_EX : CMD_WRITE;

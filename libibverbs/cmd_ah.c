@@ -12,24 +12,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
-
-/* The public address vector in the kernel's layout. */
-static void ah_attr_to_kern(struct ib_uverbs_ah_attr *k,
-			    const struct ibv_ah_attr *a)
-{
-	memset(k, 0, sizeof(*k));
-	memcpy(k->grh.dgid, a->grh.dgid.raw, sizeof(k->grh.dgid));
-	k->grh.flow_label = a->grh.flow_label;
-	k->grh.sgid_index = a->grh.sgid_index;
-	k->grh.hop_limit = a->grh.hop_limit;
-	k->grh.traffic_class = a->grh.traffic_class;
-	k->dlid = a->dlid;
-	k->sl = a->sl;
-	k->src_path_bits = a->src_path_bits;
-	k->static_rate = a->static_rate;
-	k->is_global = a->is_global;
-	k->port_num = a->port_num;
-}
+#include "kern_copy.h"
 
 /**
  * ibv_cmd_create_ah - create an address handle on @pd (provider helper)
@@ -44,8 +27,8 @@ IBV_EXPORT int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 				 size_t resp_size)
 {
 	struct ibv_create_ah req = {
-		.response = (uintptr_t)resp,
-		.user_handle = (uintptr_t)ah,
+		.response = ioctl_ptr_to_u64(resp),
+		.user_handle = ioctl_ptr_to_u64(ah),
 		.pd_handle = pd->handle,
 	};
 	struct kcmd_write_args w = {
@@ -55,7 +38,7 @@ IBV_EXPORT int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 	};
 	int ret;
 
-	ah_attr_to_kern(&req.attr, attr);
+	AV_TO_KERN(&req.attr, &req.attr.grh, attr);
 	ret = kcmd_write(pd->context, &w);
 	if (ret)
 		return ret;

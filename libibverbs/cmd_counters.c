@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "driver.h"
 #include "export.h"
+#include "util.h"
 
 /*
  * Creates a counter set; no comp_mask bit is defined, so any is
@@ -34,7 +35,7 @@ IBV_EXPORT int ibv_cmd_create_counters(struct ibv_context *context,
 	int ret;
 
 	if (init_attr->comp_mask)
-		return EOPNOTSUPP;
+		return with_errno(EOPNOTSUPP);
 	ret = execute_ioctl(context, cmdb);
 	if (ret)
 		return ret;

@@ -23,6 +23,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "util.h"
 
 /* The provider's buffers for one create, and where they came from. */
 struct cq_bufs {
@@ -274,7 +275,7 @@ IBV_EXPORT int ibv_cmd_create_cq_ex(struct ibv_context *context,
 	const struct cq_bufs b = { cmd, cmd_size, resp, resp_size, true };
 
 	if (cq_attr->comp_mask & ~known)
-		return EOPNOTSUPP;
+		return with_errno(EOPNOTSUPP);
 	return create_cq(context, &cq->cq, &r, &b);
 }
 
@@ -342,16 +343,19 @@ static void copy_wc(struct ibv_wc *dst, const struct ib_uverbs_wc *src)
 /* One POLL_CQ for at most POLL_CHUNK entries; the count or -1/errno. */
 static int poll_chunk(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
 {
-	/* Room for the count and POLL_CHUNK entries, 8-byte aligned. */
+	/*
+	 * Room for the count and POLL_CHUNK entries, 8-byte aligned; zeroed
+	 * here as kcmd_write() would zero it, so that no compiler sees its
+	 * address taken (ioctl_ptr_to_u64()) as a read of unset memory.
+	 */
 	uint64_t buf[(sizeof(struct ib_uverbs_poll_cq_resp) +
 		      POLL_CHUNK * sizeof(struct ib_uverbs_wc)) /
-		     sizeof(uint64_t)];
+		     sizeof(uint64_t)] = { 0 };
 	struct ib_uverbs_poll_cq_resp *resp = (void *)buf;
 	size_t resp_len = sizeof(*resp) + ne * sizeof(resp->wc[0]);
 	struct ibv_poll_cq req = {
 		.core_payload = {
-			/* Not ioctl_ptr_to_u64(): gcc would call buf unread. */
-			.response = (uintptr_t)resp,
+			.response = ioctl_ptr_to_u64(resp),
 			.cq_handle = cq->handle,
 			.ne = ne,
 		},
@@ -478,7 +482,7 @@ IBV_EXPORT int ibv_cmd_modify_cq(struct ibv_cq *cq,
 	};
 
 	if (attr->attr_mask >= IBV_CQ_ATTR_RESERVED)
-		return EINVAL;
+		return with_errno(EINVAL);
 	cmd->core_payload = (struct ib_uverbs_ex_modify_cq){
 		.cq_handle = cq->handle,
 		.attr_mask = attr->attr_mask,

@@ -24,6 +24,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "util.h"
 
 static void port_attr_from_kern(struct ibv_port_attr *attr,
 				const struct ib_uverbs_query_port_resp *r)
@@ -441,7 +442,7 @@ ibv_cmd_query_device_any(struct ibv_context *context,
 	int ret;
 
 	if ((input && input->comp_mask) || attr_size < sizeof(attr->orig_attr))
-		return EINVAL;
+		return with_errno(EINVAL);
 	if (!resp) {
 		resp = &own;
 		resp_size = &own_size;

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "driver.h"
 #include "export.h"
+#include "util.h"
 
 /**
  * ibv_cmd_alloc_dm - have the kernel allocate device memory
@@ -72,8 +73,7 @@ IBV_EXPORT int ibv_cmd_free_dm(struct verbs_dm *dm)
  * @vmr: the provider's MR; filled in on success (addr NULL)
  * @link: the provider's attributes, or NULL
  *
- * Returns 0 or a positive errno value (EINVAL, also in errno, without
- * ZERO_BASED).
+ * Returns 0 or a positive errno value (EINVAL without ZERO_BASED).
  */
 IBV_EXPORT int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
 				 uint64_t offset, size_t length,
@@ -86,10 +86,8 @@ IBV_EXPORT int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
 	uint32_t lkey, rkey;
 	int ret;
 
-	if (!(access & IBV_ACCESS_ZERO_BASED)) {
-		errno = EINVAL;
-		return EINVAL;
-	}
+	if (!(access & IBV_ACCESS_ZERO_BASED))
+		return with_errno(EINVAL);
 	handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_REG_DM_MR_HANDLE);
 	fill_attr_out_ptr(cmdb, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey);
 	fill_attr_out_ptr(cmdb, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey);

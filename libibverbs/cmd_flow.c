@@ -22,6 +22,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "util.h"
 
 /*
  * Applications lay their specs out packed behind struct ibv_flow_attr
@@ -69,9 +70,9 @@ static int copy_sized_filter(const struct ib_spec *ib, void *kval, void *kmask,
 	const uint8_t *val = ib->p + hdr;
 
 	if (ib_len < kern_len)
-		return EINVAL;
+		return with_errno(EINVAL);
 	if (!all_zero(val + ib_len + kern_len, ib_len - kern_len))
-		return EOPNOTSUPP;
+		return with_errno(EOPNOTSUPP);
 	memcpy(kval, val, kern_len);
 	memcpy(kmask, val + ib_len, kern_len);
 	return 0;
@@ -147,7 +148,7 @@ static int conv_filter(const struct ib_spec *ib, struct ibv_kern_spec *k)
 		COPY_FILTER(k, mpls, ib, struct ibv_flow_spec_mpls);
 		return 0;
 	}
-	return EINVAL;
+	return with_errno(EINVAL);
 }
 
 /* The object pointer of an action spec, read where it lies. */
@@ -195,7 +196,7 @@ static int conv_action(const struct ib_spec *ib, struct ibv_kern_spec *k)
 		k->flow_count.handle = vc->handle;
 		return 0;
 	}
-	return EINVAL;
+	return with_errno(EINVAL);
 }
 
 /*
@@ -217,7 +218,7 @@ static int spec_to_kern(const struct ib_spec *ib, struct ibv_kern_spec *k)
 	if (ib->type & IBV_FLOW_SPEC_ACTION_TAG)
 		return conv_action(ib, k);
 	if (outer == IBV_FLOW_SPEC_GRE || outer == IBV_FLOW_SPEC_VXLAN_TUNNEL)
-		return EINVAL;
+		return with_errno(EINVAL);
 	return conv_filter(ib, k);
 }
 
@@ -309,22 +310,19 @@ static int create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
 /*
  * Creates a flow steering rule on @qp from @flow_attr and its specs;
  * @ucmd/@ucmd_size is the provider's data for the kernel driver (may be
- * NULL/0). Fills flow_id's context and handle. 0 or a positive errno,
- * also left in errno; EINVAL for more provider data than the command
- * can carry, before anything is built.
+ * NULL/0). Fills flow_id's context and handle. 0 or a positive errno;
+ * EINVAL for more provider data than the command can carry, before
+ * anything is built.
  */
 IBV_EXPORT int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
 				   struct ibv_flow_attr *flow_attr, void *ucmd,
 				   size_t ucmd_size)
 {
 	size_t udata = ucmd ? ucmd_size : 0;
-	int ret = udata > KCMD_EX_PART_MAX ?
-			  EINVAL :
-			  create_flow(qp, flow_id, flow_attr, ucmd, udata);
 
-	if (ret)
-		errno = ret;
-	return ret;
+	if (udata > KCMD_EX_PART_MAX)
+		return with_errno(EINVAL);
+	return create_flow(qp, flow_id, flow_attr, ucmd, udata);
 }
 
 static const struct cmd_destroy flow_destroy = {

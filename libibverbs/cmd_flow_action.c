@@ -30,8 +30,8 @@ static void scrub_encap(struct ibv_flow_action_esp_encap *encap)
 {
 	if (sizeof(encap->val_ptr) == sizeof(encap->val_ptr_data_u64))
 		return;
-	encap->val_ptr_data_u64 = (uintptr_t)encap->val_ptr;
-	encap->next_ptr_data_u64 = (uintptr_t)encap->next_ptr;
+	encap->val_ptr_data_u64 = ioctl_ptr_to_u64(encap->val_ptr);
+	encap->next_ptr_data_u64 = ioctl_ptr_to_u64(encap->next_ptr);
 }
 
 /*

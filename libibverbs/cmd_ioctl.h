@@ -71,7 +71,10 @@ static inline size_t ibv_cmd_buffer_size(unsigned int num_attrs)
 	       (size_t)num_attrs * sizeof(struct ib_uverbs_attr);
 }
 
-/* The kernel takes every pointer as a u64. */
+/*
+ * The kernel takes every pointer as a u64. The library fills every such
+ * field (a response, a user handle, a buffer's start) through this.
+ */
 static inline uint64_t ioctl_ptr_to_u64(const void *ptr)
 {
 	return (uintptr_t)ptr;

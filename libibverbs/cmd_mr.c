@@ -21,6 +21,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "util.h"
 
 /**
  * ibv_cmd_reg_mr - have the kernel register (pin) a range of memory
@@ -47,14 +48,12 @@ IBV_EXPORT int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 	};
 	int ret;
 
-	cmd->start = (uintptr_t)addr;
+	cmd->start = ioctl_ptr_to_u64(addr);
 	cmd->length = length;
 	/* Implicit ODP spans everything; the kernel spells that U64_MAX. */
 	if ((access & IBV_ACCESS_ON_DEMAND) && length == SIZE_MAX) {
-		if (addr) {
-			errno = EINVAL;
-			return EINVAL;
-		}
+		if (addr)
+			return with_errno(EINVAL);
 		cmd->length = UINT64_MAX;
 	}
 	cmd->response = ioctl_ptr_to_u64(resp);
@@ -102,7 +101,7 @@ IBV_EXPORT int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags,
 	cmd->response = ioctl_ptr_to_u64(resp);
 	cmd->mr_handle = vmr->ibv_mr.handle;
 	cmd->flags = flags;
-	cmd->start = (uintptr_t)addr;
+	cmd->start = ioctl_ptr_to_u64(addr);
 	cmd->length = length;
 	cmd->hca_va = hca_va;
 	/* @pd may be anything unless the caller asked to change it. */

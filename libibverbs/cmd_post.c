@@ -24,9 +24,75 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "util.h"
 
 _Static_assert(sizeof(struct ibv_sge) == sizeof(struct ib_uverbs_sge),
 	       "sge layout");
+
+/*
+ * The three requests are laid out alike: header, response pointer, the
+ * QP's or SRQ's handle, the counts, then the kernel's work requests.
+ * One struct stands for all three.
+ */
+#define SAME_REQ(a, fa)                                                      \
+	_Static_assert(                                                      \
+		sizeof(struct a) == sizeof(struct ibv_post_send) &&          \
+			offsetof(struct a, fa) ==                            \
+				offsetof(struct ibv_post_send, qp_handle) && \
+			offsetof(struct a, wqe_size) ==                      \
+				offsetof(struct ibv_post_send, wqe_size),    \
+		#a " is laid out like ibv_post_send")
+SAME_REQ(ibv_post_recv, qp_handle);
+SAME_REQ(ibv_post_srq_recv, srq_handle);
+
+/*
+ * Send and receive requests begin alike too (wr_id, next, sg_list,
+ * num_sge), so one walk serves both chains; a field is read where it
+ * lies in either.
+ */
+#define SAME_HEAD(f)                                            \
+	_Static_assert(offsetof(struct ibv_send_wr, f) ==       \
+			       offsetof(struct ibv_recv_wr, f), \
+		       "work requests begin alike")
+SAME_HEAD(next);
+SAME_HEAD(sg_list);
+SAME_HEAD(num_sge);
+
+#define WR_FIELD(wr, f, val)                                                 \
+	memcpy(&(val), (const char *)(wr) + offsetof(struct ibv_recv_wr, f), \
+	       sizeof(val))
+
+static void *wr_next(const void *wr)
+{
+	void *next;
+
+	WR_FIELD(wr, next, next);
+	return next;
+}
+
+static int wr_num_sge(const void *wr)
+{
+	int n;
+
+	WR_FIELD(wr, num_sge, n);
+	return n;
+}
+
+static const struct ibv_sge *wr_sg_list(const void *wr)
+{
+	const struct ibv_sge *sg;
+
+	WR_FIELD(wr, sg_list, sg);
+	return sg;
+}
+
+/* What tells the three posts apart. */
+struct post_kind {
+	uint32_t command;
+	uint32_t wqe_size; /* the kernel's work request */
+	/* One element of the chain into the kernel's work request @k. */
+	void (*marshal)(void *k, const void *wr, enum ibv_qp_type type);
+};
 
 /* Counts of a chain, and the bytes of its request. */
 struct post_size {
@@ -52,20 +118,12 @@ static bool add_wr(struct post_size *s, size_t wr_size, int num_sge)
 	return true;
 }
 
-static bool send_size(struct ibv_send_wr *wr, struct post_size *s)
+static bool chain_size(const struct post_kind *kind, const void *wr,
+		       struct post_size *s)
 {
 	*s = (struct post_size){ .len = sizeof(struct ibv_post_send) };
-	for (; wr; wr = wr->next)
-		if (!add_wr(s, sizeof(struct ib_uverbs_send_wr), wr->num_sge))
-			return false;
-	return true;
-}
-
-static bool recv_size(struct ibv_recv_wr *wr, size_t core, struct post_size *s)
-{
-	*s = (struct post_size){ .len = core };
-	for (; wr; wr = wr->next)
-		if (!add_wr(s, sizeof(struct ib_uverbs_recv_wr), wr->num_sge))
+	for (; wr; wr = wr_next(wr))
+		if (!add_wr(s, kind->wqe_size, wr_num_sge(wr)))
 			return false;
 	return true;
 }
@@ -99,36 +157,61 @@ static void send_remote(struct ib_uverbs_send_wr *k,
 	}
 }
 
-/* Work requests at @k, their scatter lists after the last of them. */
-static void marshal_send(void *k_wrs, uint32_t nwr, struct ibv_send_wr *wr,
+static void marshal_send(void *k_wr, const void *chain_wr,
 			 enum ibv_qp_type type)
 {
-	struct ib_uverbs_send_wr *k = k_wrs;
-	struct ib_uverbs_sge *sge = (struct ib_uverbs_sge *)(k + nwr);
+	struct ib_uverbs_send_wr *k = k_wr;
+	const struct ibv_send_wr *wr = chain_wr;
 
-	for (; wr; wr = wr->next, k++) {
-		k->wr_id = wr->wr_id;
-		k->num_sge = wr->num_sge;
-		k->opcode = wr->opcode;
-		k->send_flags = wr->send_flags;
-		/* imm_data and invalidate_rkey share these bytes. */
-		k->ex.imm_data = wr->imm_data;
-		send_remote(k, wr, type);
-		memcpy(sge, wr->sg_list, (size_t)wr->num_sge * sizeof(*sge));
-		sge += wr->num_sge;
-	}
+	k->wr_id = wr->wr_id;
+	k->num_sge = wr->num_sge;
+	k->opcode = wr->opcode;
+	k->send_flags = wr->send_flags;
+	/* imm_data and invalidate_rkey share these bytes. */
+	k->ex.imm_data = wr->imm_data;
+	send_remote(k, wr, type);
 }
 
-static void marshal_recv(void *k_wrs, uint32_t nwr, struct ibv_recv_wr *wr)
+static void marshal_recv(void *k_wr, const void *chain_wr,
+			 enum ibv_qp_type type)
 {
-	struct ib_uverbs_recv_wr *k = k_wrs;
-	struct ib_uverbs_sge *sge = (struct ib_uverbs_sge *)(k + nwr);
+	struct ib_uverbs_recv_wr *k = k_wr;
+	const struct ibv_recv_wr *wr = chain_wr;
 
-	for (; wr; wr = wr->next, k++) {
-		k->wr_id = wr->wr_id;
-		k->num_sge = wr->num_sge;
-		memcpy(sge, wr->sg_list, (size_t)wr->num_sge * sizeof(*sge));
-		sge += wr->num_sge;
+	(void)type;
+	k->wr_id = wr->wr_id;
+	k->num_sge = wr->num_sge;
+}
+
+static const struct post_kind post_send_kind = {
+	.command = IB_USER_VERBS_CMD_POST_SEND,
+	.wqe_size = sizeof(struct ib_uverbs_send_wr),
+	.marshal = marshal_send,
+};
+static const struct post_kind post_recv_kind = {
+	.command = IB_USER_VERBS_CMD_POST_RECV,
+	.wqe_size = sizeof(struct ib_uverbs_recv_wr),
+	.marshal = marshal_recv,
+};
+static const struct post_kind post_srq_recv_kind = {
+	.command = IB_USER_VERBS_CMD_POST_SRQ_RECV,
+	.wqe_size = sizeof(struct ib_uverbs_recv_wr),
+	.marshal = marshal_recv,
+};
+
+/* The chain's work requests at @k, their scatter lists after the last. */
+static void marshal_chain(const struct post_kind *kind, void *k, uint32_t nwr,
+			  const void *wr, enum ibv_qp_type type)
+{
+	struct ib_uverbs_sge *sge =
+		(void *)((char *)k + (size_t)nwr * kind->wqe_size);
+	int n;
+
+	for (; wr; wr = wr_next(wr), k = (char *)k + kind->wqe_size) {
+		kind->marshal(k, wr, type);
+		n = wr_num_sge(wr);
+		memcpy(sge, wr_sg_list(wr), (size_t)n * sizeof(*sge));
+		sge += n;
 	}
 }
 
@@ -137,8 +220,9 @@ static void marshal_recv(void *k_wrs, uint32_t nwr, struct ibv_recv_wr *wr)
  * request the kernel refused; at the head of the chain when it failed
  * without naming one.
  */
-static int post(struct ibv_context *ctx, uint32_t command, void *req,
-		size_t len, void *head, void **bad, size_t next_off)
+static int send_post(struct ibv_context *ctx, uint32_t command,
+		     struct ibv_post_send *req, size_t len, void *head,
+		     void **bad)
 {
 	struct ib_uverbs_post_send_resp resp = { 0 };
 	struct kcmd_write_args w = {
@@ -148,21 +232,43 @@ static int post(struct ibv_context *ctx, uint32_t command, void *req,
 		.req_len = len,
 		KCMD_RESP(&resp, sizeof(resp)),
 	};
-	/* The three requests begin alike: header, then response pointer. */
-	struct ibv_post_send *hdr = req;
 	void *wr = head;
 	int ret;
 
-	hdr->response = (uintptr_t)&resp;
+	req->response = ioctl_ptr_to_u64(&resp);
 	ret = kcmd_write(ctx, &w);
 	if (resp.bad_wr) {
 		for (uint32_t i = 1; i < resp.bad_wr && wr; i++)
-			wr = *(void **)((char *)wr + next_off);
+			wr = wr_next(wr);
 		*bad = wr;
 	} else if (ret) {
 		*bad = head;
 	}
 	return ret;
+}
+
+/* The one body of the three posts: build the request on the stack, send. */
+static int post(struct ibv_context *ctx, const struct post_kind *kind,
+		uint32_t handle, enum ibv_qp_type type, void *head, void **bad)
+{
+	struct post_size s;
+
+	if (!chain_size(kind, head, &s)) {
+		*bad = head;
+		return with_errno(EINVAL);
+	}
+	{
+		uint64_t buf[(s.len + 7) / 8];
+		struct ibv_post_send *req = (struct ibv_post_send *)buf;
+
+		memset(buf, 0, sizeof(buf));
+		req->qp_handle = handle;
+		req->wr_count = s.wrs;
+		req->sge_count = s.sges;
+		req->wqe_size = kind->wqe_size;
+		marshal_chain(kind, req + 1, s.wrs, head, type);
+		return send_post(ctx, kind->command, req, s.len, head, bad);
+	}
 }
 
 /**
@@ -176,26 +282,8 @@ static int post(struct ibv_context *ctx, uint32_t command, void *req,
 IBV_EXPORT int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 				 struct ibv_send_wr **bad_wr)
 {
-	struct post_size s;
-
-	if (!send_size(wr, &s)) {
-		*bad_wr = wr;
-		return EINVAL;
-	}
-	{
-		uint64_t buf[(s.len + 7) / 8];
-		struct ibv_post_send *req = (struct ibv_post_send *)buf;
-
-		memset(buf, 0, sizeof(buf));
-		req->qp_handle = ibqp->handle;
-		req->wr_count = s.wrs;
-		req->sge_count = s.sges;
-		req->wqe_size = sizeof(struct ib_uverbs_send_wr);
-		marshal_send(req + 1, s.wrs, wr, ibqp->qp_type);
-		return post(ibqp->context, IB_USER_VERBS_CMD_POST_SEND, req,
-			    s.len, wr, (void **)bad_wr,
-			    offsetof(struct ibv_send_wr, next));
-	}
+	return post(ibqp->context, &post_send_kind, ibqp->handle, ibqp->qp_type,
+		    wr, (void **)bad_wr);
 }
 
 /**
@@ -206,26 +294,8 @@ IBV_EXPORT int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 IBV_EXPORT int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 				 struct ibv_recv_wr **bad_wr)
 {
-	struct post_size s;
-
-	if (!recv_size(wr, sizeof(struct ibv_post_recv), &s)) {
-		*bad_wr = wr;
-		return EINVAL;
-	}
-	{
-		uint64_t buf[(s.len + 7) / 8];
-		struct ibv_post_recv *req = (struct ibv_post_recv *)buf;
-
-		memset(buf, 0, sizeof(buf));
-		req->qp_handle = ibqp->handle;
-		req->wr_count = s.wrs;
-		req->sge_count = s.sges;
-		req->wqe_size = sizeof(struct ib_uverbs_recv_wr);
-		marshal_recv(req + 1, s.wrs, wr);
-		return post(ibqp->context, IB_USER_VERBS_CMD_POST_RECV, req,
-			    s.len, wr, (void **)bad_wr,
-			    offsetof(struct ibv_recv_wr, next));
-	}
+	return post(ibqp->context, &post_recv_kind, ibqp->handle, ibqp->qp_type,
+		    wr, (void **)bad_wr);
 }
 
 /**
@@ -237,24 +307,7 @@ IBV_EXPORT int ibv_cmd_post_srq_recv(struct ibv_srq *srq,
 				     struct ibv_recv_wr *wr,
 				     struct ibv_recv_wr **bad_wr)
 {
-	struct post_size s;
-
-	if (!recv_size(wr, sizeof(struct ibv_post_srq_recv), &s)) {
-		*bad_wr = wr;
-		return EINVAL;
-	}
-	{
-		uint64_t buf[(s.len + 7) / 8];
-		struct ibv_post_srq_recv *req = (struct ibv_post_srq_recv *)buf;
-
-		memset(buf, 0, sizeof(buf));
-		req->srq_handle = srq->handle;
-		req->wr_count = s.wrs;
-		req->sge_count = s.sges;
-		req->wqe_size = sizeof(struct ib_uverbs_recv_wr);
-		marshal_recv(req + 1, s.wrs, wr);
-		return post(srq->context, IB_USER_VERBS_CMD_POST_SRQ_RECV, req,
-			    s.len, wr, (void **)bad_wr,
-			    offsetof(struct ibv_recv_wr, next));
-	}
+	/* An SRQ has no QP type, and receive requests need none. */
+	return post(srq->context, &post_srq_recv_kind, srq->handle, 0, wr,
+		    (void **)bad_wr);
 }

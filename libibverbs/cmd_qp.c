@@ -21,6 +21,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "util.h"
 
 /* The create flags the kernel knows, whatever the route. */
 #define QP_CREATE_FLAGS_SUPPORTED                                        \
@@ -96,7 +97,7 @@ static void fill_create_req(struct qp_create *c, struct ib_uverbs_create_qp *r)
 {
 	struct ibv_qp_init_attr_ex *a = c->attr;
 
-	r->user_handle = (uintptr_t)c->qp;
+	r->user_handle = ioctl_ptr_to_u64(c->qp);
 	r->pd_handle = c->pd_handle;
 	r->send_cq_handle = c->send_cq_handle;
 	r->recv_cq_handle = c->recv_cq_handle;
@@ -137,11 +138,11 @@ static int create_qp_write(struct qp_create *c)
 
 	if (c->b.cmd_core < sizeof(*req) ||
 	    c->b.resp_core < sizeof(struct ib_uverbs_create_qp_resp))
-		return EINVAL;
+		return with_errno(EINVAL);
 	req = buf_tail(c->b.cmd, c->b.cmd_core, sizeof(*req));
 	resp = buf_tail(c->b.resp, c->b.resp_core, rlen);
 	fill_create_req(c, &req->core_payload);
-	req->response = (uintptr_t)resp;
+	req->response = ioctl_ptr_to_u64(resp);
 	w.req = req;
 	w.req_core = sizeof(*req);
 	w.req_len = sizeof(*req) + c->b.cmd_size - c->b.cmd_core;
@@ -173,7 +174,7 @@ static int create_qp_write_ex(struct qp_create *c)
 	int ret;
 
 	if (c->b.cmd_core != sizeof(*req) || c->b.resp_core != sizeof(*resp))
-		return EINVAL;
+		return with_errno(EINVAL);
 	memset(&req->core_payload, 0, sizeof(req->core_payload));
 	fill_create_req(c, ibv_create_qp_ex_to_reg(req));
 	if (a->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) {
@@ -203,7 +204,7 @@ static int fill_cqs(struct qp_create *c, struct ibv_command_buffer *cmdb)
 		/* Receives come from the table's WQs, not from this QP. */
 		if (a->cap.max_recv_wr || a->cap.max_recv_sge || a->recv_cq ||
 		    a->srq)
-			return EINVAL;
+			return with_errno(EINVAL);
 		cmdb->fallback_require_ex = 1;
 		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE,
 				 a->rwq_ind_tbl->ind_tbl_handle);
@@ -235,7 +236,7 @@ static int fill_owner(struct qp_create *c, struct ibv_command_buffer *cmdb)
 	switch (a->qp_type) {
 	case IBV_QPT_XRC_RECV:
 		if (!(a->comp_mask & IBV_QP_INIT_ATTR_XRCD))
-			return EINVAL;
+			return with_errno(EINVAL);
 		c->vxrcd = container_of(a->xrcd, struct verbs_xrcd, xrcd);
 		c->pd_handle = c->vxrcd->handle;
 		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE,
@@ -249,10 +250,10 @@ static int fill_owner(struct qp_create *c, struct ibv_command_buffer *cmdb)
 	case IBV_QPT_DRIVER:
 		break;
 	default:
-		return EINVAL;
+		return with_errno(EINVAL);
 	}
 	if (!(a->comp_mask & IBV_QP_INIT_ATTR_PD))
-		return EINVAL;
+		return with_errno(EINVAL);
 	c->pd_handle = a->pd->handle;
 	fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_PD_HANDLE, c->pd_handle);
 	ret = fill_cqs(c, cmdb);
@@ -270,7 +271,7 @@ static int fill_flags(struct qp_create *c, struct ibv_command_buffer *cmdb)
 
 	if (a->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) {
 		if (a->create_flags & ~QP_CREATE_FLAGS_SUPPORTED)
-			return EINVAL;
+			return with_errno(EINVAL);
 		cmdb->fallback_require_ex = 1;
 		flags |= a->create_flags;
 		/* The source QPN travels as its own attribute instead. */
@@ -309,16 +310,16 @@ static int create_qp(struct qp_create *c)
 	c->qp->context = c->ctx;
 	ret = fill_owner(c, cmdb);
 	if (ret)
-		goto err;
+		return ret;
 	handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_CREATE_QP_HANDLE);
 	fill_attr_const_in(cmdb, UVERBS_ATTR_CREATE_QP_TYPE, a->qp_type);
 	fill_attr_in_uint64(cmdb, UVERBS_ATTR_CREATE_QP_USER_HANDLE,
-			    (uintptr_t)c->qp);
+			    ioctl_ptr_to_u64(c->qp));
 	fill_attr_in_ptr(cmdb, UVERBS_ATTR_CREATE_QP_CAP, &a->cap);
 	fill_attr_in_fd(cmdb, UVERBS_ATTR_CREATE_QP_EVENT_FD, c->ctx->async_fd);
 	ret = fill_flags(c, cmdb);
 	if (ret)
-		goto err;
+		return ret;
 	if (a->srq)
 		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE,
 				 a->srq->handle);
@@ -343,12 +344,9 @@ static int create_qp(struct qp_create *c)
 		break;
 	}
 	if (ret)
-		goto err;
+		return ret;
 	qp_init_fields(c);
 	return 0;
-err:
-	errno = ret;
-	return ret;
 }
 
 /**
@@ -413,10 +411,8 @@ IBV_EXPORT int ibv_cmd_create_qp_ex(struct ibv_context *context,
 
 	if (!check_comp_mask(attr_ex->comp_mask,
 			     IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) {
-		errno = EINVAL;
-		return EINVAL;
-	}
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+		return with_errno(EINVAL);
 	return create_qp(&c);
 }
 
@@ -449,10 +445,8 @@ IBV_EXPORT int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 				     IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
 				     IBV_QP_INIT_ATTR_IND_TABLE |
 				     IBV_QP_INIT_ATTR_RX_HASH |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) {
-		errno = EINVAL;
-		return EINVAL;
-	}
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+		return with_errno(EINVAL);
 	return create_qp(&c);
 }
 
@@ -502,12 +496,12 @@ IBV_EXPORT int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
 	int ret;
 
 	if (attr->comp_mask >= IBV_QP_OPEN_ATTR_RESERVED)
-		return EOPNOTSUPP;
+		return with_errno(EOPNOTSUPP);
 	if ((attr->comp_mask & need) != need)
-		return EINVAL;
+		return with_errno(EINVAL);
 	xrcd = container_of(attr->xrcd, struct verbs_xrcd, xrcd);
-	cmd->response = (uintptr_t)resp;
-	cmd->user_handle = (uintptr_t)qp;
+	cmd->response = ioctl_ptr_to_u64(resp);
+	cmd->user_handle = ioctl_ptr_to_u64(qp);
 	cmd->pd_handle = xrcd->handle;
 	cmd->qpn = attr->qp_num;
 	cmd->qp_type = attr->qp_type;

@@ -14,40 +14,8 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
-
-/* An address vector as the kernel's QP commands carry it. */
-static void dest_to_kern(struct ib_uverbs_qp_dest *d,
-			 const struct ibv_ah_attr *ah)
-{
-	memcpy(d->dgid, ah->grh.dgid.raw, sizeof(d->dgid));
-	d->flow_label = ah->grh.flow_label;
-	d->dlid = ah->dlid;
-	d->reserved = 0;
-	d->sgid_index = ah->grh.sgid_index;
-	d->hop_limit = ah->grh.hop_limit;
-	d->traffic_class = ah->grh.traffic_class;
-	d->sl = ah->sl;
-	d->src_path_bits = ah->src_path_bits;
-	d->static_rate = ah->static_rate;
-	d->is_global = ah->is_global;
-	d->port_num = ah->port_num;
-}
-
-static void dest_from_kern(struct ibv_ah_attr *ah,
-			   const struct ib_uverbs_qp_dest *d)
-{
-	memcpy(ah->grh.dgid.raw, d->dgid, sizeof(d->dgid));
-	ah->grh.flow_label = d->flow_label;
-	ah->dlid = d->dlid;
-	ah->grh.sgid_index = d->sgid_index;
-	ah->grh.hop_limit = d->hop_limit;
-	ah->grh.traffic_class = d->traffic_class;
-	ah->sl = d->sl;
-	ah->src_path_bits = d->src_path_bits;
-	ah->static_rate = d->static_rate;
-	ah->is_global = d->is_global;
-	ah->port_num = d->port_num;
-}
+#include "kern_copy.h"
+#include "util.h"
 
 static void cap_from_query(struct ibv_qp_cap *cap,
 			   const struct ib_uverbs_query_qp_resp *r)
@@ -84,8 +52,8 @@ static void attr_from_query(struct ibv_qp_attr *a,
 	a->alt_port_num = r->alt_port_num;
 	a->alt_timeout = r->alt_timeout;
 	cap_from_query(&a->cap, r);
-	dest_from_kern(&a->ah_attr, &r->dest);
-	dest_from_kern(&a->alt_ah_attr, &r->alt_dest);
+	AV_FROM_KERN(&a->ah_attr, &r->dest, &r->dest);
+	AV_FROM_KERN(&a->alt_ah_attr, &r->alt_dest, &r->alt_dest);
 }
 
 /*
@@ -105,7 +73,7 @@ IBV_EXPORT int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 				struct ibv_qp_init_attr *qp_init_attr,
 				struct ibv_query_qp *cmd, size_t cmd_size)
 {
-	struct ib_uverbs_query_qp_resp resp;
+	struct ib_uverbs_query_qp_resp resp = { 0 };
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_QUERY_QP,
 		KCMD_REQ(cmd, cmd_size),
@@ -114,8 +82,8 @@ IBV_EXPORT int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 	int ret;
 
 	if (attr_mask & ~QP_BASIC_ATTR_MASK)
-		return EOPNOTSUPP;
-	cmd->response = (uintptr_t)&resp;
+		return with_errno(EOPNOTSUPP);
+	cmd->response = ioctl_ptr_to_u64(&resp);
 	cmd->qp_handle = qp->handle;
 	cmd->attr_mask = attr_mask;
 	ret = kcmd_write(qp->context, &w);
@@ -187,12 +155,12 @@ static void modify_to_kern(struct ib_uverbs_modify_qp *m, struct ibv_qp *qp,
 	m->attr_mask = mask;
 	modify_scalars(m, a, mask);
 	if (mask & IBV_QP_AV)
-		dest_to_kern(&m->dest, &a->ah_attr);
+		AV_TO_KERN(&m->dest, &m->dest, &a->ah_attr);
 	if (mask & IBV_QP_ALT_PATH) {
 		m->alt_pkey_index = a->alt_pkey_index;
 		m->alt_port_num = a->alt_port_num;
 		m->alt_timeout = a->alt_timeout;
-		dest_to_kern(&m->alt_dest, &a->alt_ah_attr);
+		AV_TO_KERN(&m->alt_dest, &m->alt_dest, &a->alt_ah_attr);
 	}
 }
 
@@ -212,7 +180,7 @@ IBV_EXPORT int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 	};
 
 	if (attr_mask & ~QP_BASIC_ATTR_MASK)
-		return EOPNOTSUPP;
+		return with_errno(EOPNOTSUPP);
 	modify_to_kern(&cmd->core_payload, qp, attr, attr_mask);
 	return kcmd_write(qp->context, &w);
 }

@@ -16,6 +16,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "util.h"
 
 /* One create in progress, with the provider's write() buffers. */
 struct srq_create {
@@ -70,15 +71,15 @@ static int create_srq_write(struct srq_create *c)
 	int ret;
 
 	if (c->cmd_core < req_core)
-		return EINVAL;
+		return with_errno(EINVAL);
 	w.req = (char *)c->cmd + c->cmd_core - req_core;
 	w.resp = resp = (void *)((char *)c->resp + sizeof(*c->resp) - rlen);
 	if (xsrq) {
 		struct ibv_create_xsrq *r = w.req;
 
 		memset(&r->core_payload, 0, sizeof(r->core_payload));
-		r->response = (uintptr_t)resp;
-		r->user_handle = (uintptr_t)c->srq;
+		r->response = ioctl_ptr_to_u64(resp);
+		r->user_handle = ioctl_ptr_to_u64(c->srq);
 		r->srq_type = c->type;
 		r->pd_handle = c->pd->handle;
 		r->max_wr = a->attr.max_wr;
@@ -92,8 +93,8 @@ static int create_srq_write(struct srq_create *c)
 	} else {
 		struct ibv_create_srq *r = w.req;
 
-		r->response = (uintptr_t)resp;
-		r->user_handle = (uintptr_t)c->srq;
+		r->response = ioctl_ptr_to_u64(resp);
+		r->user_handle = ioctl_ptr_to_u64(c->srq);
 		r->pd_handle = c->pd->handle;
 		r->max_wr = a->attr.max_wr;
 		r->max_sge = a->attr.max_sge;
@@ -123,7 +124,7 @@ static int fill_type(struct srq_create *c, struct ibv_command_buffer *cmdb,
 	case IBV_SRQT_XRC:
 		if (!(m & IBV_SRQ_INIT_ATTR_XRCD) ||
 		    !(m & IBV_SRQ_INIT_ATTR_CQ))
-			return EINVAL;
+			return with_errno(EINVAL);
 		c->vxrcd = container_of(a->xrcd, struct verbs_xrcd, xrcd);
 		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE,
 				 c->vxrcd->handle);
@@ -135,7 +136,7 @@ static int fill_type(struct srq_create *c, struct ibv_command_buffer *cmdb,
 	case IBV_SRQT_TM:
 		if (!(m & IBV_SRQ_INIT_ATTR_CQ) ||
 		    !(m & IBV_SRQ_INIT_ATTR_TM) || !a->tm_cap.max_num_tags)
-			return EINVAL;
+			return with_errno(EINVAL);
 		fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE,
 				 a->cq->handle);
 		fill_attr_in_uint32(cmdb, UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS,
@@ -169,11 +170,11 @@ static int create_srq(struct srq_create *c)
 							  IBV_SRQT_BASIC;
 	ret = fill_type(c, cmdb, &srq_num);
 	if (ret)
-		goto err;
+		return ret;
 	handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_CREATE_SRQ_HANDLE);
 	fill_attr_const_in(cmdb, UVERBS_ATTR_CREATE_SRQ_TYPE, c->type);
 	fill_attr_in_uint64(cmdb, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
-			    (uintptr_t)c->srq);
+			    ioctl_ptr_to_u64(c->srq));
 	fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, c->pd->handle);
 	fill_attr_in_uint32(cmdb, UVERBS_ATTR_CREATE_SRQ_MAX_WR,
 			    a->attr.max_wr);
@@ -199,10 +200,6 @@ static int create_srq(struct srq_create *c)
 		a->attr.max_sge = max_sge;
 		vsrq_fields(c, srq_num);
 	}
-	if (!ret)
-		return 0;
-err:
-	errno = ret;
 	return ret;
 }
 
@@ -267,14 +264,10 @@ ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
 	};
 
 	(void)context;
-	if (attr_ex->comp_mask >= IBV_SRQ_INIT_ATTR_RESERVED) {
-		errno = EOPNOTSUPP;
-		return EOPNOTSUPP;
-	}
-	if (!(attr_ex->comp_mask & IBV_SRQ_INIT_ATTR_PD)) {
-		errno = EINVAL;
-		return EINVAL;
-	}
+	if (attr_ex->comp_mask >= IBV_SRQ_INIT_ATTR_RESERVED)
+		return with_errno(EOPNOTSUPP);
+	if (!(attr_ex->comp_mask & IBV_SRQ_INIT_ATTR_PD))
+		return with_errno(EINVAL);
 	return create_srq(&c);
 }
 
@@ -322,12 +315,12 @@ IBV_EXPORT int ibv_cmd_modify_srq(struct ibv_srq *srq,
 	};
 
 	if (cmd_size < sizeof(*cmd))
-		return EINVAL;
+		return with_errno(EINVAL);
 	if (abi_ver == 3) {
 		/* More than a header counts, in the longer layout: unbuilt. */
 		if (cmd_size - sizeof(*cmd) >
 		    KCMD_BASIC_MAX - sizeof(struct ibv_modify_srq_v3))
-			return EINVAL;
+			return with_errno(EINVAL);
 		return modify_srq_v3(srq, srq_attr, srq_attr_mask, cmd,
 				     cmd_size);
 	}
@@ -347,7 +340,7 @@ IBV_EXPORT int ibv_cmd_query_srq(struct ibv_srq *srq,
 				 struct ibv_srq_attr *srq_attr,
 				 struct ibv_query_srq *cmd, size_t cmd_size)
 {
-	struct ib_uverbs_query_srq_resp resp;
+	struct ib_uverbs_query_srq_resp resp = { 0 };
 	struct kcmd_write_args w = {
 		.command = IB_USER_VERBS_CMD_QUERY_SRQ,
 		KCMD_REQ(cmd, cmd_size),
@@ -355,7 +348,7 @@ IBV_EXPORT int ibv_cmd_query_srq(struct ibv_srq *srq,
 	};
 	int ret;
 
-	cmd->response = (uintptr_t)&resp;
+	cmd->response = ioctl_ptr_to_u64(&resp);
 	cmd->srq_handle = srq->handle;
 	cmd->reserved = 0;
 	ret = kcmd_write(srq->context, &w);

@@ -23,6 +23,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "util.h"
 
 /* Attributes of WQ/CREATE, the provider's two included. */
 #define CREATE_WQ_ATTRS 14
@@ -55,7 +56,7 @@ static int create_wq_write(struct ibv_context *context,
 
 	cmd->core_payload = (struct ib_uverbs_ex_create_wq){
 		.wq_type = init->wq_type,
-		.user_handle = (uintptr_t)wq,
+		.user_handle = ioctl_ptr_to_u64(wq),
 		.pd_handle = init->pd->handle,
 		.cq_handle = init->cq->handle,
 		.max_wr = init->max_wr,
@@ -85,7 +86,7 @@ static void fill_create_wq(struct ibv_command_buffer *cmdb,
 {
 	out->handle = fill_attr_out_obj(cmdb, UVERBS_ATTR_CREATE_WQ_HANDLE);
 	fill_attr_in_uint64(cmdb, UVERBS_ATTR_CREATE_WQ_USER_HANDLE,
-			    (uintptr_t)wq);
+			    ioctl_ptr_to_u64(wq));
 	fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_WQ_PD_HANDLE,
 			 init->pd->handle);
 	fill_attr_in_obj(cmdb, UVERBS_ATTR_CREATE_WQ_CQ_HANDLE,
@@ -116,8 +117,7 @@ static bool unknown_flags(const struct ibv_wq_init_attr *init)
  * Creates a WQ from @wq_init_attr; @cmd/@cmd_size and @resp/@resp_size
  * are the provider's extended request and response, core first. Fills
  * the WQ's context, pd, cq, type, handle and number, and the granted
- * max_wr/max_sge back into @wq_init_attr. 0 or a positive errno; an
- * attribute error is also left in errno.
+ * max_wr/max_sge back into @wq_init_attr. 0 or a positive errno.
  */
 IBV_EXPORT int ibv_cmd_create_wq(struct ibv_context *context,
 				 struct ibv_wq_init_attr *wq_init_attr,
@@ -131,10 +131,8 @@ IBV_EXPORT int ibv_cmd_create_wq(struct ibv_context *context,
 	struct wq_out out = { 0 };
 	int ret;
 
-	if (wq_init_attr->comp_mask >= IBV_WQ_INIT_ATTR_RESERVED) {
-		errno = EINVAL;
-		return EINVAL;
-	}
+	if (wq_init_attr->comp_mask >= IBV_WQ_INIT_ATTR_RESERVED)
+		return with_errno(EINVAL);
 	/*
 	 * Set before the call, as rdma-core 44 does, whatever its result,
 	 * and before unknown flags are refused.
@@ -143,10 +141,8 @@ IBV_EXPORT int ibv_cmd_create_wq(struct ibv_context *context,
 	wq->cq = wq_init_attr->cq;
 	wq->pd = wq_init_attr->pd;
 	wq->wq_type = wq_init_attr->wq_type;
-	if (unknown_flags(wq_init_attr)) {
-		errno = EOPNOTSUPP;
-		return EOPNOTSUPP;
-	}
+	if (unknown_flags(wq_init_attr))
+		return with_errno(EOPNOTSUPP);
 
 	fill_create_wq(cmdb, context, wq_init_attr, wq, &out);
 	cmd_add_uhw(cmdb, cmd, cmd_size, sizeof(*cmd), resp, resp_size,
@@ -180,13 +176,13 @@ IBV_EXPORT int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr,
 	int ret;
 
 	if (attr->attr_mask >= IBV_WQ_ATTR_RESERVED)
-		return EINVAL;
+		return with_errno(EINVAL);
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->curr_wq_state = attr->curr_wq_state;
 	cmd->wq_state = attr->wq_state;
 	if (attr->attr_mask & IBV_WQ_ATTR_FLAGS) {
 		if (attr->flags_mask & ~(IBV_WQ_FLAGS_RESERVED - 1))
-			return EOPNOTSUPP;
+			return with_errno(EOPNOTSUPP);
 		cmd->flags = attr->flags;
 		cmd->flags_mask = attr->flags_mask;
 	}
@@ -256,7 +252,7 @@ IBV_EXPORT int ibv_cmd_create_rwq_ind_table(
 	int ret;
 
 	if (init_attr->comp_mask >= IBV_CREATE_IND_TABLE_RESERVED || !n)
-		return EINVAL;
+		return with_errno(EINVAL);
 	memset(buf, 0, len);
 	for (size_t i = 0; i < n; i++)
 		cmd->wq_handles[i] = init_attr->ind_tbl[i]->handle;
@@ -265,7 +261,7 @@ IBV_EXPORT int ibv_cmd_create_rwq_ind_table(
 	if (ret)
 		return ret;
 	if (resp->response_length < sizeof(*resp))
-		return EINVAL;
+		return with_errno(EINVAL);
 	rwq_ind_table->ind_tbl_handle = resp->ind_tbl_handle;
 	rwq_ind_table->ind_tbl_num = resp->ind_tbl_num;
 	rwq_ind_table->context = context;

@@ -15,6 +15,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "util.h"
 
 /* The request must name the file and its open flags, and nothing more. */
 static int check_xrcd_attr(const struct ibv_xrcd_init_attr *attr)
@@ -22,9 +23,9 @@ static int check_xrcd_attr(const struct ibv_xrcd_init_attr *attr)
 	const uint32_t need = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS;
 
 	if (attr->comp_mask >= IBV_XRCD_INIT_ATTR_RESERVED)
-		return EOPNOTSUPP;
+		return with_errno(EOPNOTSUPP);
 	if ((attr->comp_mask & need) != need)
-		return EINVAL;
+		return with_errno(EINVAL);
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "verbs_event.h"
 #include "compat_1_0.h"
 #include "export.h"
 
@@ -186,31 +187,6 @@ int ibv_query_pkey_1_0(struct ibv_context_1_0 *context, uint8_t port_num,
 }
 VERBS_COMPAT_VERSION(ibv_query_pkey_1_0, ibv_query_pkey, "IBVERBS_1.0");
 
-/* Which kind of object an asynchronous event names, if any. */
-enum element_kind { ELEM_OTHER, ELEM_CQ, ELEM_QP, ELEM_SRQ };
-
-static enum element_kind element_kind(enum ibv_event_type type)
-{
-	switch (type) {
-	case IBV_EVENT_CQ_ERR:
-		return ELEM_CQ;
-	case IBV_EVENT_QP_FATAL:
-	case IBV_EVENT_QP_REQ_ERR:
-	case IBV_EVENT_QP_ACCESS_ERR:
-	case IBV_EVENT_COMM_EST:
-	case IBV_EVENT_SQ_DRAINED:
-	case IBV_EVENT_PATH_MIG:
-	case IBV_EVENT_PATH_MIG_ERR:
-	case IBV_EVENT_QP_LAST_WQE_REACHED:
-		return ELEM_QP;
-	case IBV_EVENT_SRQ_ERR:
-	case IBV_EVENT_SRQ_LIMIT_REACHED:
-		return ELEM_SRQ;
-	default:
-		return ELEM_OTHER;
-	}
-}
-
 /*
  * The event names the library's object; the program gets its 1.0 one,
  * found through the back-pointer the 1.0 create left in *_context.
@@ -224,17 +200,18 @@ int ibv_get_async_event_1_0(struct ibv_context_1_0 *context,
 
 	if (ret)
 		return ret;
-	switch (element_kind(event->event_type)) {
-	case ELEM_CQ:
+	switch (event_element(event->event_type)) {
+	case EV_CQ:
 		event->element.cq = event->element.cq->cq_context;
 		break;
-	case ELEM_QP:
+	case EV_QP:
 		event->element.qp = event->element.qp->qp_context;
 		break;
-	case ELEM_SRQ:
+	case EV_SRQ:
 		event->element.srq = event->element.srq->srq_context;
 		break;
-	case ELEM_OTHER:
+	case EV_WQ: /* no 1.0 wrapper: the library's own WQ */
+	case EV_PORT:
 		break;
 	}
 	return 0;
@@ -249,17 +226,18 @@ void ibv_ack_async_event_1_0(struct ibv_async_event *event)
 	struct ibv_async_event real = *event;
 	void *old = event->element.cq;
 
-	switch (element_kind(event->event_type)) {
-	case ELEM_CQ:
+	switch (event_element(event->event_type)) {
+	case EV_CQ:
 		real.element.cq = ((struct ibv_cq_1_0 *)old)->real_cq;
 		break;
-	case ELEM_QP:
+	case EV_QP:
 		real.element.qp = ((struct ibv_qp_1_0 *)old)->real_qp;
 		break;
-	case ELEM_SRQ:
+	case EV_SRQ:
 		real.element.srq = ((struct ibv_srq_1_0 *)old)->real_srq;
 		break;
-	case ELEM_OTHER:
+	case EV_WQ: /* no 1.0 wrapper: the library's own WQ */
+	case EV_PORT:
 		break;
 	}
 	ibv_ack_async_event(&real);

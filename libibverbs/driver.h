@@ -444,8 +444,18 @@ struct ibv_context *verbs_open_device(struct ibv_device *device,
  * request struct ibv_<cmd> (kern-abi.h) and a response read the
  * provider's own data behind the core part of both: @cmd_size and
  * @resp_size cover the whole. Those that take a struct
- * ibv_command_buffer link attach it to their own ioctl. All return 0 or
- * a positive errno value.
+ * ibv_command_buffer link attach it to their own ioctl.
+ *
+ * The errno rule: each returns 0 or a positive errno value, and on
+ * failure leaves that same value in errno, whether the kernel failed
+ * the command or the library refused it before sending anything
+ * (unknown comp_mask or attr_mask bits, a missing attribute, a request
+ * the write() header cannot count). A provider may test the result and
+ * return NULL from its verb with errno as it is. rdma-core 44 does so
+ * for every kernel failure and for some of its own checks; its other
+ * checks leave errno as it was (driver_cmd_diff_test lists them), which
+ * no caller could rely on. The one exception in form is
+ * ibv_cmd_poll_cq(): a count, or -1 with errno set.
  */
 int ibv_cmd_get_context(struct verbs_context *context,
 			struct ibv_get_context *cmd, size_t cmd_size,

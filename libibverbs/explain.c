@@ -25,8 +25,7 @@
 #include "driver.h"
 #include "explain.h"
 #include "log.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "util.h"
 
 /* One explanation line being built: clauses joined by "; ". */
 struct line {

@@ -27,13 +27,9 @@
 #include "explain.h"
 #include "export.h"
 #include "kcmd.h"
+#include "kern-abi.h"
 #include "log.h"
-
-/* The request header of an extended write() command. */
-struct kcmd_ex_hdr {
-	struct ib_uverbs_cmd_hdr hdr;
-	struct ib_uverbs_ex_cmd_hdr ex_hdr;
-};
+#include "util.h"
 
 /* ioctl() is variadic; the seam wants a plain prototype. */
 static int kernel_ioctl(int fd, unsigned long request, void *arg)
@@ -201,8 +197,7 @@ int kcmd_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
 		return 0;
 	}
 out:
-	errno = ret;
-	return ret;
+	return with_errno(ret);
 }
 
 /**
@@ -257,7 +252,7 @@ static int write_basic(struct ibv_context *ctx, const struct kcmd_write_args *w)
 /* Extended header: core and provider parts apart, in 8-byte words. */
 static int write_ex(struct ibv_context *ctx, const struct kcmd_write_args *w)
 {
-	struct kcmd_ex_hdr *hdr = w->req;
+	struct ex_hdr *hdr = w->req;
 
 	hdr->hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | w->command;
 	hdr->hdr.in_words = (w->req_core - sizeof(*hdr)) / 8;
@@ -273,7 +268,7 @@ static int write_ex(struct ibv_context *ctx, const struct kcmd_write_args *w)
 
 static size_t hdr_room(const struct kcmd_write_args *w)
 {
-	return w->extended ? sizeof(struct kcmd_ex_hdr) :
+	return w->extended ? sizeof(struct ex_hdr) :
 			     sizeof(struct ib_uverbs_cmd_hdr);
 }
 
@@ -343,10 +338,8 @@ int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *w)
 {
 	int ret;
 
-	if (!sizes_ok(w)) {
-		errno = EINVAL;
-		return EINVAL;
-	}
+	if (!sizes_ok(w))
+		return with_errno(EINVAL);
 	if (!kcmd_ioctl_refused(ctx, UVERBS_OBJECT_DEVICE,
 				UVERBS_METHOD_INVOKE_WRITE)) {
 		ret = write_tunnel(ctx, w);

@@ -28,8 +28,8 @@ struct ibv_context;
 
 /*
  * One write-format command. The request starts with room for the
- * header (struct ib_uverbs_cmd_hdr, 8 bytes, or with @extended that and
- * struct ib_uverbs_ex_cmd_hdr, 24 bytes), which kcmd_write() fills in;
+ * header (struct ib_uverbs_cmd_hdr, 8 bytes, or with @extended the
+ * 24 bytes of kern-abi.h's struct ex_hdr), which kcmd_write() fills in;
  * the core request follows, then the provider's data. The response is
  * the core response followed by the provider's. A basic command's core
  * request carries its own response pointer (the caller sets it).

@@ -23,18 +23,7 @@
 IBV_EXPORT void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
 					   struct ib_uverbs_ah_attr *src)
 {
-	memcpy(dst->grh.dgid.raw, src->grh.dgid, sizeof(dst->grh.dgid));
-	dst->grh.flow_label = src->grh.flow_label;
-	dst->grh.sgid_index = src->grh.sgid_index;
-	dst->grh.hop_limit = src->grh.hop_limit;
-	dst->grh.traffic_class = src->grh.traffic_class;
-
-	dst->dlid = src->dlid;
-	dst->sl = src->sl;
-	dst->src_path_bits = src->src_path_bits;
-	dst->static_rate = src->static_rate;
-	dst->is_global = src->is_global;
-	dst->port_num = src->port_num;
+	AV_FROM_KERN(dst, src, &src->grh);
 }
 
 static void copy_qp_cap(struct ibv_qp_cap *dst, struct ib_uverbs_qp_attr *src)

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Copies between the kernel's QP, AH and path-record structs and the
- * public ones (kern_copy.c). Exported, because librdmacm imports them,
- * but declared in no installed header, as in rdma-core 44.
+ * Copies between the public structs and the kernel's layouts of them:
+ * the address-vector conversions the command layer shares, and the
+ * copies of kern_copy.c, exported because librdmacm imports them but
+ * declared in no installed header, as in rdma-core 44.
  */
 #ifndef IBV_KERN_COPY_H
 #define IBV_KERN_COPY_H
+
+#include <string.h>
 
 #include <infiniband/verbs.h>
 
@@ -22,5 +25,47 @@ void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
 				 struct ib_user_path_rec *src);
 void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
 			       struct ibv_sa_path_rec *src);
+
+/*
+ * An address vector between struct ibv_ah_attr (@attr) and either of
+ * the kernel's layouts of it: struct ib_uverbs_ah_attr (CREATE_AH, and
+ * the QP attributes the rdma_cm passes) and struct ib_uverbs_qp_dest
+ * (QUERY_QP, MODIFY_QP). Both use the public field names and differ only
+ * in where the GRH fields sit, so the kernel form is named twice: @kav
+ * the struct, @kgrh its grh member, or the struct itself for a
+ * qp_dest. The kernel form's reserved bytes are left as they are: a
+ * request to the kernel starts zeroed.
+ *
+ * AV_FIELDS() lists each field once, as OP(public, kernel), for the two
+ * directions below; the GID, an array, is copied apart.
+ */
+#define AV_FIELDS(OP, attr, kav, kgrh)                        \
+	OP((attr)->grh.flow_label, (kgrh)->flow_label);       \
+	OP((attr)->grh.sgid_index, (kgrh)->sgid_index);       \
+	OP((attr)->grh.hop_limit, (kgrh)->hop_limit);         \
+	OP((attr)->grh.traffic_class, (kgrh)->traffic_class); \
+	OP((attr)->dlid, (kav)->dlid);                        \
+	OP((attr)->sl, (kav)->sl);                            \
+	OP((attr)->src_path_bits, (kav)->src_path_bits);      \
+	OP((attr)->static_rate, (kav)->static_rate);          \
+	OP((attr)->is_global, (kav)->is_global);              \
+	OP((attr)->port_num, (kav)->port_num)
+
+#define AV_SET_KERN(pub, kern) ((kern) = (pub))
+#define AV_SET_PUB(pub, kern) ((pub) = (kern))
+
+#define AV_TO_KERN(kav, kgrh, attr)                        \
+	do {                                               \
+		memcpy((kgrh)->dgid, (attr)->grh.dgid.raw, \
+		       sizeof((kgrh)->dgid));              \
+		AV_FIELDS(AV_SET_KERN, attr, kav, kgrh);   \
+	} while (0)
+
+#define AV_FROM_KERN(attr, kav, kgrh)                      \
+	do {                                               \
+		memcpy((attr)->grh.dgid.raw, (kgrh)->dgid, \
+		       sizeof((kgrh)->dgid));              \
+		AV_FIELDS(AV_SET_PUB, attr, kav, kgrh);    \
+	} while (0)
 
 #endif

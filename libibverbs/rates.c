@@ -10,6 +10,7 @@
 #include <infiniband/verbs.h>
 
 #include "export.h"
+#include "util.h"
 
 struct rate_row {
 	enum ibv_rate rate;
@@ -47,13 +48,11 @@ static const struct rate_row rates[] = {
 	{ .rate = IBV_RATE_1200_GBPS, .mult = 480, .mbps = 1275000 },
 };
 
-#define NUM_RATES (sizeof(rates) / sizeof(rates[0]))
-
 static const struct rate_row *by_rate(enum ibv_rate rate)
 {
 	size_t i;
 
-	for (i = 0; i < NUM_RATES; i++)
+	for (i = 0; i < ARRAY_SIZE(rates); i++)
 		if (rates[i].rate == rate)
 			return &rates[i];
 	return NULL;
@@ -82,7 +81,7 @@ IBV_EXPORT enum ibv_rate mult_to_ibv_rate(int mult)
 {
 	size_t i;
 
-	for (i = 0; i < NUM_RATES; i++)
+	for (i = 0; i < ARRAY_SIZE(rates); i++)
 		if (rates[i].mult && rates[i].mult == mult)
 			return rates[i].rate;
 	return IBV_RATE_MAX;
@@ -111,7 +110,7 @@ IBV_EXPORT enum ibv_rate mbps_to_ibv_rate(int mbps)
 {
 	size_t i;
 
-	for (i = 0; i < NUM_RATES; i++)
+	for (i = 0; i < ARRAY_SIZE(rates); i++)
 		if (rates[i].mbps == mbps)
 			return rates[i].rate;
 	return IBV_RATE_MAX;

@@ -10,6 +10,7 @@
 #include <infiniband/verbs.h>
 
 #include "export.h"
+#include "util.h"
 
 static const char unknown[] = "unknown";
 
@@ -20,8 +21,6 @@ static const char *lookup(const char *const *names, size_t n, int val)
 		return unknown;
 	return names[val];
 }
-
-#define LOOKUP(table, val) lookup(table, sizeof(table) / sizeof(table[0]), val)
 
 static const char *const node_types[] = {
 	[IBV_NODE_CA] = "InfiniBand channel adapter",
@@ -39,7 +38,7 @@ static const char *const node_types[] = {
  */
 IBV_EXPORT const char *ibv_node_type_str(enum ibv_node_type node_type)
 {
-	return LOOKUP(node_types, node_type);
+	return lookup(node_types, ARRAY_SIZE(node_types), node_type);
 }
 
 static const char *const port_states[] = {
@@ -57,7 +56,7 @@ static const char *const port_states[] = {
  */
 IBV_EXPORT const char *ibv_port_state_str(enum ibv_port_state port_state)
 {
-	return LOOKUP(port_states, port_state);
+	return lookup(port_states, ARRAY_SIZE(port_states), port_state);
 }
 
 static const char *const event_types[] = {
@@ -89,7 +88,7 @@ static const char *const event_types[] = {
  */
 IBV_EXPORT const char *ibv_event_type_str(enum ibv_event_type event)
 {
-	return LOOKUP(event_types, event);
+	return lookup(event_types, ARRAY_SIZE(event_types), event);
 }
 
 static const char *const wc_statuses[] = {
@@ -126,5 +125,5 @@ static const char *const wc_statuses[] = {
  */
 IBV_EXPORT const char *ibv_wc_status_str(enum ibv_wc_status status)
 {
-	return LOOKUP(wc_statuses, status);
+	return lookup(wc_statuses, ARRAY_SIZE(wc_statuses), status);
 }

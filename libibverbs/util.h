@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Small helpers with no subject of their own, inline.
+ * Small generic helpers any file of the library may use; nothing here
+ * knows of devices, commands or the kernel. Library-internal.
  */
 #ifndef IBV_UTIL_H
 #define IBV_UTIL_H
@@ -32,6 +33,25 @@ static inline __attribute__((warn_unused_result)) int
 str_copy(char *dst, size_t size, const char *src)
 {
 	return str_join(dst, size, src, "", "");
+}
+
+/*
+ * The number of elements of the array @a. Given a pointer instead, gcc
+ * and clang warn (-Wsizeof-pointer-div, in -Wall).
+ */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Returns @err, a positive errno value or 0, and leaves a failure in
+ * errno too: how the command layer fails (the rule above the ibv_cmd_*()
+ * declarations in driver.h). Used where a failure is detected, so that
+ * every caller up to the provider sees both.
+ */
+static inline int with_errno(int err)
+{
+	if (err)
+		errno = err;
+	return err;
 }
 
 #endif

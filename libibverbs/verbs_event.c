@@ -20,6 +20,7 @@
 
 #include <rdma/ib_user_verbs.h>
 
+#include "verbs_event.h"
 #include "context.h"
 #include "driver.h"
 #include "export.h"
@@ -117,33 +118,6 @@ void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
 	pthread_mutex_unlock(&cq->mutex);
 }
 
-/* Which object an asynchronous event names; the others name a port. */
-enum event_object { EV_PORT, EV_CQ, EV_QP, EV_SRQ, EV_WQ };
-
-static enum event_object event_object(enum ibv_event_type type)
-{
-	switch (type) {
-	case IBV_EVENT_CQ_ERR:
-		return EV_CQ;
-	case IBV_EVENT_QP_FATAL:
-	case IBV_EVENT_QP_REQ_ERR:
-	case IBV_EVENT_QP_ACCESS_ERR:
-	case IBV_EVENT_COMM_EST:
-	case IBV_EVENT_SQ_DRAINED:
-	case IBV_EVENT_PATH_MIG:
-	case IBV_EVENT_PATH_MIG_ERR:
-	case IBV_EVENT_QP_LAST_WQE_REACHED:
-		return EV_QP;
-	case IBV_EVENT_SRQ_ERR:
-	case IBV_EVENT_SRQ_LIMIT_REACHED:
-		return EV_SRQ;
-	case IBV_EVENT_WQ_FATAL:
-		return EV_WQ;
-	default:
-		return EV_PORT;
-	}
-}
-
 /**
  * ibv_get_async_event - read the next asynchronous event of a context
  * @context: the device context
@@ -163,7 +137,7 @@ int ibv_get_async_event(struct ibv_context *context,
 		return -1;
 	event->event_type = ev.event_type;
 	obj = (void *)(uintptr_t)ev.element;
-	switch (event_object(event->event_type)) {
+	switch (event_element(event->event_type)) {
 	case EV_CQ:
 		event->element.cq = obj;
 		break;
@@ -206,7 +180,7 @@ void ibv_ack_async_event(struct ibv_async_event *event)
 	struct ibv_srq *srq = event->element.srq;
 	struct ibv_wq *wq = event->element.wq;
 
-	switch (event_object(event->event_type)) {
+	switch (event_element(event->event_type)) {
 	case EV_CQ:
 		ack_one(&cq->mutex, &cq->cond, &cq->async_events_completed);
 		break;
