@@ -3,14 +3,14 @@
  * The device object's commands: a context's set-up (GET_CONTEXT,
  * QUERY_CONTEXT, the async event file), device and port queries, and
  * the two GID table methods. Providers call the ibv_cmd_*() functions
- * from their own ops; the library calls the hidden ones (ibverbs.h).
+ * from their own ops; the library calls the hidden ones (cmd_device.h).
  *
  * Routing follows rdma-core 44: GET_CONTEXT and QUERY_PORT are ioctl
  * methods with a write() fallback; QUERY_CONTEXT and ASYNC_EVENT/ALLOC
  * are ioctl only; QUERY_DEVICE exists only as a write() command (the
  * extended form first when the caller wants more than the base
  * attributes). The GID methods have no write() form: where the kernel
- * lacks them the public verbs read sysfs instead (verbs_gid.c).
+ * lacks them the public verbs read sysfs instead (verbs_device.c).
  */
 #include <errno.h>
 #include <stddef.h>

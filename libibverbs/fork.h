@@ -8,8 +8,9 @@
  * out of fork() children. Pages go MADV_DONTFORK when their count leaves 0
  * and MADV_DOFORK when it returns to 0. Its files: fork.c (the entry
  * points, the madvise() calls, initialisation), fork_range_tree.c and
- * fork_range_span.c (the counts, see fork_range_tree.h), fork_page_size.c (huge-page
- * sizes, see fork_page_size.h) and fork_cow.c (ibv_is_fork_initialized()).
+ * fork_range_span.c (the counts, see fork_range_tree.h),
+ * fork_page_size.c (huge-page sizes, see fork_page_size.h) and
+ * fork_cow.c (ibv_is_fork_initialized()).
  */
 #ifndef IBV_FORK_H
 #define IBV_FORK_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The page size of the mapping that holds an address (fork_page_size.c), for
- * the fork tracker with RDMAV_HUGEPAGES_SAFE: the kernel marks whole pages
- * only, so a range in huge pages must be rounded to huge pages.
+ * The page size of the mapping that holds an address (fork_page_size.c),
+ * for the fork tracker with RDMAV_HUGEPAGES_SAFE: the kernel marks whole
+ * pages only, so a range in huge pages must be rounded to huge pages.
  *
  * Callers hold the tracker's lock (fork.c); these functions keep state
  * (a descriptor, counters) that the lock protects.
