@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * What the files of verbs_bench share: the state a worker keeps between
- * batches and the table of lines (verbs_bench_lines.c, what one
- * iteration of each line does). See verbs_bench.c for how a run goes.
+ * batches, the table of lines (verbs_bench_lines.c, what one iteration
+ * of each line does), the worker process that runs them
+ * (verbs_bench_worker.c) and what the parent (verbs_bench.c) and a
+ * worker say to each other over their pipes. See verbs_bench.c for how
+ * a run goes.
  */
 #ifndef VERBS_BENCH_H
 #define VERBS_BENCH_H
@@ -19,7 +22,7 @@
 
 /*
  * The verbs come from the table the VM's verbs_diff uses, at v44's default
- * versions, looked up by the worker (verbs_bench.c). Functions the
+ * versions, looked up by the worker (verbs_bench_worker.c). Functions the
  * header implements inline (post, poll, query_port through verbs_context)
  * need no lookup: they reach the provider or the core through the
  * context, as in any application.
@@ -65,5 +68,25 @@ struct line {
 
 extern const struct line lines[];
 extern const unsigned int num_lines;
+
+/* ------------------------------------------------------------------ */
+/* Parent <-> worker                                                  */
+
+struct request {
+	unsigned int line;
+	unsigned int iters;
+};
+
+struct reply {
+	int err;
+	double ns;
+	char msg[200];
+};
+
+/*
+ * The worker process (verbs_bench_worker.c), its arguments in @argv:
+ * library, device, GID index, fork-safe flag, request fd, reply fd.
+ */
+int worker_main(char **argv);
 
 #endif
