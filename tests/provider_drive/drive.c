@@ -154,6 +154,25 @@ static bool step_qp_ex(struct drive *d)
 	return true;
 }
 
+/*
+ * On an Ethernet port a peer is an IP address: a GRH to the IPv4-mapped
+ * GID of 192.0.2.@host (TEST-NET-1), hop limit 64. An InfiniBand port
+ * reaches it by the LID alone.
+ */
+static void roce_dest(const struct drive *d, struct ibv_ah_attr *ah,
+		      uint8_t host)
+{
+	if (d->p->link_layer != IBV_LINK_LAYER_ETHERNET)
+		return;
+	ah->is_global = 1;
+	ah->grh.hop_limit = 64;
+	ah->grh.dgid.raw[10] = 0xff;
+	ah->grh.dgid.raw[11] = 0xff;
+	ah->grh.dgid.raw[12] = 192;
+	ah->grh.dgid.raw[14] = 2;
+	ah->grh.dgid.raw[15] = host;
+}
+
 /* The RC QP to RTS, as a connection manager would take it. */
 static bool step_modify(struct drive *d)
 {
@@ -180,15 +199,7 @@ static bool step_modify(struct drive *d)
 	a.min_rnr_timer = 12;
 	a.ah_attr.dlid = 1;
 	a.ah_attr.port_num = 1;
-	if (d->p->link_layer == IBV_LINK_LAYER_ETHERNET) {
-		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.hop_limit = 64;
-		a.ah_attr.grh.dgid.raw[10] = 0xff;
-		a.ah_attr.grh.dgid.raw[11] = 0xff;
-		a.ah_attr.grh.dgid.raw[12] = 192;
-		a.ah_attr.grh.dgid.raw[14] = 2;
-		a.ah_attr.grh.dgid.raw[15] = 1;
-	}
+	roce_dest(d, &a.ah_attr, 1);
 	ret = ibv_modify_qp(d->qp, &a,
 			    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
@@ -227,15 +238,7 @@ static bool step_srq_ah(struct drive *d)
 	}
 	if (!wants(d, T_STEP_AH))
 		return true;
-	if (d->p->link_layer == IBV_LINK_LAYER_ETHERNET) {
-		aa.is_global = 1;
-		aa.grh.hop_limit = 64;
-		aa.grh.dgid.raw[10] = 0xff;
-		aa.grh.dgid.raw[11] = 0xff;
-		aa.grh.dgid.raw[12] = 192;
-		aa.grh.dgid.raw[14] = 2;
-		aa.grh.dgid.raw[15] = 2;
-	}
+	roce_dest(d, &aa, 2);
 	d->ah = ibv_create_ah(d->pd, &aa);
 	return made("create_ah", d->ah);
 }
