@@ -114,15 +114,7 @@ static void note_qp(const char *what, struct ibv_qp *qp,
 
 static struct ibv_qp *create_qp(struct drive *d, enum ibv_qp_type type)
 {
-	struct ibv_qp_init_attr init = {
-		.send_cq = d->cq,
-		.recv_cq = d->cq,
-		.cap = { .max_send_wr = 16,
-			 .max_recv_wr = 16,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.qp_type = type,
-	};
+	struct ibv_qp_init_attr init = t_qp_init(d->cq, type, 16, 1);
 	struct ibv_qp *qp = ibv_create_qp(d->pd, &init);
 
 	if (made(type == IBV_QPT_UD ? "create_qp(UD)" : "create_qp", qp))
@@ -132,20 +124,9 @@ static struct ibv_qp *create_qp(struct drive *d, enum ibv_qp_type type)
 
 static bool step_qp_ex(struct drive *d)
 {
-	struct ibv_qp_init_attr_ex init = {
-		.send_cq = d->cq,
-		.recv_cq = d->cq,
-		.cap = { .max_send_wr = 8,
-			 .max_recv_wr = 8,
-			 .max_send_sge = 2,
-			 .max_recv_sge = 2 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = d->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND |
-				  IBV_QP_EX_WITH_RDMA_WRITE,
-	};
+	struct ibv_qp_init_attr_ex init =
+		t_qp_init_ex(d->pd, d->cq, IBV_QPT_RC, 8, 2,
+			     IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE);
 
 	d->qp_ex = ibv_create_qp_ex(d->ctx, &init);
 	if (!made("create_qp_ex", d->qp_ex))
@@ -350,6 +331,38 @@ void *t_dv_sym(const char *lib, const char *name)
 	return sym;
 }
 
+struct ibv_qp_init_attr t_qp_init(struct ibv_cq *cq, enum ibv_qp_type type,
+				  uint32_t wr, uint32_t sge)
+{
+	return (struct ibv_qp_init_attr){
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = { .max_send_wr = wr,
+			 .max_recv_wr = wr,
+			 .max_send_sge = sge,
+			 .max_recv_sge = sge },
+		.qp_type = type,
+	};
+}
+
+struct ibv_qp_init_attr_ex t_qp_init_ex(struct ibv_pd *pd, struct ibv_cq *cq,
+					enum ibv_qp_type type, uint32_t wr,
+					uint32_t sge, uint64_t send_ops)
+{
+	struct ibv_qp_init_attr base = t_qp_init(cq, type, wr, sge);
+
+	return (struct ibv_qp_init_attr_ex){
+		.send_cq = base.send_cq,
+		.recv_cq = base.recv_cq,
+		.cap = base.cap,
+		.qp_type = base.qp_type,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     (send_ops ? IBV_QP_INIT_ATTR_SEND_OPS_FLAGS : 0),
+		.pd = pd,
+		.send_ops_flags = send_ops,
+	};
+}
+
 void t_post_send_recv(struct ibv_qp *qp)
 {
 	char buf[64] = { 0 };
@@ -385,19 +398,8 @@ void t_data_path(const struct t_objs *o)
 void t_refuse_ex(const struct t_objs *o)
 {
 	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
-	struct ibv_qp_init_attr_ex qa = {
-		.send_cq = o->cq,
-		.recv_cq = o->cq,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = o->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND,
-	};
+	struct ibv_qp_init_attr_ex qa = t_qp_init_ex(o->pd, o->cq, IBV_QPT_RC,
+						     4, 1, IBV_QP_EX_WITH_SEND);
 	struct ibv_cq_ex *cq;
 	struct ibv_qp *qp;
 

@@ -129,6 +129,17 @@ void t_drive(const struct t_persona *p);
 bool t_note_made(const char *what, const void *obj);
 /* A function of the provider's own library (@lib) the core loaded. */
 void *t_dv_sym(const char *lib, const char *name);
+/*
+ * A QP of @type on @cq (send and receive), @wr work requests deep with
+ * @sge scatter entries, both ways alike; the extended one on @pd, with
+ * @send_ops (IBV_QP_EX_WITH_*, 0: none asked for). A caller sets what
+ * else its QP asks for.
+ */
+struct ibv_qp_init_attr t_qp_init(struct ibv_cq *cq, enum ibv_qp_type type,
+				  uint32_t wr, uint32_t sge);
+struct ibv_qp_init_attr_ex t_qp_init_ex(struct ibv_pd *pd, struct ibv_cq *cq,
+					enum ibv_qp_type type, uint32_t wr,
+					uint32_t sge, uint64_t send_ops);
 /* One receive and one send of a small buffer through the data path. */
 void t_post_send_recv(struct ibv_qp *qp);
 /* A poll for two completions (none has come: nothing reaches a peer). */

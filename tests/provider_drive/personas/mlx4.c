@@ -221,22 +221,13 @@ static void qp_ex(const struct t_objs *o, bool dv)
 		.comp_mask = DV_QP_INIT_ATTR_MASK_INL_RECV,
 		.inl_recv_sz = 32,
 	};
-	struct ibv_qp_init_attr_ex attr = {
-		.send_cq = o->cq,
-		.recv_cq = o->cq,
-		.cap = { .max_send_wr = 8,
-			 .max_recv_wr = 8,
-			 .max_send_sge = 2,
-			 .max_recv_sge = 2 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
-		.pd = o->pd,
-	};
+	struct ibv_qp_init_attr_ex attr =
+		t_qp_init_ex(o->pd, o->cq, IBV_QPT_RC, 8, 2, 0);
 	struct ibv_qp *qp;
 
 	if (dv && !create)
 		return;
+	attr.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	qp = dv ? create(o->ctx, &attr, &dv_attr) :
 		  ibv_create_qp_ex(o->ctx, &attr);
 	if (!qp) {

@@ -453,21 +453,6 @@ static void more_qp(const struct t_objs *o)
 		  ece.options);
 }
 
-static struct ibv_qp *rc_qp(struct ibv_pd *pd, struct ibv_cq *cq)
-{
-	struct ibv_qp_init_attr init = {
-		.send_cq = cq,
-		.recv_cq = cq,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-	};
-
-	return ibv_create_qp(pd, &init);
-}
-
 /*
  * A thread domain gets a doorbell of its own; a QP on a parent domain
  * (the core's helpers make it) rings that one.
@@ -476,6 +461,7 @@ static void more_td(const struct t_objs *o)
 {
 	struct ibv_td_init_attr ta = { 0 };
 	struct ibv_parent_domain_init_attr pa = { .pd = o->pd };
+	struct ibv_qp_init_attr init = t_qp_init(o->cq, IBV_QPT_RC, 4, 1);
 	struct ibv_pd *parent;
 	struct ibv_qp *qp;
 
@@ -486,7 +472,7 @@ static void more_td(const struct t_objs *o)
 	parent = ibv_alloc_parent_domain(o->ctx, &pa);
 	t_uv_note("alloc_parent_domain %s", parent ? "ok" : "failed");
 	if (parent) {
-		qp = rc_qp(parent, o->cq);
+		qp = ibv_create_qp(parent, &init);
 		t_uv_note("create_qp(parent) %s", qp ? "ok" : "failed");
 		if (qp)
 			t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
