@@ -474,6 +474,38 @@ struct ibv_srq *t_xrc_srq(const struct t_objs *o, struct ibv_xrcd *xrcd)
 	return ibv_create_srq_ex(o->ctx, &attr);
 }
 
+struct ibv_flow *t_tcp_flow(struct ibv_qp *qp,
+			    const struct ibv_flow_eth_filter *val,
+			    const struct ibv_flow_eth_filter *mask,
+			    uint32_t dst_ip)
+{
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+		struct ibv_flow_spec_ipv4 ip;
+		struct ibv_flow_spec_tcp_udp tcp;
+	} rule = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
+			  .size = sizeof(rule),
+			  .num_of_specs = 3,
+			  .port = 1 },
+		.eth = { .type = IBV_FLOW_SPEC_ETH,
+			 .size = sizeof(rule.eth),
+			 .val = *val,
+			 .mask = *mask },
+		.ip = { .type = IBV_FLOW_SPEC_IPV4,
+			.size = sizeof(rule.ip),
+			.val.dst_ip = dst_ip,
+			.mask.dst_ip = 0xffffffff },
+		.tcp = { .type = IBV_FLOW_SPEC_TCP,
+			 .size = sizeof(rule.tcp),
+			 .val.dst_port = 0x5000,
+			 .mask.dst_port = 0xffff },
+	};
+
+	return ibv_create_flow(qp, &rule.attr);
+}
+
 struct ibv_qp *t_rss_qp(struct ibv_context *ctx, struct ibv_pd *pd,
 			struct ibv_rwq_ind_table *tbl, uint8_t *key)
 {

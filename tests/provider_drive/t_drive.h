@@ -155,6 +155,14 @@ void t_grow_srq(struct ibv_pd *pd);
 /* An XRC domain without a file; an XRC SRQ of 16 in it on PD and CQ. */
 struct ibv_xrcd *t_xrcd(struct ibv_context *ctx);
 struct ibv_srq *t_xrc_srq(const struct t_objs *o, struct ibv_xrcd *xrcd);
+/*
+ * A steering rule of three specs on @qp: Ethernet as @val and @mask say,
+ * IPv4 to @dst_ip, TCP to port 80 (network order, as the specs take it).
+ */
+struct ibv_flow *t_tcp_flow(struct ibv_qp *qp,
+			    const struct ibv_flow_eth_filter *val,
+			    const struct ibv_flow_eth_filter *mask,
+			    uint32_t dst_ip);
 /* A raw packet QP over @tbl hashing IPv4 addresses (Toeplitz, @key). */
 #define T_RSS_KEY_LEN 40
 struct ibv_qp *t_rss_qp(struct ibv_context *ctx, struct ibv_pd *pd,

@@ -263,34 +263,16 @@ static void rereg(const struct t_objs *o)
 	t_uv_unname(buf);
 }
 
-/* A steering rule of three specs on the RC QP: the core lays them out. */
+/*
+ * A steering rule of three specs on the RC QP, to one MAC and 10.0.0.2:
+ * the core lays them out.
+ */
 static void flow(const struct t_objs *o)
 {
-	struct {
-		struct ibv_flow_attr attr;
-		struct ibv_flow_spec_eth eth;
-		struct ibv_flow_spec_ipv4 ip;
-		struct ibv_flow_spec_tcp_udp tcp;
-	} rule = {
-		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
-			  .size = sizeof(rule),
-			  .num_of_specs = 3,
-			  .port = 1 },
-		.eth = { .type = IBV_FLOW_SPEC_ETH,
-			 .size = sizeof(rule.eth),
-			 .val.dst_mac = { 2, 0, 0, 0, 0, 1 },
-			 .mask.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff,
-					   0xff } },
-		.ip = { .type = IBV_FLOW_SPEC_IPV4,
-			.size = sizeof(rule.ip),
-			.val.dst_ip = 0x0200000a,
-			.mask.dst_ip = 0xffffffff },
-		.tcp = { .type = IBV_FLOW_SPEC_TCP,
-			 .size = sizeof(rule.tcp),
-			 .val.dst_port = 0x5000,
-			 .mask.dst_port = 0xffff },
-	};
-	struct ibv_flow *f = ibv_create_flow(o->qp, &rule.attr);
+	static const struct ibv_flow_eth_filter
+		mac = { .dst_mac = { 2, 0, 0, 0, 0, 1 } },
+		all = { .dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
+	struct ibv_flow *f = t_tcp_flow(o->qp, &mac, &all, 0x0200000a);
 
 	t_uv_note("create_flow %s errno=%d", f ? "ok" : "failed",
 		  f ? 0 : errno);

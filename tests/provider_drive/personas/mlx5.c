@@ -481,33 +481,12 @@ static void more_td(const struct t_objs *o)
 	t_uv_note("dealloc_td ret=%d", ibv_dealloc_td(pa.td));
 }
 
-/* A flow on the RSS QP: TCP over IPv4 to one address and port. */
+/* A flow on the RSS QP: TCP over IPv4 to 192.168.2.1, port 80. */
 static void rss_flow(struct ibv_qp *qp)
 {
-	struct {
-		struct ibv_flow_attr attr;
-		struct ibv_flow_spec_eth eth;
-		struct ibv_flow_spec_ipv4 ip;
-		struct ibv_flow_spec_tcp_udp tcp;
-	} f = {
-		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
-			  .size = sizeof(f),
-			  .num_of_specs = 3,
-			  .port = 1 },
-		.eth = { .type = IBV_FLOW_SPEC_ETH,
-			 .size = sizeof(f.eth),
-			 .val.ether_type = 0x0008,
-			 .mask.ether_type = 0xffff },
-		.ip = { .type = IBV_FLOW_SPEC_IPV4,
-			.size = sizeof(f.ip),
-			.val.dst_ip = 0x0102a8c0,
-			.mask.dst_ip = 0xffffffff },
-		.tcp = { .type = IBV_FLOW_SPEC_TCP,
-			 .size = sizeof(f.tcp),
-			 .val.dst_port = 0x5000,
-			 .mask.dst_port = 0xffff },
-	};
-	struct ibv_flow *flow = ibv_create_flow(qp, &f.attr);
+	static const struct ibv_flow_eth_filter ipv4 = { .ether_type = 0x0008 },
+						all = { .ether_type = 0xffff };
+	struct ibv_flow *flow = t_tcp_flow(qp, &ipv4, &all, 0x0102a8c0);
 
 	t_uv_note("create_flow %s", flow ? "ok" : "failed");
 	if (flow)
