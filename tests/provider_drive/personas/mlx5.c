@@ -186,17 +186,6 @@ static int put_u32(struct t_uv_cmd *cmd, uint32_t v)
 	return t_drv_answer(cmd, &v, sizeof(v));
 }
 
-/* The CQ takes the size asked for; mlx5's part is empty. */
-static int resize_cq(struct t_uv_cmd *cmd)
-{
-	const struct ib_uverbs_resize_cq *req = cmd->core_in;
-	struct ib_uverbs_resize_cq_resp *r = cmd->core_out;
-
-	if (cmd->core_out_len >= sizeof(*r))
-		r->cqe = req->cqe;
-	return 0;
-}
-
 /* An output attribute of a method, as the kernel writes one. */
 static void out_ptr(struct t_uv_cmd *cmd, uint16_t id, const void *v,
 		    size_t len)
@@ -638,7 +627,6 @@ const struct t_persona t_persona_mlx5 = {
 		[T_V_CREATE_QP] = create_qp,
 		[T_V_MODIFY_QP] = modify_qp,
 		[T_V_CREATE_SRQ] = create_srq,
-		[T_V_RESIZE_CQ] = resize_cq,
 		[T_V_CREATE_WQ] = create_wq,
 		[T_V_CREATE_IND_TBL] = create_ind_tbl,
 		[T_V_ALLOC_DM] = alloc_dm,
