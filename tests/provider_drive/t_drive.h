@@ -39,6 +39,8 @@ enum {
 };
 
 #define T_STEPS_ALL 0x7ff
+/* What an iWARP device can take: it has neither AHs nor UD QPs. */
+#define T_STEPS_IWARP (T_STEPS_ALL & ~(T_STEP_AH | T_STEP_UD))
 
 /* Kernel node types (rdma_node_type), as sysfs and netlink give them. */
 #define T_NODE_CA 1
