@@ -114,15 +114,7 @@ static void note_qp(const char *what, struct ibv_qp *qp,
 
 static struct ibv_qp *create_qp(struct drive *d, enum ibv_qp_type type)
 {
-	struct ibv_qp_init_attr init = {
-		.send_cq = d->cq,
-		.recv_cq = d->cq,
-		.cap = { .max_send_wr = 16,
-			 .max_recv_wr = 16,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.qp_type = type,
-	};
+	struct ibv_qp_init_attr init = t_qp_init(d->cq, type, 16, 1);
 	struct ibv_qp *qp = ibv_create_qp(d->pd, &init);
 
 	if (made(type == IBV_QPT_UD ? "create_qp(UD)" : "create_qp", qp))
@@ -132,26 +124,34 @@ static struct ibv_qp *create_qp(struct drive *d, enum ibv_qp_type type)
 
 static bool step_qp_ex(struct drive *d)
 {
-	struct ibv_qp_init_attr_ex init = {
-		.send_cq = d->cq,
-		.recv_cq = d->cq,
-		.cap = { .max_send_wr = 8,
-			 .max_recv_wr = 8,
-			 .max_send_sge = 2,
-			 .max_recv_sge = 2 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = d->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND |
-				  IBV_QP_EX_WITH_RDMA_WRITE,
-	};
+	struct ibv_qp_init_attr_ex init =
+		t_qp_init_ex(d->pd, d->cq, IBV_QPT_RC, 8, 2,
+			     IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE);
 
 	d->qp_ex = ibv_create_qp_ex(d->ctx, &init);
 	if (!made("create_qp_ex", d->qp_ex))
 		return false;
 	note_qp("qp_ex", d->qp_ex, (struct ibv_qp_init_attr *)&init);
 	return true;
+}
+
+/*
+ * On an Ethernet port a peer is an IP address: a GRH to the IPv4-mapped
+ * GID of 192.0.2.@host (TEST-NET-1), hop limit 64. An InfiniBand port
+ * reaches it by the LID alone.
+ */
+static void roce_dest(const struct drive *d, struct ibv_ah_attr *ah,
+		      uint8_t host)
+{
+	if (d->p->link_layer != IBV_LINK_LAYER_ETHERNET)
+		return;
+	ah->is_global = 1;
+	ah->grh.hop_limit = 64;
+	ah->grh.dgid.raw[10] = 0xff;
+	ah->grh.dgid.raw[11] = 0xff;
+	ah->grh.dgid.raw[12] = 192;
+	ah->grh.dgid.raw[14] = 2;
+	ah->grh.dgid.raw[15] = host;
 }
 
 /* The RC QP to RTS, as a connection manager would take it. */
@@ -180,15 +180,7 @@ static bool step_modify(struct drive *d)
 	a.min_rnr_timer = 12;
 	a.ah_attr.dlid = 1;
 	a.ah_attr.port_num = 1;
-	if (d->p->link_layer == IBV_LINK_LAYER_ETHERNET) {
-		a.ah_attr.is_global = 1;
-		a.ah_attr.grh.hop_limit = 64;
-		a.ah_attr.grh.dgid.raw[10] = 0xff;
-		a.ah_attr.grh.dgid.raw[11] = 0xff;
-		a.ah_attr.grh.dgid.raw[12] = 192;
-		a.ah_attr.grh.dgid.raw[14] = 2;
-		a.ah_attr.grh.dgid.raw[15] = 1;
-	}
+	roce_dest(d, &a.ah_attr, 1);
 	ret = ibv_modify_qp(d->qp, &a,
 			    IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 				    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
@@ -227,15 +219,7 @@ static bool step_srq_ah(struct drive *d)
 	}
 	if (!wants(d, T_STEP_AH))
 		return true;
-	if (d->p->link_layer == IBV_LINK_LAYER_ETHERNET) {
-		aa.is_global = 1;
-		aa.grh.hop_limit = 64;
-		aa.grh.dgid.raw[10] = 0xff;
-		aa.grh.dgid.raw[11] = 0xff;
-		aa.grh.dgid.raw[12] = 192;
-		aa.grh.dgid.raw[14] = 2;
-		aa.grh.dgid.raw[15] = 2;
-	}
+	roce_dest(d, &aa, 2);
 	d->ah = ibv_create_ah(d->pd, &aa);
 	return made("create_ah", d->ah);
 }
@@ -347,6 +331,38 @@ void *t_dv_sym(const char *lib, const char *name)
 	return sym;
 }
 
+struct ibv_qp_init_attr t_qp_init(struct ibv_cq *cq, enum ibv_qp_type type,
+				  uint32_t wr, uint32_t sge)
+{
+	return (struct ibv_qp_init_attr){
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = { .max_send_wr = wr,
+			 .max_recv_wr = wr,
+			 .max_send_sge = sge,
+			 .max_recv_sge = sge },
+		.qp_type = type,
+	};
+}
+
+struct ibv_qp_init_attr_ex t_qp_init_ex(struct ibv_pd *pd, struct ibv_cq *cq,
+					enum ibv_qp_type type, uint32_t wr,
+					uint32_t sge, uint64_t send_ops)
+{
+	struct ibv_qp_init_attr base = t_qp_init(cq, type, wr, sge);
+
+	return (struct ibv_qp_init_attr_ex){
+		.send_cq = base.send_cq,
+		.recv_cq = base.recv_cq,
+		.cap = base.cap,
+		.qp_type = base.qp_type,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     (send_ops ? IBV_QP_INIT_ATTR_SEND_OPS_FLAGS : 0),
+		.pd = pd,
+		.send_ops_flags = send_ops,
+	};
+}
+
 void t_post_send_recv(struct ibv_qp *qp)
 {
 	char buf[64] = { 0 };
@@ -382,19 +398,8 @@ void t_data_path(const struct t_objs *o)
 void t_refuse_ex(const struct t_objs *o)
 {
 	struct ibv_cq_init_attr_ex ca = { .cqe = 8 };
-	struct ibv_qp_init_attr_ex qa = {
-		.send_cq = o->cq,
-		.recv_cq = o->cq,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = o->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND,
-	};
+	struct ibv_qp_init_attr_ex qa = t_qp_init_ex(o->pd, o->cq, IBV_QPT_RC,
+						     4, 1, IBV_QP_EX_WITH_SEND);
 	struct ibv_cq_ex *cq;
 	struct ibv_qp *qp;
 
@@ -467,6 +472,38 @@ struct ibv_srq *t_xrc_srq(const struct t_objs *o, struct ibv_xrcd *xrcd)
 	};
 
 	return ibv_create_srq_ex(o->ctx, &attr);
+}
+
+struct ibv_flow *t_tcp_flow(struct ibv_qp *qp,
+			    const struct ibv_flow_eth_filter *val,
+			    const struct ibv_flow_eth_filter *mask,
+			    uint32_t dst_ip)
+{
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+		struct ibv_flow_spec_ipv4 ip;
+		struct ibv_flow_spec_tcp_udp tcp;
+	} rule = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
+			  .size = sizeof(rule),
+			  .num_of_specs = 3,
+			  .port = 1 },
+		.eth = { .type = IBV_FLOW_SPEC_ETH,
+			 .size = sizeof(rule.eth),
+			 .val = *val,
+			 .mask = *mask },
+		.ip = { .type = IBV_FLOW_SPEC_IPV4,
+			.size = sizeof(rule.ip),
+			.val.dst_ip = dst_ip,
+			.mask.dst_ip = 0xffffffff },
+		.tcp = { .type = IBV_FLOW_SPEC_TCP,
+			 .size = sizeof(rule.tcp),
+			 .val.dst_port = 0x5000,
+			 .mask.dst_port = 0xffff },
+	};
+
+	return ibv_create_flow(qp, &rule.attr);
 }
 
 struct ibv_qp *t_rss_qp(struct ibv_context *ctx, struct ibv_pd *pd,

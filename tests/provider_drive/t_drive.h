@@ -39,6 +39,8 @@ enum {
 };
 
 #define T_STEPS_ALL 0x7ff
+/* What an iWARP device can take: it has neither AHs nor UD QPs. */
+#define T_STEPS_IWARP (T_STEPS_ALL & ~(T_STEP_AH | T_STEP_UD))
 
 /* Kernel node types (rdma_node_type), as sysfs and netlink give them. */
 #define T_NODE_CA 1
@@ -129,6 +131,17 @@ void t_drive(const struct t_persona *p);
 bool t_note_made(const char *what, const void *obj);
 /* A function of the provider's own library (@lib) the core loaded. */
 void *t_dv_sym(const char *lib, const char *name);
+/*
+ * A QP of @type on @cq (send and receive), @wr work requests deep with
+ * @sge scatter entries, both ways alike; the extended one on @pd, with
+ * @send_ops (IBV_QP_EX_WITH_*, 0: none asked for). A caller sets what
+ * else its QP asks for.
+ */
+struct ibv_qp_init_attr t_qp_init(struct ibv_cq *cq, enum ibv_qp_type type,
+				  uint32_t wr, uint32_t sge);
+struct ibv_qp_init_attr_ex t_qp_init_ex(struct ibv_pd *pd, struct ibv_cq *cq,
+					enum ibv_qp_type type, uint32_t wr,
+					uint32_t sge, uint64_t send_ops);
 /* One receive and one send of a small buffer through the data path. */
 void t_post_send_recv(struct ibv_qp *qp);
 /* A poll for two completions (none has come: nothing reaches a peer). */
@@ -144,6 +157,14 @@ void t_grow_srq(struct ibv_pd *pd);
 /* An XRC domain without a file; an XRC SRQ of 16 in it on PD and CQ. */
 struct ibv_xrcd *t_xrcd(struct ibv_context *ctx);
 struct ibv_srq *t_xrc_srq(const struct t_objs *o, struct ibv_xrcd *xrcd);
+/*
+ * A steering rule of three specs on @qp: Ethernet as @val and @mask say,
+ * IPv4 to @dst_ip, TCP to port 80 (network order, as the specs take it).
+ */
+struct ibv_flow *t_tcp_flow(struct ibv_qp *qp,
+			    const struct ibv_flow_eth_filter *val,
+			    const struct ibv_flow_eth_filter *mask,
+			    uint32_t dst_ip);
 /* A raw packet QP over @tbl hashing IPv4 addresses (Toeplitz, @key). */
 #define T_RSS_KEY_LEN 40
 struct ibv_qp *t_rss_qp(struct ibv_context *ctx, struct ibv_pd *pd,

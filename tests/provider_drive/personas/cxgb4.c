@@ -11,8 +11,8 @@
  * (in the core answer) carry a memory id below the device's max_mr, which
  * indexes another of its tables.
  *
- * iWARP has neither address handles nor UD QPs, and cxgb4 44 has no
- * extended CQ or QP: those steps are left out.
+ * Of the steps an iWARP device takes, cxgb4 44 has no extended CQ or
+ * QP: those are left out.
  */
 #include <rdma/cxgb4-abi.h>
 
@@ -157,8 +157,7 @@ const struct t_persona t_persona_cxgb4 = {
 	.abi = 3,
 	.node_type = T_NODE_RNIC,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ | T_STEP_QP |
-		 T_STEP_MODIFY | T_STEP_SRQ,
+	.steps = T_STEPS_IWARP & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
 	.answers = {
 		[T_V_GET_CONTEXT] = get_context,
 		[T_V_REG_MR] = reg_mr,

@@ -176,6 +176,9 @@ struct dv_qp_attr {
 	uint8_t reserved[4];
 };
 #define DV_QP_SRD 0
+/* An SRD QP's depth and scatter entries, both ways. */
+#define SRD_WR 16
+#define SRD_SGE 1
 
 /* struct efadv_cq_init_attr; EFADV_WC_EX_WITH_SGID. */
 struct dv_cq_attr {
@@ -316,26 +319,14 @@ static void ud_qp_ex(const struct t_objs *o)
 	destroy_qp(qp);
 }
 
-static struct ibv_qp_init_attr srd_init(const struct t_objs *o)
-{
-	return (struct ibv_qp_init_attr){
-		.send_cq = o->cq,
-		.recv_cq = o->cq,
-		.cap = { .max_send_wr = 16,
-			 .max_recv_wr = 16,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_DRIVER,
-	};
-}
-
 /* An SRD QP the first way: efadv_create_driver_qp(). */
 static void srd_driver_qp(const struct t_objs *o)
 {
 	struct ibv_qp *(*create)(struct ibv_pd *, struct ibv_qp_init_attr *,
 				 uint32_t) =
 		t_dv_sym(DV_LIB, "efadv_create_driver_qp");
-	struct ibv_qp_init_attr a = srd_init(o);
+	struct ibv_qp_init_attr a =
+		t_qp_init(o->cq, IBV_QPT_DRIVER, SRD_WR, SRD_SGE);
 	struct ibv_qp *qp;
 
 	if (!create)
@@ -380,18 +371,9 @@ static void srd_qp_ex(const struct t_objs *o, struct ibv_ah *ah)
 				 struct ibv_qp_init_attr_ex *,
 				 struct dv_qp_attr *, uint32_t) =
 		t_dv_sym(DV_LIB, "efadv_create_qp_ex");
-	struct ibv_qp_init_attr init = srd_init(o);
-	struct ibv_qp_init_attr_ex a = {
-		.send_cq = init.send_cq,
-		.recv_cq = init.recv_cq,
-		.cap = init.cap,
-		.qp_type = IBV_QPT_DRIVER,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = o->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND |
-				  IBV_QP_EX_WITH_RDMA_READ,
-	};
+	struct ibv_qp_init_attr_ex a =
+		t_qp_init_ex(o->pd, o->cq, IBV_QPT_DRIVER, SRD_WR, SRD_SGE,
+			     IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_READ);
 	struct dv_qp_attr dv = { .driver_qp_type = DV_QP_SRD };
 	struct ibv_qp *qp;
 

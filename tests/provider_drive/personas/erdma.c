@@ -10,9 +10,9 @@
  * rounded up to powers of two, a send entry of up to four 32-byte
  * blocks, the receive queue on the next 4 KiB boundary after them.
  *
- * Not taken: the extended CQ and QP (liberdma 44 has neither op; both
- * cores refuse them alike, the persona's own verbs check), SRQ and AH
- * (it has none).
+ * Not taken, of the steps an iWARP device takes: the extended CQ and QP
+ * (liberdma 44 has neither op; both cores refuse them alike, the
+ * persona's own verbs check) and the SRQ (it has none).
  */
 #include <errno.h>
 
@@ -90,8 +90,7 @@ const struct t_persona t_persona_erdma = {
 	.abi = 1,
 	.node_type = T_NODE_RNIC,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ | T_STEP_QP |
-		 T_STEP_MODIFY,
+	.steps = T_STEPS_IWARP & ~(T_STEP_CQ_EX | T_STEP_QP_EX | T_STEP_SRQ),
 	.answers = {
 		[T_V_GET_CONTEXT] = get_context,
 		[T_V_CREATE_CQ] = create_cq,

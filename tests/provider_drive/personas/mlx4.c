@@ -221,22 +221,13 @@ static void qp_ex(const struct t_objs *o, bool dv)
 		.comp_mask = DV_QP_INIT_ATTR_MASK_INL_RECV,
 		.inl_recv_sz = 32,
 	};
-	struct ibv_qp_init_attr_ex attr = {
-		.send_cq = o->cq,
-		.recv_cq = o->cq,
-		.cap = { .max_send_wr = 8,
-			 .max_recv_wr = 8,
-			 .max_send_sge = 2,
-			 .max_recv_sge = 2 },
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
-		.pd = o->pd,
-	};
+	struct ibv_qp_init_attr_ex attr =
+		t_qp_init_ex(o->pd, o->cq, IBV_QPT_RC, 8, 2, 0);
 	struct ibv_qp *qp;
 
 	if (dv && !create)
 		return;
+	attr.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	qp = dv ? create(o->ctx, &attr, &dv_attr) :
 		  ibv_create_qp_ex(o->ctx, &attr);
 	if (!qp) {
@@ -272,34 +263,16 @@ static void rereg(const struct t_objs *o)
 	t_uv_unname(buf);
 }
 
-/* A steering rule of three specs on the RC QP: the core lays them out. */
+/*
+ * A steering rule of three specs on the RC QP, to one MAC and 10.0.0.2:
+ * the core lays them out.
+ */
 static void flow(const struct t_objs *o)
 {
-	struct {
-		struct ibv_flow_attr attr;
-		struct ibv_flow_spec_eth eth;
-		struct ibv_flow_spec_ipv4 ip;
-		struct ibv_flow_spec_tcp_udp tcp;
-	} rule = {
-		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
-			  .size = sizeof(rule),
-			  .num_of_specs = 3,
-			  .port = 1 },
-		.eth = { .type = IBV_FLOW_SPEC_ETH,
-			 .size = sizeof(rule.eth),
-			 .val.dst_mac = { 2, 0, 0, 0, 0, 1 },
-			 .mask.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff,
-					   0xff } },
-		.ip = { .type = IBV_FLOW_SPEC_IPV4,
-			.size = sizeof(rule.ip),
-			.val.dst_ip = 0x0200000a,
-			.mask.dst_ip = 0xffffffff },
-		.tcp = { .type = IBV_FLOW_SPEC_TCP,
-			 .size = sizeof(rule.tcp),
-			 .val.dst_port = 0x5000,
-			 .mask.dst_port = 0xffff },
-	};
-	struct ibv_flow *f = ibv_create_flow(o->qp, &rule.attr);
+	static const struct ibv_flow_eth_filter
+		mac = { .dst_mac = { 2, 0, 0, 0, 0, 1 } },
+		all = { .dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
+	struct ibv_flow *f = t_tcp_flow(o->qp, &mac, &all, 0x0200000a);
 
 	t_uv_note("create_flow %s errno=%d", f ? "ok" : "failed",
 		  f ? 0 : errno);

@@ -186,17 +186,6 @@ static int put_u32(struct t_uv_cmd *cmd, uint32_t v)
 	return t_drv_answer(cmd, &v, sizeof(v));
 }
 
-/* The CQ takes the size asked for; mlx5's part is empty. */
-static int resize_cq(struct t_uv_cmd *cmd)
-{
-	const struct ib_uverbs_resize_cq *req = cmd->core_in;
-	struct ib_uverbs_resize_cq_resp *r = cmd->core_out;
-
-	if (cmd->core_out_len >= sizeof(*r))
-		r->cqe = req->cqe;
-	return 0;
-}
-
 /* An output attribute of a method, as the kernel writes one. */
 static void out_ptr(struct t_uv_cmd *cmd, uint16_t id, const void *v,
 		    size_t len)
@@ -453,21 +442,6 @@ static void more_qp(const struct t_objs *o)
 		  ece.options);
 }
 
-static struct ibv_qp *rc_qp(struct ibv_pd *pd, struct ibv_cq *cq)
-{
-	struct ibv_qp_init_attr init = {
-		.send_cq = cq,
-		.recv_cq = cq,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-	};
-
-	return ibv_create_qp(pd, &init);
-}
-
 /*
  * A thread domain gets a doorbell of its own; a QP on a parent domain
  * (the core's helpers make it) rings that one.
@@ -476,6 +450,7 @@ static void more_td(const struct t_objs *o)
 {
 	struct ibv_td_init_attr ta = { 0 };
 	struct ibv_parent_domain_init_attr pa = { .pd = o->pd };
+	struct ibv_qp_init_attr init = t_qp_init(o->cq, IBV_QPT_RC, 4, 1);
 	struct ibv_pd *parent;
 	struct ibv_qp *qp;
 
@@ -486,7 +461,7 @@ static void more_td(const struct t_objs *o)
 	parent = ibv_alloc_parent_domain(o->ctx, &pa);
 	t_uv_note("alloc_parent_domain %s", parent ? "ok" : "failed");
 	if (parent) {
-		qp = rc_qp(parent, o->cq);
+		qp = ibv_create_qp(parent, &init);
 		t_uv_note("create_qp(parent) %s", qp ? "ok" : "failed");
 		if (qp)
 			t_uv_note("destroy_qp ret=%d", ibv_destroy_qp(qp));
@@ -495,33 +470,12 @@ static void more_td(const struct t_objs *o)
 	t_uv_note("dealloc_td ret=%d", ibv_dealloc_td(pa.td));
 }
 
-/* A flow on the RSS QP: TCP over IPv4 to one address and port. */
+/* A flow on the RSS QP: TCP over IPv4 to 192.168.2.1, port 80. */
 static void rss_flow(struct ibv_qp *qp)
 {
-	struct {
-		struct ibv_flow_attr attr;
-		struct ibv_flow_spec_eth eth;
-		struct ibv_flow_spec_ipv4 ip;
-		struct ibv_flow_spec_tcp_udp tcp;
-	} f = {
-		.attr = { .type = IBV_FLOW_ATTR_NORMAL,
-			  .size = sizeof(f),
-			  .num_of_specs = 3,
-			  .port = 1 },
-		.eth = { .type = IBV_FLOW_SPEC_ETH,
-			 .size = sizeof(f.eth),
-			 .val.ether_type = 0x0008,
-			 .mask.ether_type = 0xffff },
-		.ip = { .type = IBV_FLOW_SPEC_IPV4,
-			.size = sizeof(f.ip),
-			.val.dst_ip = 0x0102a8c0,
-			.mask.dst_ip = 0xffffffff },
-		.tcp = { .type = IBV_FLOW_SPEC_TCP,
-			 .size = sizeof(f.tcp),
-			 .val.dst_port = 0x5000,
-			 .mask.dst_port = 0xffff },
-	};
-	struct ibv_flow *flow = ibv_create_flow(qp, &f.attr);
+	static const struct ibv_flow_eth_filter ipv4 = { .ether_type = 0x0008 },
+						all = { .ether_type = 0xffff };
+	struct ibv_flow *flow = t_tcp_flow(qp, &ipv4, &all, 0x0102a8c0);
 
 	t_uv_note("create_flow %s", flow ? "ok" : "failed");
 	if (flow)
@@ -673,7 +627,6 @@ const struct t_persona t_persona_mlx5 = {
 		[T_V_CREATE_QP] = create_qp,
 		[T_V_MODIFY_QP] = modify_qp,
 		[T_V_CREATE_SRQ] = create_srq,
-		[T_V_RESIZE_CQ] = resize_cq,
 		[T_V_CREATE_WQ] = create_wq,
 		[T_V_CREATE_IND_TBL] = create_ind_tbl,
 		[T_V_ALLOC_DM] = alloc_dm,

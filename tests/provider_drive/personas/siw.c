@@ -9,9 +9,9 @@
  * fake's zeroed pages are. siw is matched by its driver id alone, which
  * only netlink gives.
  *
- * Not taken: the extended CQ and QP (libsiw has neither op, so the core
- * refuses them; the persona's own verbs check both cores do so alike)
- * and the AH, which iWARP has none of.
+ * Not taken, of the steps an iWARP device takes: the extended CQ and QP
+ * (libsiw has neither op, so the core refuses them; the persona's own
+ * verbs check both cores do so alike).
  */
 #include <rdma/siw-abi.h>
 
@@ -110,8 +110,7 @@ const struct t_persona t_persona_siw = {
 	.abi = 1,
 	.node_type = T_NODE_RNIC,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ | T_STEP_QP |
-		 T_STEP_MODIFY | T_STEP_SRQ,
+	.steps = T_STEPS_IWARP & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
 	.answers = {
 		[T_V_GET_CONTEXT] = get_context,
 		[T_V_REG_MR] = reg_mr,
