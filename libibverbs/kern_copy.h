@@ -37,7 +37,8 @@ void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
  * request to the kernel starts zeroed.
  *
  * AV_FIELDS() lists each field once, as OP(public, kernel), for the two
- * directions below; the GID, an array, is copied apart.
+ * directions below (SET_KERN and SET_PUB serve every such list); the
+ * GID, an array, is copied apart.
  */
 #define AV_FIELDS(OP, attr, kav, kgrh)                        \
 	OP((attr)->grh.flow_label, (kgrh)->flow_label);       \
@@ -51,21 +52,21 @@ void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
 	OP((attr)->is_global, (kav)->is_global);              \
 	OP((attr)->port_num, (kav)->port_num)
 
-#define AV_SET_KERN(pub, kern) ((kern) = (pub))
-#define AV_SET_PUB(pub, kern) ((pub) = (kern))
+#define SET_KERN(pub, kern) ((kern) = (pub))
+#define SET_PUB(pub, kern) ((pub) = (kern))
 
 #define AV_TO_KERN(kav, kgrh, attr)                        \
 	do {                                               \
 		memcpy((kgrh)->dgid, (attr)->grh.dgid.raw, \
 		       sizeof((kgrh)->dgid));              \
-		AV_FIELDS(AV_SET_KERN, attr, kav, kgrh);   \
+		AV_FIELDS(SET_KERN, attr, kav, kgrh);      \
 	} while (0)
 
 #define AV_FROM_KERN(attr, kav, kgrh)                      \
 	do {                                               \
 		memcpy((attr)->grh.dgid.raw, (kgrh)->dgid, \
 		       sizeof((kgrh)->dgid));              \
-		AV_FIELDS(AV_SET_PUB, attr, kav, kgrh);    \
+		AV_FIELDS(SET_PUB, attr, kav, kgrh);       \
 	} while (0)
 
 #endif
