@@ -21,6 +21,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "kern_copy.h"
 #include "util.h"
 
 /* The create flags the kernel knows, whatever the route. */
@@ -85,11 +86,7 @@ static void qp_init_fields(struct qp_create *c)
 static void caps_from_resp(struct ibv_qp_cap *cap,
 			   const struct ib_uverbs_create_qp_resp *r)
 {
-	cap->max_send_wr = r->max_send_wr;
-	cap->max_recv_wr = r->max_recv_wr;
-	cap->max_send_sge = r->max_send_sge;
-	cap->max_recv_sge = r->max_recv_sge;
-	cap->max_inline_data = r->max_inline_data;
+	QP_CAP_FIELDS(SET_PUB, cap, r);
 }
 
 /* The request members the basic and extended CREATE_QP share. */
@@ -102,11 +99,7 @@ static void fill_create_req(struct qp_create *c, struct ib_uverbs_create_qp *r)
 	r->send_cq_handle = c->send_cq_handle;
 	r->recv_cq_handle = c->recv_cq_handle;
 	r->srq_handle = a->srq ? a->srq->handle : 0;
-	r->max_send_wr = a->cap.max_send_wr;
-	r->max_recv_wr = a->cap.max_recv_wr;
-	r->max_send_sge = a->cap.max_send_sge;
-	r->max_recv_sge = a->cap.max_recv_sge;
-	r->max_inline_data = a->cap.max_inline_data;
+	QP_CAP_FIELDS(SET_KERN, &a->cap, r);
 	r->sq_sig_all = a->sq_sig_all;
 	r->qp_type = a->qp_type;
 	r->is_srq = !!a->srq;

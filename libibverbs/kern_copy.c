@@ -26,15 +26,6 @@ IBV_EXPORT void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
 	AV_FROM_KERN(dst, src, &src->grh);
 }
 
-static void copy_qp_cap(struct ibv_qp_cap *dst, struct ib_uverbs_qp_attr *src)
-{
-	dst->max_send_wr = src->max_send_wr;
-	dst->max_recv_wr = src->max_recv_wr;
-	dst->max_send_sge = src->max_send_sge;
-	dst->max_recv_sge = src->max_recv_sge;
-	dst->max_inline_data = src->max_inline_data;
-}
-
 /**
  * ibv_copy_qp_attr_from_kern - the kernel's queue pair attributes
  * @dst: the public form to fill; qp_state and rate_limit are not written
@@ -43,31 +34,10 @@ static void copy_qp_cap(struct ibv_qp_cap *dst, struct ib_uverbs_qp_attr *src)
 IBV_EXPORT void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
 					   struct ib_uverbs_qp_attr *src)
 {
-	dst->cur_qp_state = src->cur_qp_state;
-	dst->path_mtu = src->path_mtu;
-	dst->path_mig_state = src->path_mig_state;
-	dst->qkey = src->qkey;
-	dst->rq_psn = src->rq_psn;
-	dst->sq_psn = src->sq_psn;
-	dst->dest_qp_num = src->dest_qp_num;
-	dst->qp_access_flags = src->qp_access_flags;
-	copy_qp_cap(&dst->cap, src);
+	QP_ATTR_FIELDS(SET_PUB, dst, src);
+	dst->en_sqd_async_notify = src->en_sqd_async_notify;
 	ibv_copy_ah_attr_from_kern(&dst->ah_attr, &src->ah_attr);
 	ibv_copy_ah_attr_from_kern(&dst->alt_ah_attr, &src->alt_ah_attr);
-
-	dst->pkey_index = src->pkey_index;
-	dst->alt_pkey_index = src->alt_pkey_index;
-	dst->en_sqd_async_notify = src->en_sqd_async_notify;
-	dst->sq_draining = src->sq_draining;
-	dst->max_rd_atomic = src->max_rd_atomic;
-	dst->max_dest_rd_atomic = src->max_dest_rd_atomic;
-	dst->min_rnr_timer = src->min_rnr_timer;
-	dst->port_num = src->port_num;
-	dst->timeout = src->timeout;
-	dst->retry_cnt = src->retry_cnt;
-	dst->rnr_retry = src->rnr_retry;
-	dst->alt_port_num = src->alt_port_num;
-	dst->alt_timeout = src->alt_timeout;
 }
 
 /*
