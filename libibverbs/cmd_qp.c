@@ -342,6 +342,11 @@ static int create_qp(struct qp_create *c)
 	return 0;
 }
 
+/* The provider's write() buffers, each with its core struct's size. */
+#define QP_BUFS(cmd, cmd_size, resp, resp_size)                       \
+	((struct qp_bufs){ (cmd), sizeof(*(cmd)), (cmd_size), (resp), \
+			   sizeof(*(resp)), (resp_size) })
+
 /**
  * ibv_cmd_create_qp - create a QP from a basic init attr (provider helper)
  * @pd, @qp, @attr: the verb's arguments; @attr->cap is updated
@@ -370,8 +375,7 @@ IBV_EXPORT int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
 		.ctx = pd->context,
 		.qp = qp,
 		.attr = &attr_ex,
-		.b = { cmd, sizeof(*cmd), cmd_size, resp, sizeof(*resp),
-		       resp_size },
+		.b = QP_BUFS(cmd, cmd_size, resp, resp_size),
 	};
 	int ret = create_qp(&c);
 
@@ -379,6 +383,33 @@ IBV_EXPORT int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
 		attr->cap = attr_ex.cap;
 	return ret;
 }
+
+/*
+ * The two creates of a verbs_qp differ only in the provider's write()
+ * buffers (basic or extended CREATE_QP) and, following from that, in the
+ * init attr fields they accept (@known).
+ */
+static int create_vqp(struct ibv_context *ctx, struct verbs_qp *qp,
+		      struct ibv_qp_init_attr_ex *attr, uint64_t known,
+		      struct qp_bufs b)
+{
+	struct qp_create c = {
+		.ctx = ctx,
+		.vqp = qp,
+		.qp = &qp->qp,
+		.attr = attr,
+		.b = b,
+	};
+
+	if (!check_comp_mask(attr->comp_mask, known))
+		return with_errno(EINVAL);
+	return create_qp(&c);
+}
+
+/* The init attr fields both creates of a verbs_qp accept. */
+#define QP_INIT_BASIC                                  \
+	(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD | \
+	 IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 
 /**
  * ibv_cmd_create_qp_ex - create a QP of a PD or XRC domain (provider helper)
@@ -393,20 +424,8 @@ IBV_EXPORT int ibv_cmd_create_qp_ex(struct ibv_context *context,
 				    struct ib_uverbs_create_qp_resp *resp,
 				    size_t resp_size)
 {
-	struct qp_create c = {
-		.ctx = context,
-		.vqp = qp,
-		.qp = &qp->qp,
-		.attr = attr_ex,
-		.b = { cmd, sizeof(*cmd), cmd_size, resp, sizeof(*resp),
-		       resp_size },
-	};
-
-	if (!check_comp_mask(attr_ex->comp_mask,
-			     IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
-		return with_errno(EINVAL);
-	return create_qp(&c);
+	return create_vqp(context, qp, attr_ex, QP_INIT_BASIC,
+			  QP_BUFS(cmd, cmd_size, resp, resp_size));
 }
 
 /**
@@ -423,24 +442,13 @@ IBV_EXPORT int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 				     struct ib_uverbs_ex_create_qp_resp *resp,
 				     size_t resp_size)
 {
-	struct qp_create c = {
-		.ctx = context,
-		.vqp = qp,
-		.qp = &qp->qp,
-		.attr = qp_attr,
-		.b = { cmd, sizeof(*cmd), cmd_size, resp, sizeof(*resp),
-		       resp_size },
-	};
+	const uint64_t known = QP_INIT_BASIC | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+			       IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
+			       IBV_QP_INIT_ATTR_IND_TABLE |
+			       IBV_QP_INIT_ATTR_RX_HASH;
 
-	if (!check_comp_mask(qp_attr->comp_mask,
-			     IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
-				     IBV_QP_INIT_ATTR_CREATE_FLAGS |
-				     IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
-				     IBV_QP_INIT_ATTR_IND_TABLE |
-				     IBV_QP_INIT_ATTR_RX_HASH |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
-		return with_errno(EINVAL);
-	return create_qp(&c);
+	return create_vqp(context, qp, qp_attr, known,
+			  QP_BUFS(cmd, cmd_size, resp, resp_size));
 }
 
 /* The fields of a QP opened by number: no PD, CQs or SRQ of its own. */
