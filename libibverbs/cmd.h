@@ -19,6 +19,8 @@
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/verbs.h>
 
+#include "driver.h"
+
 enum cmd_route {
 	CMD_DONE, /* the ioctl ran; @ret holds its result */
 	CMD_WRITE, /* send the write() form */
@@ -109,5 +111,25 @@ static inline int cmd_destroy_handle(struct ibv_context *ctx,
 int cmd_destroy_acked(struct ibv_context *ctx, const struct cmd_destroy *d,
 		      uint32_t handle, pthread_mutex_t *mutex,
 		      pthread_cond_t *cond, const uint32_t *acked);
+
+/*
+ * The core's fields of an MR registered by an ioctl method (cmd_mr.c's
+ * REG_DMABUF_MR, cmd_dm.c's DM_MR_REG): the kernel answers the handle
+ * and keys, the rest is what the caller asked for.
+ */
+static inline void cmd_mr_registered(struct verbs_mr *vmr, struct ibv_pd *pd,
+				     uint32_t handle, uint32_t lkey,
+				     uint32_t rkey, void *addr, size_t length,
+				     enum ibv_mr_type type)
+{
+	vmr->ibv_mr.handle = handle;
+	vmr->ibv_mr.context = pd->context;
+	vmr->ibv_mr.lkey = lkey;
+	vmr->ibv_mr.rkey = rkey;
+	vmr->ibv_mr.pd = pd;
+	vmr->ibv_mr.addr = addr;
+	vmr->ibv_mr.length = length;
+	vmr->mr_type = type;
+}
 
 #endif

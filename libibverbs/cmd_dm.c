@@ -99,14 +99,8 @@ IBV_EXPORT int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
 	ret = execute_ioctl(pd->context, cmdb);
 	if (ret)
 		return ret;
-	vmr->ibv_mr.handle =
-		read_attr_obj(UVERBS_ATTR_REG_DM_MR_HANDLE, handle);
-	vmr->ibv_mr.context = pd->context;
-	vmr->ibv_mr.lkey = lkey;
-	vmr->ibv_mr.rkey = rkey;
-	vmr->ibv_mr.length = length;
-	vmr->ibv_mr.pd = pd;
-	vmr->ibv_mr.addr = NULL;
-	vmr->mr_type = IBV_MR_TYPE_MR;
+	cmd_mr_registered(vmr, pd,
+			  read_attr_obj(UVERBS_ATTR_REG_DM_MR_HANDLE, handle),
+			  lkey, rkey, NULL, length, IBV_MR_TYPE_MR);
 	return 0;
 }

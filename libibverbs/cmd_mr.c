@@ -226,15 +226,10 @@ IBV_EXPORT int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 	ret = execute_ioctl(pd->context, cmdb);
 	if (ret)
 		return ret;
-	vmr->ibv_mr.handle =
-		read_attr_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, handle);
-	vmr->ibv_mr.context = pd->context;
-	vmr->ibv_mr.lkey = lkey;
-	vmr->ibv_mr.rkey = rkey;
-	vmr->ibv_mr.pd = pd;
-	vmr->ibv_mr.addr = (void *)(uintptr_t)offset;
-	vmr->ibv_mr.length = length;
-	vmr->mr_type = IBV_MR_TYPE_DMABUF_MR;
+	cmd_mr_registered(
+		vmr, pd,
+		read_attr_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, handle), lkey,
+		rkey, (void *)(uintptr_t)offset, length, IBV_MR_TYPE_DMABUF_MR);
 	return 0;
 }
 

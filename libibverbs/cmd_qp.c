@@ -21,6 +21,7 @@
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
+#include "kern_copy.h"
 #include "util.h"
 
 /* The create flags the kernel knows, whatever the route. */
@@ -85,11 +86,7 @@ static void qp_init_fields(struct qp_create *c)
 static void caps_from_resp(struct ibv_qp_cap *cap,
 			   const struct ib_uverbs_create_qp_resp *r)
 {
-	cap->max_send_wr = r->max_send_wr;
-	cap->max_recv_wr = r->max_recv_wr;
-	cap->max_send_sge = r->max_send_sge;
-	cap->max_recv_sge = r->max_recv_sge;
-	cap->max_inline_data = r->max_inline_data;
+	QP_CAP_FIELDS(SET_PUB, cap, r);
 }
 
 /* The request members the basic and extended CREATE_QP share. */
@@ -102,11 +99,7 @@ static void fill_create_req(struct qp_create *c, struct ib_uverbs_create_qp *r)
 	r->send_cq_handle = c->send_cq_handle;
 	r->recv_cq_handle = c->recv_cq_handle;
 	r->srq_handle = a->srq ? a->srq->handle : 0;
-	r->max_send_wr = a->cap.max_send_wr;
-	r->max_recv_wr = a->cap.max_recv_wr;
-	r->max_send_sge = a->cap.max_send_sge;
-	r->max_recv_sge = a->cap.max_recv_sge;
-	r->max_inline_data = a->cap.max_inline_data;
+	QP_CAP_FIELDS(SET_KERN, &a->cap, r);
 	r->sq_sig_all = a->sq_sig_all;
 	r->qp_type = a->qp_type;
 	r->is_srq = !!a->srq;
@@ -349,6 +342,11 @@ static int create_qp(struct qp_create *c)
 	return 0;
 }
 
+/* The provider's write() buffers, each with its core struct's size. */
+#define QP_BUFS(cmd, cmd_size, resp, resp_size)                       \
+	((struct qp_bufs){ (cmd), sizeof(*(cmd)), (cmd_size), (resp), \
+			   sizeof(*(resp)), (resp_size) })
+
 /**
  * ibv_cmd_create_qp - create a QP from a basic init attr (provider helper)
  * @pd, @qp, @attr: the verb's arguments; @attr->cap is updated
@@ -377,8 +375,7 @@ IBV_EXPORT int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
 		.ctx = pd->context,
 		.qp = qp,
 		.attr = &attr_ex,
-		.b = { cmd, sizeof(*cmd), cmd_size, resp, sizeof(*resp),
-		       resp_size },
+		.b = QP_BUFS(cmd, cmd_size, resp, resp_size),
 	};
 	int ret = create_qp(&c);
 
@@ -386,6 +383,33 @@ IBV_EXPORT int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
 		attr->cap = attr_ex.cap;
 	return ret;
 }
+
+/*
+ * The two creates of a verbs_qp differ only in the provider's write()
+ * buffers (basic or extended CREATE_QP) and, following from that, in the
+ * init attr fields they accept (@known).
+ */
+static int create_vqp(struct ibv_context *ctx, struct verbs_qp *qp,
+		      struct ibv_qp_init_attr_ex *attr, uint64_t known,
+		      struct qp_bufs b)
+{
+	struct qp_create c = {
+		.ctx = ctx,
+		.vqp = qp,
+		.qp = &qp->qp,
+		.attr = attr,
+		.b = b,
+	};
+
+	if (!check_comp_mask(attr->comp_mask, known))
+		return with_errno(EINVAL);
+	return create_qp(&c);
+}
+
+/* The init attr fields both creates of a verbs_qp accept. */
+#define QP_INIT_BASIC                                  \
+	(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD | \
+	 IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 
 /**
  * ibv_cmd_create_qp_ex - create a QP of a PD or XRC domain (provider helper)
@@ -400,20 +424,8 @@ IBV_EXPORT int ibv_cmd_create_qp_ex(struct ibv_context *context,
 				    struct ib_uverbs_create_qp_resp *resp,
 				    size_t resp_size)
 {
-	struct qp_create c = {
-		.ctx = context,
-		.vqp = qp,
-		.qp = &qp->qp,
-		.attr = attr_ex,
-		.b = { cmd, sizeof(*cmd), cmd_size, resp, sizeof(*resp),
-		       resp_size },
-	};
-
-	if (!check_comp_mask(attr_ex->comp_mask,
-			     IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
-		return with_errno(EINVAL);
-	return create_qp(&c);
+	return create_vqp(context, qp, attr_ex, QP_INIT_BASIC,
+			  QP_BUFS(cmd, cmd_size, resp, resp_size));
 }
 
 /**
@@ -430,24 +442,13 @@ IBV_EXPORT int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 				     struct ib_uverbs_ex_create_qp_resp *resp,
 				     size_t resp_size)
 {
-	struct qp_create c = {
-		.ctx = context,
-		.vqp = qp,
-		.qp = &qp->qp,
-		.attr = qp_attr,
-		.b = { cmd, sizeof(*cmd), cmd_size, resp, sizeof(*resp),
-		       resp_size },
-	};
+	const uint64_t known = QP_INIT_BASIC | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+			       IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
+			       IBV_QP_INIT_ATTR_IND_TABLE |
+			       IBV_QP_INIT_ATTR_RX_HASH;
 
-	if (!check_comp_mask(qp_attr->comp_mask,
-			     IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
-				     IBV_QP_INIT_ATTR_CREATE_FLAGS |
-				     IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
-				     IBV_QP_INIT_ATTR_IND_TABLE |
-				     IBV_QP_INIT_ATTR_RX_HASH |
-				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
-		return with_errno(EINVAL);
-	return create_qp(&c);
+	return create_vqp(context, qp, qp_attr, known,
+			  QP_BUFS(cmd, cmd_size, resp, resp_size));
 }
 
 /* The fields of a QP opened by number: no PD, CQs or SRQ of its own. */

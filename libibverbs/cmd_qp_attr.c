@@ -17,41 +17,11 @@
 #include "kern_copy.h"
 #include "util.h"
 
-static void cap_from_query(struct ibv_qp_cap *cap,
-			   const struct ib_uverbs_query_qp_resp *r)
-{
-	cap->max_send_wr = r->max_send_wr;
-	cap->max_recv_wr = r->max_recv_wr;
-	cap->max_send_sge = r->max_send_sge;
-	cap->max_recv_sge = r->max_recv_sge;
-	cap->max_inline_data = r->max_inline_data;
-}
-
 static void attr_from_query(struct ibv_qp_attr *a,
 			    const struct ib_uverbs_query_qp_resp *r)
 {
-	a->qkey = r->qkey;
-	a->rq_psn = r->rq_psn;
-	a->sq_psn = r->sq_psn;
-	a->dest_qp_num = r->dest_qp_num;
-	a->qp_access_flags = r->qp_access_flags;
-	a->pkey_index = r->pkey_index;
-	a->alt_pkey_index = r->alt_pkey_index;
+	QP_ATTR_FIELDS(SET_PUB, a, r);
 	a->qp_state = r->qp_state;
-	a->cur_qp_state = r->cur_qp_state;
-	a->path_mtu = r->path_mtu;
-	a->path_mig_state = r->path_mig_state;
-	a->sq_draining = r->sq_draining;
-	a->max_rd_atomic = r->max_rd_atomic;
-	a->max_dest_rd_atomic = r->max_dest_rd_atomic;
-	a->min_rnr_timer = r->min_rnr_timer;
-	a->port_num = r->port_num;
-	a->timeout = r->timeout;
-	a->retry_cnt = r->retry_cnt;
-	a->rnr_retry = r->rnr_retry;
-	a->alt_port_num = r->alt_port_num;
-	a->alt_timeout = r->alt_timeout;
-	cap_from_query(&a->cap, r);
 	AV_FROM_KERN(&a->ah_attr, &r->dest, &r->dest);
 	AV_FROM_KERN(&a->alt_ah_attr, &r->alt_dest, &r->alt_dest);
 }
@@ -95,7 +65,7 @@ IBV_EXPORT int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 	qp_init_attr->recv_cq = qp->recv_cq;
 	qp_init_attr->srq = qp->srq;
 	qp_init_attr->qp_type = qp->qp_type;
-	cap_from_query(&qp_init_attr->cap, &resp);
+	QP_CAP_FIELDS(SET_PUB, &qp_init_attr->cap, &resp);
 	qp_init_attr->sq_sig_all = resp.sq_sig_all;
 	return 0;
 }

@@ -26,15 +26,6 @@ IBV_EXPORT void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
 	AV_FROM_KERN(dst, src, &src->grh);
 }
 
-static void copy_qp_cap(struct ibv_qp_cap *dst, struct ib_uverbs_qp_attr *src)
-{
-	dst->max_send_wr = src->max_send_wr;
-	dst->max_recv_wr = src->max_recv_wr;
-	dst->max_send_sge = src->max_send_sge;
-	dst->max_recv_sge = src->max_recv_sge;
-	dst->max_inline_data = src->max_inline_data;
-}
-
 /**
  * ibv_copy_qp_attr_from_kern - the kernel's queue pair attributes
  * @dst: the public form to fill; qp_state and rate_limit are not written
@@ -43,32 +34,37 @@ static void copy_qp_cap(struct ibv_qp_cap *dst, struct ib_uverbs_qp_attr *src)
 IBV_EXPORT void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
 					   struct ib_uverbs_qp_attr *src)
 {
-	dst->cur_qp_state = src->cur_qp_state;
-	dst->path_mtu = src->path_mtu;
-	dst->path_mig_state = src->path_mig_state;
-	dst->qkey = src->qkey;
-	dst->rq_psn = src->rq_psn;
-	dst->sq_psn = src->sq_psn;
-	dst->dest_qp_num = src->dest_qp_num;
-	dst->qp_access_flags = src->qp_access_flags;
-	copy_qp_cap(&dst->cap, src);
+	QP_ATTR_FIELDS(SET_PUB, dst, src);
+	dst->en_sqd_async_notify = src->en_sqd_async_notify;
 	ibv_copy_ah_attr_from_kern(&dst->ah_attr, &src->ah_attr);
 	ibv_copy_ah_attr_from_kern(&dst->alt_ah_attr, &src->alt_ah_attr);
-
-	dst->pkey_index = src->pkey_index;
-	dst->alt_pkey_index = src->alt_pkey_index;
-	dst->en_sqd_async_notify = src->en_sqd_async_notify;
-	dst->sq_draining = src->sq_draining;
-	dst->max_rd_atomic = src->max_rd_atomic;
-	dst->max_dest_rd_atomic = src->max_dest_rd_atomic;
-	dst->min_rnr_timer = src->min_rnr_timer;
-	dst->port_num = src->port_num;
-	dst->timeout = src->timeout;
-	dst->retry_cnt = src->retry_cnt;
-	dst->rnr_retry = src->rnr_retry;
-	dst->alt_port_num = src->alt_port_num;
-	dst->alt_timeout = src->alt_timeout;
 }
+
+/*
+ * A path record's fields but the two GIDs (arrays in the kernel's struct,
+ * unions in ours), as OP(public, kernel). Both structs use the same
+ * names, so one list serves both directions; where the widths differ
+ * (the kernel's mtu has 32 bits) plain assignment converts.
+ */
+#define PATH_REC_FIELDS(OP, pub, kern)                         \
+	OP((pub)->dlid, (kern)->dlid);                         \
+	OP((pub)->slid, (kern)->slid);                         \
+	OP((pub)->raw_traffic, (kern)->raw_traffic);           \
+	OP((pub)->flow_label, (kern)->flow_label);             \
+	OP((pub)->hop_limit, (kern)->hop_limit);               \
+	OP((pub)->traffic_class, (kern)->traffic_class);       \
+	OP((pub)->reversible, (kern)->reversible);             \
+	OP((pub)->numb_path, (kern)->numb_path);               \
+	OP((pub)->pkey, (kern)->pkey);                         \
+	OP((pub)->sl, (kern)->sl);                             \
+	OP((pub)->mtu_selector, (kern)->mtu_selector);         \
+	OP((pub)->mtu, (kern)->mtu);                           \
+	OP((pub)->rate_selector, (kern)->rate_selector);       \
+	OP((pub)->rate, (kern)->rate);                         \
+	OP((pub)->packet_life_time_selector,                   \
+	   (kern)->packet_life_time_selector);                 \
+	OP((pub)->packet_life_time, (kern)->packet_life_time); \
+	OP((pub)->preference, (kern)->preference)
 
 /**
  * ibv_copy_path_rec_from_kern - a path record as the kernel passes it
@@ -80,23 +76,7 @@ IBV_EXPORT void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
 {
 	memcpy(dst->dgid.raw, src->dgid, sizeof(dst->dgid));
 	memcpy(dst->sgid.raw, src->sgid, sizeof(dst->sgid));
-	dst->dlid = src->dlid;
-	dst->slid = src->slid;
-	dst->raw_traffic = src->raw_traffic;
-	dst->flow_label = src->flow_label;
-	dst->hop_limit = src->hop_limit;
-	dst->traffic_class = src->traffic_class;
-	dst->reversible = src->reversible;
-	dst->numb_path = src->numb_path;
-	dst->pkey = src->pkey;
-	dst->sl = src->sl;
-	dst->mtu_selector = src->mtu_selector;
-	dst->mtu = src->mtu;
-	dst->rate_selector = src->rate_selector;
-	dst->rate = src->rate;
-	dst->packet_life_time_selector = src->packet_life_time_selector;
-	dst->packet_life_time = src->packet_life_time;
-	dst->preference = src->preference;
+	PATH_REC_FIELDS(SET_PUB, dst, src);
 }
 
 /**
@@ -109,21 +89,5 @@ IBV_EXPORT void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
 {
 	memcpy(dst->dgid, src->dgid.raw, sizeof(dst->dgid));
 	memcpy(dst->sgid, src->sgid.raw, sizeof(dst->sgid));
-	dst->dlid = src->dlid;
-	dst->slid = src->slid;
-	dst->raw_traffic = src->raw_traffic;
-	dst->flow_label = src->flow_label;
-	dst->reversible = src->reversible;
-	dst->mtu = src->mtu;
-	dst->pkey = src->pkey;
-	dst->hop_limit = src->hop_limit;
-	dst->traffic_class = src->traffic_class;
-	dst->numb_path = src->numb_path;
-	dst->sl = src->sl;
-	dst->mtu_selector = src->mtu_selector;
-	dst->rate_selector = src->rate_selector;
-	dst->rate = src->rate;
-	dst->packet_life_time_selector = src->packet_life_time_selector;
-	dst->packet_life_time = src->packet_life_time;
-	dst->preference = src->preference;
+	PATH_REC_FIELDS(SET_KERN, src, dst);
 }
