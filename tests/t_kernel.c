@@ -336,3 +336,12 @@ void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want, size_t len)
 	assert_int_equal(tk.log[i].len, len);
 	assert_memory_equal(tk.log[i].bytes, want, len);
 }
+
+void t_expect_mattr(unsigned int i, unsigned int n, uint16_t id, uint16_t len,
+		    uint64_t data)
+{
+	uint8_t want[ATTR_SIZE];
+
+	t_put_mattr(want, id, len, data);
+	assert_memory_equal(tk.log[i].bytes + IOCTL_ATTR(n), want, ATTR_SIZE);
+}

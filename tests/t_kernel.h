@@ -157,5 +157,8 @@ uint64_t t_get64(const void *p);
 
 /* Call @i of the log was an ioctl, or a write(), of exactly @want. */
 void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want, size_t len);
+/* Attribute @n of logged ioctl @i is exactly this mandatory one. */
+void t_expect_mattr(unsigned int i, unsigned int n, uint16_t id, uint16_t len,
+		    uint64_t data);
 
 #endif

@@ -35,6 +35,11 @@ void t_out_ptr(struct ib_uverbs_ioctl_hdr *h, uint16_t id, const void *v,
 	memcpy((void *)(uintptr_t)a->data, v, len);
 }
 
+void t_out_u32(struct ib_uverbs_ioctl_hdr *h, uint16_t id, uint32_t v)
+{
+	t_out_ptr(h, id, &v, sizeof(v));
+}
+
 /* A basic command's response pointer is the first u64 behind the header. */
 static int t_write_resp(const void *buf, size_t len, int err)
 {
