@@ -314,6 +314,13 @@ uint8_t *t_put_write_hdr(uint8_t *p, uint32_t cmd, uint16_t in_bytes,
 	return p + CMD_HDR_SIZE;
 }
 
+uint8_t *t_put_write_req(uint8_t *p, uint16_t len, uint32_t cmd,
+			 uint16_t out_bytes)
+{
+	memset(p, 0, len);
+	return t_put_write_hdr(p, cmd, len, out_bytes);
+}
+
 /* The extended headers: 8-byte words, the response pointer, driver sizes. */
 uint8_t *t_put_ex_hdr(uint8_t *p, uint32_t cmd, uint16_t in_words,
 		      uint16_t out_words, uint64_t resp, uint16_t drv_in,
