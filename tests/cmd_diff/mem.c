@@ -121,6 +121,17 @@ static void stale_mr(struct verbs_mr *mr)
 	t_uv_name("mr", mr, sizeof(*mr));
 }
 
+/* A PD, and a stale MR struct for a command to fill; 0 or the PD's error. */
+static int pd_and_stale_mr(struct ibv_context *ctx, struct ibv_pd *pd,
+			   struct verbs_mr *mr)
+{
+	int ret = t_diff_pd(ctx, pd);
+
+	if (!ret)
+		stale_mr(mr);
+	return ret;
+}
+
 /* A stale request struct, every argument the caller can choose. */
 static void reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   uint64_t hca_va, int access)
@@ -226,9 +237,8 @@ static void case_query_mr(struct ibv_context *ctx)
 	struct verbs_mr mr;
 	int ret;
 
-	if (t_diff_pd(ctx, &pd))
+	if (pd_and_stale_mr(ctx, &pd, &mr))
 		return;
-	stale_mr(&mr);
 	ret = ibv_cmd_query_mr(&pd, &mr, 0x42);
 	T_NOTE_RET("query_mr", ret);
 	t_uv_dump("mr", &mr, sizeof(mr));
@@ -272,9 +282,8 @@ static void case_reg_dmabuf_mr(struct ibv_context *ctx)
 	struct verbs_mr mr;
 	int ret;
 
-	if (t_diff_pd(ctx, &pd))
+	if (pd_and_stale_mr(ctx, &pd, &mr))
 		return;
-	stale_mr(&mr);
 	ret = ibv_cmd_reg_dmabuf_mr(
 		&pd, 0x1000, 0x20000, 0x5000000, 7,
 		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &mr);
