@@ -79,9 +79,8 @@ static void test_create_destroy_ah(void **state)
 	tk.ncalls = 0;
 	fk.resp_len = 0;
 	assert_int_equal(ibv_cmd_destroy_ah(&ah), 0);
-	memset(want, 0, sizeof(want));
-	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_DESTROY_AH);
-	t_put16(want + CMD_HDR_IN_WORDS, 3);
+	t_put_write_req(want, DESTROY_AH_AH_HANDLE + 4,
+			IB_USER_VERBS_CMD_DESTROY_AH, 0);
 	t_put32(want + DESTROY_AH_AH_HANDLE, 0x71);
 	t_expect(tk.ncalls - 1, false, want, DESTROY_AH_AH_HANDLE + 4);
 }

@@ -183,27 +183,41 @@ static void test_create_ioctl_minimal(void **state)
 	t_expect_attr(c, 4, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 4, M, 0);
 }
 
+/*
+ * The last call was the basic write() of a create of 100 entries, @len
+ * bytes of request, @resp_len of response at @resp; @cq got the answer.
+ */
+static void t_expect_create_write_core(struct ibv_cq *cq, size_t len,
+				       const void *resp, size_t resp_len,
+				       int32_t ch)
+{
+	struct t_call *c = t_last();
+
+	assert_false(c->is_ioctl);
+	assert_int_equal(c->len, len);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
+			 T_WORDS(len / 4, resp_len / 4));
+	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)resp);
+	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)cq);
+	assert_int_equal(u32_at(c, CREATE_CQ_CQE), 100);
+	assert_int_equal((int32_t)u32_at(c, CREATE_CQ_COMP_CHANNEL), ch);
+	assert_int_equal(cq->handle, T_WRITE_HANDLE);
+	assert_int_equal(cq->cqe, 64);
+}
+
 /* The basic write(), with the provider's data behind the core request. */
 static void t_expect_create_write(struct ibv_cq *cq, struct t_create_cq *cmd,
 				  struct t_create_cq_resp *resp, int32_t ch)
 {
 	struct t_call *c = t_last();
 
-	assert_false(c->is_ioctl);
-	assert_int_equal(c->len, sizeof(*cmd));
-	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
-			 IB_USER_VERBS_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
-			 T_WORDS(sizeof(*cmd) / 4, sizeof(*resp) / 4));
-	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp->ibv_resp);
-	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)cq);
-	assert_int_equal(u32_at(c, CREATE_CQ_CQE), 100);
+	t_expect_create_write_core(cq, sizeof(*cmd), &resp->ibv_resp,
+				   sizeof(*resp), ch);
 	assert_int_equal(u32_at(c, CREATE_CQ_COMP_VECTOR), 2);
-	assert_int_equal((int32_t)u32_at(c, CREATE_CQ_COMP_CHANNEL), ch);
 	assert_int_equal(u32_at(c, CREATE_CQ_RESERVED), 0);
 	assert_int_equal(u64_at(c, CREATE_CQ_DRIVER_DATA), 0x1122334455667788);
-	assert_int_equal(cq->handle, T_WRITE_HANDLE);
-	assert_int_equal(cq->cqe, 64);
 }
 
 /* Refused once, the method goes straight to write() from then on. */
@@ -245,26 +259,13 @@ static void test_create_fallback_no_cmd(void **state)
 	struct ibv_context *ctx = *state;
 	struct t_create_cq_resp resp = { 0 };
 	struct ibv_cq cq = { 0 };
-	struct t_call *c;
 
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_create_cq(ctx, 100, NULL, 2, &cq, NULL, 0,
 					   &resp.ibv_resp, sizeof(resp)),
 			 0);
-	c = t_last();
-	assert_false(c->is_ioctl);
-	assert_int_equal(c->len, sizeof(struct ibv_create_cq));
-	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
-			 IB_USER_VERBS_CMD_CREATE_CQ);
-	assert_int_equal(u32_at(c, CMD_HDR_IN_WORDS),
-			 T_WORDS(sizeof(struct ibv_create_cq) / 4,
-				 sizeof(resp) / 4));
-	assert_int_equal(u64_at(c, CMD_RESPONSE), (uintptr_t)&resp.ibv_resp);
-	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)&cq);
-	assert_int_equal(u32_at(c, CREATE_CQ_CQE), 100);
-	assert_int_equal((int32_t)u32_at(c, CREATE_CQ_COMP_CHANNEL), -1);
-	assert_int_equal(cq.handle, T_WRITE_HANDLE);
-	assert_int_equal(cq.cqe, 64);
+	t_expect_create_write_core(&cq, sizeof(struct ibv_create_cq),
+				   &resp.ibv_resp, sizeof(resp), -1);
 }
 
 /* Errors other than "no such method" are the answer, not a reason to retry. */
@@ -330,22 +331,32 @@ static void test_create_ex_flags(void **state)
 	assert_int_equal(tk.ioctls, 1);
 }
 
-/* With flags the fallback is the extended write(), flags and all. */
-static void test_create_ex_write_ex(void **state)
+/* A create asking for completion timestamps, with CQ/CREATE refused. */
+static int t_create_ts_by_write(struct ibv_context *ctx, struct verbs_cq *vcq,
+				struct t_create_cq_ex *cmd,
+				struct t_create_cq_ex_resp *resp,
+				uint32_t cmd_flags)
 {
-	struct ibv_context *ctx = *state;
 	struct ibv_cq_init_attr_ex attr = {
 		.cqe = 100,
 		.comp_vector = 2,
 		.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
 	};
+
+	tk.refuse_obj = UVERBS_OBJECT_CQ;
+	return t_create_ex(ctx, vcq, &attr, cmd, resp, cmd_flags);
+}
+
+/* With flags the fallback is the extended write(), flags and all. */
+static void test_create_ex_write_ex(void **state)
+{
+	struct ibv_context *ctx = *state;
 	struct t_create_cq_ex cmd;
 	struct t_create_cq_ex_resp resp;
 	struct verbs_cq vcq = { 0 };
 	struct t_call *c;
 
-	tk.refuse_obj = UVERBS_OBJECT_CQ;
-	assert_int_equal(t_create_ex(ctx, &vcq, &attr, &cmd, &resp, 0), 0);
+	assert_int_equal(t_create_ts_by_write(ctx, &vcq, &cmd, &resp, 0), 0);
 	c = t_last();
 	assert_false(c->is_ioctl);
 	assert_int_equal(c->len, sizeof(cmd));
@@ -376,20 +387,15 @@ static void test_create_ex_write_ex(void **state)
 static void test_create_ex_ts_ignored(void **state)
 {
 	struct ibv_context *ctx = *state;
-	struct ibv_cq_init_attr_ex attr = {
-		.cqe = 100,
-		.comp_vector = 2,
-		.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
-	};
 	struct t_create_cq_ex cmd;
 	struct t_create_cq_ex_resp resp;
 	struct verbs_cq vcq = { 0 };
 	struct t_call *c;
 
-	tk.refuse_obj = UVERBS_OBJECT_CQ;
-	assert_int_equal(t_create_ex(ctx, &vcq, &attr, &cmd, &resp,
+	assert_int_equal(
+		t_create_ts_by_write(ctx, &vcq, &cmd, &resp,
 				     CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX),
-			 0);
+		0);
 	c = t_last();
 	assert_int_equal(c->len, sizeof(struct ibv_create_cq) + 8);
 	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),

@@ -74,11 +74,9 @@ static void test_free_dm(void **state)
 
 static void t_dm_mr_handler(struct ib_uverbs_ioctl_hdr *h)
 {
-	uint32_t lkey = 0xe1, rkey = 0xe2;
-
 	t_out_obj(h, UVERBS_ATTR_REG_DM_MR_HANDLE, 0x81);
-	t_out_ptr(h, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &lkey, 4);
-	t_out_ptr(h, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &rkey, 4);
+	t_out_u32(h, UVERBS_ATTR_REG_DM_MR_RESP_LKEY, 0xe1);
+	t_out_u32(h, UVERBS_ATTR_REG_DM_MR_RESP_RKEY, 0xe2);
 }
 
 static void test_reg_dm_mr(void **state)
@@ -87,7 +85,6 @@ static void test_reg_dm_mr(void **state)
 	struct ibv_pd pd = { .context = ctx, .handle = 2 };
 	struct verbs_dm dm = { .dm.context = ctx, .handle = 0x15 };
 	struct verbs_mr vmr = { .ibv_mr.addr = &vmr };
-	struct ib_uverbs_attr *a;
 	uint8_t want[24];
 
 	errno = 0;
@@ -102,14 +99,10 @@ static void test_reg_dm_mr(void **state)
 	t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG, 8);
 	assert_int_equal(tk.log[0].len, IOCTL_ATTR(8));
 	assert_memory_equal(tk.log[0].bytes, want, IOCTL_HDR_SIZE);
-	a = (struct ib_uverbs_attr *)(tk.log[0].bytes + IOCTL_ATTR(0));
-	t_put_mattr(want, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, 0x15);
-	assert_memory_equal(&a[4], want, 16);
-	t_put_mattr(want, UVERBS_ATTR_REG_DM_MR_OFFSET, 8, 128);
-	assert_memory_equal(&a[5], want, 16);
-	t_put_mattr(want, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 4,
-		    IBV_ACCESS_ZERO_BASED);
-	assert_memory_equal(&a[7], want, 16);
+	t_expect_mattr(0, 4, UVERBS_ATTR_REG_DM_MR_DM_HANDLE, 0, 0x15);
+	t_expect_mattr(0, 5, UVERBS_ATTR_REG_DM_MR_OFFSET, 8, 128);
+	t_expect_mattr(0, 7, UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, 4,
+		       IBV_ACCESS_ZERO_BASED);
 	assert_int_equal(vmr.ibv_mr.handle, 0x81);
 	assert_int_equal(vmr.ibv_mr.lkey, 0xe1);
 	assert_int_equal(vmr.ibv_mr.rkey, 0xe2);

@@ -150,11 +150,10 @@ static void test_dereg_mr(void **state)
 
 static void t_query_mr_handler(struct ib_uverbs_ioctl_hdr *h)
 {
-	uint32_t lkey = 0xa1, rkey = 0xb2;
 	uint64_t length = 0x5000;
 
-	t_out_ptr(h, UVERBS_ATTR_QUERY_MR_RESP_LKEY, &lkey, 4);
-	t_out_ptr(h, UVERBS_ATTR_QUERY_MR_RESP_RKEY, &rkey, 4);
+	t_out_u32(h, UVERBS_ATTR_QUERY_MR_RESP_LKEY, 0xa1);
+	t_out_u32(h, UVERBS_ATTR_QUERY_MR_RESP_RKEY, 0xb2);
 	t_out_ptr(h, UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &length, 8);
 }
 
@@ -242,11 +241,9 @@ static void test_advise_mr(void **state)
 
 static void t_dmabuf_handler(struct ib_uverbs_ioctl_hdr *h)
 {
-	uint32_t lkey = 0xc1, rkey = 0xc2;
-
 	t_out_obj(h, UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0x61);
-	t_out_ptr(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &lkey, 4);
-	t_out_ptr(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &rkey, 4);
+	t_out_u32(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, 0xc1);
+	t_out_u32(h, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 0xc2);
 }
 
 static void test_reg_dmabuf_mr(void **state)
@@ -269,19 +266,13 @@ static void test_reg_dmabuf_mr(void **state)
 	assert_int_equal(a[0].attr_id, UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
 	assert_int_equal(a[1].attr_id, UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY);
 	assert_int_equal(a[2].attr_id, UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY);
-	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 0, 5);
-	assert_memory_equal(&a[3], want, 16);
-	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, 0x200);
-	assert_memory_equal(&a[4], want, 16);
-	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, 0x1000);
-	assert_memory_equal(&a[5], want, 16);
-	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, 0x9000);
-	assert_memory_equal(&a[6], want, 16);
-	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, 11);
-	assert_memory_equal(&a[7], want, 16);
-	t_put_mattr(want, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4,
-		    IBV_ACCESS_LOCAL_WRITE);
-	assert_memory_equal(&a[8], want, 16);
+	t_expect_mattr(0, 3, UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, 0, 5);
+	t_expect_mattr(0, 4, UVERBS_ATTR_REG_DMABUF_MR_OFFSET, 8, 0x200);
+	t_expect_mattr(0, 5, UVERBS_ATTR_REG_DMABUF_MR_LENGTH, 8, 0x1000);
+	t_expect_mattr(0, 6, UVERBS_ATTR_REG_DMABUF_MR_IOVA, 8, 0x9000);
+	t_expect_mattr(0, 7, UVERBS_ATTR_REG_DMABUF_MR_FD, 4, 11);
+	t_expect_mattr(0, 8, UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, 4,
+		       IBV_ACCESS_LOCAL_WRITE);
 	assert_int_equal(vmr.ibv_mr.handle, 0x61);
 	assert_int_equal(vmr.ibv_mr.lkey, 0xc1);
 	assert_int_equal(vmr.ibv_mr.rkey, 0xc2);

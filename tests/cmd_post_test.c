@@ -58,6 +58,33 @@ enum {
 	SGE_SIZE = 16,
 };
 
+/*
+ * The image of a post request of @len bytes: its header, the QP's or
+ * SRQ's @handle and the counts; the response pointer as the library
+ * sent it (its own memory).
+ */
+static void put_post(uint8_t *want, uint16_t len, uint32_t cmd, uint32_t handle,
+		     uint32_t wr_count, uint32_t sge_count, uint32_t wqe_size)
+{
+	t_put_write_req(want, len, cmd, 4);
+	t_put64(want + CMD_RESPONSE,
+		t_get64(tk.log[tk.ncalls - 1].bytes + CMD_RESPONSE));
+	t_put32(want + POST_HANDLE, handle);
+	t_put32(want + POST_WR_COUNT, wr_count);
+	t_put32(want + POST_SGE_COUNT, sge_count);
+	t_put32(want + POST_WQE_SIZE, wqe_size);
+}
+
+/* The image of one scatter entry; returns the next. */
+static uint8_t *put_sge(uint8_t *p, uint64_t addr, uint32_t length,
+			uint32_t lkey)
+{
+	t_put64(p + SGE_ADDR, addr);
+	t_put32(p + SGE_LENGTH, length);
+	t_put32(p + SGE_LKEY, lkey);
+	return p + SGE_SIZE;
+}
+
 /* Two chained sends with three scatter entries, byte for byte. */
 static void test_post_send_bytes(void **state)
 {
@@ -86,16 +113,8 @@ static void test_post_send_bytes(void **state)
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_post_send(&qp, &w1, &bad), 0);
 	assert_null(bad);
-	memset(want, 0, sizeof(want));
-	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_POST_SEND);
-	t_put16(want + CMD_HDR_IN_WORDS, 192 / 4);
-	t_put16(want + CMD_HDR_OUT_WORDS, 1);
-	t_put64(want + CMD_RESPONSE,
-		t_get64(tk.log[tk.ncalls - 1].bytes + CMD_RESPONSE));
-	t_put32(want + POST_HANDLE, 7);
-	t_put32(want + POST_WR_COUNT, 2);
-	t_put32(want + POST_SGE_COUNT, 3);
-	t_put32(want + POST_WQE_SIZE, SEND_WR_SIZE);
+	put_post(want, sizeof(want), IB_USER_VERBS_CMD_POST_SEND, 7, 2, 3,
+		 SEND_WR_SIZE);
 	t_put64(wr1 + SEND_WR_WR_ID, 0x1111);
 	t_put32(wr1 + SEND_WR_NUM_SGE, 2);
 	t_put32(wr1 + SEND_WR_OPCODE, IBV_WR_RDMA_WRITE);
@@ -106,17 +125,9 @@ static void test_post_send_bytes(void **state)
 	t_put32(wr2 + SEND_WR_NUM_SGE, 1);
 	t_put32(wr2 + SEND_WR_OPCODE, IBV_WR_SEND);
 	t_put32(wr2 + SEND_WR_IMM_DATA, 5);
-	t_put64(sge + SGE_ADDR, 0x1000);
-	t_put32(sge + SGE_LENGTH, 64);
-	t_put32(sge + SGE_LKEY, 0x11);
-	sge += SGE_SIZE;
-	t_put64(sge + SGE_ADDR, 0x2000);
-	t_put32(sge + SGE_LENGTH, 32);
-	t_put32(sge + SGE_LKEY, 0x12);
-	sge += SGE_SIZE;
-	t_put64(sge + SGE_ADDR, 0x3000);
-	t_put32(sge + SGE_LENGTH, 16);
-	t_put32(sge + SGE_LKEY, 0x13);
+	sge = put_sge(sge, 0x1000, 64, 0x11);
+	sge = put_sge(sge, 0x2000, 32, 0x12);
+	put_sge(sge, 0x3000, 16, 0x13);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 
 	/* The kernel refuses the second: bad_wr is 1-based. */
@@ -189,21 +200,11 @@ static void test_post_recv_bytes(void **state)
 
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_post_srq_recv(&srq, &wr, &bad), 0);
-	memset(want, 0, sizeof(want));
-	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_POST_SRQ_RECV);
-	t_put16(want + CMD_HDR_IN_WORDS, 16);
-	t_put16(want + CMD_HDR_OUT_WORDS, 1);
-	t_put64(want + CMD_RESPONSE,
-		t_get64(tk.log[tk.ncalls - 1].bytes + CMD_RESPONSE));
-	t_put32(want + POST_HANDLE, 8);
-	t_put32(want + POST_WR_COUNT, 1);
-	t_put32(want + POST_SGE_COUNT, 1);
-	t_put32(want + POST_WQE_SIZE, RECV_WR_SIZE);
+	put_post(want, sizeof(want), IB_USER_VERBS_CMD_POST_SRQ_RECV, 8, 1, 1,
+		 RECV_WR_SIZE);
 	t_put64(rwr + RECV_WR_WR_ID, 0x33);
 	t_put32(rwr + RECV_WR_NUM_SGE, 1);
-	t_put64(sge + SGE_ADDR, 0x4000);
-	t_put32(sge + SGE_LENGTH, 8);
-	t_put32(sge + SGE_LKEY, 0x21);
+	put_sge(sge, 0x4000, 8, 0x21);
 	t_expect(tk.ncalls - 1, false, want, sizeof(want));
 }
 

@@ -80,9 +80,7 @@ static void test_modify_qp_mask(void **state)
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_modify_qp(&qp, &a, mask, &cmd, sizeof(cmd)),
 			 0);
-	memset(want, 0, sizeof(want));
-	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_MODIFY_QP);
-	t_put16(want + CMD_HDR_IN_WORDS, 120 / 4);
+	t_put_write_req(want, sizeof(want), IB_USER_VERBS_CMD_MODIFY_QP, 0);
 	dest[QP_DEST_DGID] = 0xfe;
 	dest[QP_DEST_DGID + 1] = 0x80;
 	t_put32(dest + QP_DEST_FLOW_LABEL, 0xabc);

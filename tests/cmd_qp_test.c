@@ -193,10 +193,7 @@ static void test_create_qp_fallback(void **state)
 					   sizeof(o.cmd), &o.resp.core,
 					   sizeof(o.resp)),
 			 0);
-	memset(want, 0, sizeof(want));
-	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_CREATE_QP);
-	t_put16(want + CMD_HDR_IN_WORDS, 72 / 4);
-	t_put16(want + CMD_HDR_OUT_WORDS, 40 / 4);
+	t_put_write_req(want, sizeof(want), IB_USER_VERBS_CMD_CREATE_QP, 40);
 	t_put64(want + CMD_RESPONSE, (uintptr_t)&o.resp.core);
 	t_put64(want + CREATE_QP_USER_HANDLE, (uintptr_t)&o.qp);
 	t_put32(want + CREATE_QP_PD_HANDLE, 3);
@@ -379,10 +376,7 @@ static void test_destroy_qp_fallback(void **state)
 	memcpy(fk.resp, &reported, 4);
 	fk.resp_len = 4;
 	assert_int_equal(ibv_cmd_destroy_qp(&qp), 0);
-	memset(want, 0, sizeof(want));
-	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_DESTROY_QP);
-	t_put16(want + CMD_HDR_IN_WORDS, 6);
-	t_put16(want + CMD_HDR_OUT_WORDS, 1);
+	t_put_write_req(want, sizeof(want), IB_USER_VERBS_CMD_DESTROY_QP, 4);
 	t_put64(want + CMD_RESPONSE,
 		t_get64(tk.log[tk.ncalls - 1].bytes + CMD_RESPONSE));
 	t_put32(want + DESTROY_QP_QP_HANDLE, 9);
@@ -404,9 +398,7 @@ static void test_mcast(void **state)
 
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_attach_mcast(&qp, &gid, 0xc001), 0);
-	memset(want, 0, sizeof(want));
-	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_ATTACH_MCAST);
-	t_put16(want + CMD_HDR_IN_WORDS, 8);
+	t_put_write_req(want, sizeof(want), IB_USER_VERBS_CMD_ATTACH_MCAST, 0);
 	want[MCAST_GID] = 0xff;
 	want[MCAST_GID + 1] = 0x12;
 	t_put32(want + MCAST_QP_HANDLE, 7);

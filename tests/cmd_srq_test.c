@@ -139,9 +139,7 @@ static void test_srq_modify_query_destroy(void **state)
 	assert_int_equal(ibv_cmd_modify_srq(&srq, &a, IBV_SRQ_LIMIT, &mcmd,
 					    sizeof(mcmd)),
 			 0);
-	memset(want, 0, sizeof(want));
-	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_MODIFY_SRQ);
-	t_put16(want + CMD_HDR_IN_WORDS, 6);
+	t_put_write_req(want, sizeof(want), IB_USER_VERBS_CMD_MODIFY_SRQ, 0);
 	t_put32(want + MODIFY_SRQ_SRQ_HANDLE, 6);
 	t_put32(want + MODIFY_SRQ_ATTR_MASK, IBV_SRQ_LIMIT);
 	t_put32(want + MODIFY_SRQ_MAX_WR, 50);
@@ -185,9 +183,7 @@ static void test_modify_srq_v3(void **state)
 	assert_int_equal(ibv_cmd_modify_srq(&srq, &a, IBV_SRQ_MAX_WR,
 					    &mcmd.core, sizeof(mcmd)),
 			 0);
-	memset(want, 0, sizeof(want));
-	t_put32(want + CMD_HDR_COMMAND, IB_USER_VERBS_CMD_MODIFY_SRQ_V3);
-	t_put16(want + CMD_HDR_IN_WORDS, sizeof(want) / 4);
+	t_put_write_req(want, sizeof(want), IB_USER_VERBS_CMD_MODIFY_SRQ_V3, 0);
 	t_put32(want + MODIFY_SRQ_SRQ_HANDLE, 6);
 	t_put32(want + MODIFY_SRQ_ATTR_MASK, IBV_SRQ_MAX_WR);
 	t_put32(want + MODIFY_SRQ_MAX_WR, 50);

@@ -76,6 +76,18 @@ static int t_create_wq(struct ibv_context *ctx, struct t_wq *t)
 				 sizeof(t->cmd), &t->resp.ibv, sizeof(t->resp));
 }
 
+/* The WQ and its init attr hold the kernel's answer to the create. */
+static void t_expect_wq_answer(const struct t_wq *t, struct ibv_context *ctx,
+			       uint32_t wq_num, uint32_t max_wr,
+			       uint32_t max_sge)
+{
+	assert_int_equal(t->wq.handle, T_HANDLE);
+	assert_int_equal(t->wq.wq_num, wq_num);
+	assert_int_equal(t->init.max_wr, max_wr);
+	assert_int_equal(t->init.max_sge, max_sge);
+	assert_ptr_equal(t->wq.context, ctx);
+}
+
 /* WQ/CREATE: every attribute, the provider's data last, outputs read. */
 static void test_create_wq_ioctl(void **state)
 {
@@ -106,11 +118,7 @@ static void test_create_wq_ioctl(void **state)
 	for (int i = 9; i < 12; i++)
 		memset(tk.log[0].bytes + IOCTL_ATTR(i) + ATTR_DATA, 0, 8);
 	t_expect(0, true, want, sizeof(want));
-	assert_int_equal(t.wq.handle, T_HANDLE);
-	assert_int_equal(t.wq.wq_num, 0x456);
-	assert_int_equal(t.init.max_wr, 32);
-	assert_int_equal(t.init.max_sge, 2);
-	assert_ptr_equal(t.wq.context, ctx);
+	t_expect_wq_answer(&t, ctx, 0x456, 32, 2);
 	assert_ptr_equal(t.wq.pd, &t.pd);
 	assert_ptr_equal(t.wq.cq, &t.cq);
 	assert_int_equal(t.wq.wq_type, IBV_WQT_RQ);
@@ -156,11 +164,7 @@ static void test_create_wq_fallback(void **state)
 	/* WQ/CREATE refused, the tunnel probed and refused, then write(). */
 	assert_int_equal(tk.ncalls, 2);
 	t_expect(1, false, want, sizeof(want));
-	assert_int_equal(t.wq.handle, T_HANDLE);
-	assert_int_equal(t.wq.wq_num, 0x123);
-	assert_int_equal(t.init.max_wr, 64);
-	assert_int_equal(t.init.max_sge, 3);
-	assert_ptr_equal(t.wq.context, ctx);
+	t_expect_wq_answer(&t, ctx, 0x123, 64, 3);
 
 	tk.ncalls = 0;
 	assert_int_equal(t_create_wq(ctx, &t), 0);

@@ -118,9 +118,14 @@ static const struct verbs_device_ops td_dev_ops = {
 };
 PROVIDER_DRIVER(tdev, td_dev_ops);
 
-/* The fake sysfs with tdev0 on /dev/null; NULL (skip) without namespaces. */
-static struct ibv_device *td_device(struct ibv_device ***list)
+/*
+ * tdev0 on /dev/null in a fake sysfs, opened; NULL (skip) without
+ * namespaces. @list and @dev are the list it is on and the device.
+ */
+static struct ibv_context *td_open(struct ibv_device ***list,
+				   struct ibv_device **dev)
 {
+	struct ibv_context *ctx;
 	char *root = t_fake_kernel(false);
 
 	if (!root)
@@ -135,7 +140,12 @@ static struct ibv_device *td_device(struct ibv_device ***list)
 	t_device_kernel_reset();
 	t_kernel_install();
 	*list = ibv_get_device_list(NULL);
-	return t_find(*list, "tdev0");
+	*dev = t_find(*list, "tdev0");
+	if (!*dev)
+		return NULL;
+	ctx = ibv_open_device(*dev);
+	T_CHECK(ctx);
+	return ctx;
 }
 
 /* The library allocates the async file; without it the open fails. */
@@ -145,11 +155,9 @@ static int sc_open_async_fd(void *arg)
 	struct ibv_context *ctx;
 
 	(void)arg;
-	dev = td_device(&list);
-	if (!dev)
+	ctx = td_open(&list, &dev);
+	if (!ctx)
 		return T_SKIP;
-	ctx = ibv_open_device(dev);
-	T_CHECK(ctx);
 	T_CHECK(tk.ioctls == 1 && tk.log[0].is_ioctl);
 	T_CHECK(u16_at(tk.log[0].bytes + IOCTL_HDR_OBJECT_ID) ==
 		UVERBS_OBJECT_ASYNC_EVENT);
@@ -173,11 +181,9 @@ static int sc_import(void *arg)
 	struct ibv_context *ctx, *imp;
 
 	(void)arg;
-	dev = td_device(&list);
-	if (!dev)
+	ctx = td_open(&list, &dev);
+	if (!ctx)
 		return T_SKIP;
-	ctx = ibv_open_device(dev);
-	T_CHECK(ctx);
 	imp = ibv_import_device(dup(ctx->cmd_fd));
 	T_CHECK(imp);
 	T_CHECK(imp->device == dev);

@@ -31,6 +31,9 @@ static char on[] = "on";
 
 static char *root;
 
+/* A device no provider of this test matches. */
+#define OTHER0 T_DEV(1, .ibdev = "other0")
+
 /* Common start of a scenario: the fake kernel with its tree as root. */
 static bool setup_tree(bool with_provider)
 {
@@ -204,11 +207,7 @@ static int sc_hotplug(void *arg)
 
 	/* The same uverbs name comes back for another device at once. */
 	t_sysfs_del(root, &T_DEV(2));
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov9",
-					    .uverbs = 2,
-					    .maj = 231,
-					    .min = 9,
-					    .abi = 1 }));
+	t_sysfs_add(root, &T_DEV(2, .ibdev = "tprov9", .min = 9));
 	l4 = ibv_get_device_list(NULL);
 	T_CHECK(t_count(l4) == 2);
 	T_CHECK(t_find(l4, "tprov9"));
@@ -252,11 +251,7 @@ static int sc_lifetime(void *arg)
 	if (!setup_tree(true))
 		return T_SKIP;
 	/* 1:3 is /dev/null, which can really be opened. */
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprov0",
-					    .uverbs = 0,
-					    .maj = 1,
-					    .min = 3,
-					    .abi = 1 }));
+	t_sysfs_add(root, &T_DEV(0, .maj = 1, .min = 3));
 	t_sysfs_add(root, &T_DEV(1));
 	list = ibv_get_device_list(NULL);
 	T_CHECK(t_count(list) == 2);
@@ -297,31 +292,14 @@ static int sc_unmatched(void *arg)
 	if (!setup_tree(true))
 		return T_SKIP;
 	t_sysfs_add(root, &T_DEV(0));
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0",
-					    .uverbs = 1,
-					    .maj = 231,
-					    .min = 1,
-					    .abi = 1 }));
+	t_sysfs_add(root, &OTHER0);
 	/* Vetoed by the provider's match_device hook. */
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprovveto",
-					    .uverbs = 2,
-					    .maj = 231,
-					    .min = 2,
-					    .abi = 1 }));
+	t_sysfs_add(root, &T_DEV(2, .ibdev = "tprovveto"));
 	/* Matched through its modalias, not its name. */
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "bymodalias",
-					    .uverbs = 3,
-					    .maj = 231,
-					    .min = 3,
-					    .abi = 1,
-					    .modalias = "tprov:v1d2" }));
+	t_sysfs_add(root,
+		    &T_DEV(3, .ibdev = "bymodalias", .modalias = "tprov:v1d2"));
 	/* No device node: dropped. */
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "tprovnonode",
-					    .uverbs = 4,
-					    .maj = 231,
-					    .min = 4,
-					    .abi = 1,
-					    .no_node = true }));
+	t_sysfs_add(root, &T_DEV(4, .ibdev = "tprovnonode", .no_node = true));
 	list = ibv_get_device_list(NULL);
 	T_CHECK(t_count(list) == 2);
 	T_CHECK(t_find(list, "tprov0"));
@@ -409,20 +387,22 @@ static int sc_threads(void *arg)
 	return 0;
 }
 
+/* What one listing with other0 present prints; IBV_SHOW_WARNINGS if @show. */
+static char *list_other0_stderr(bool show)
+{
+	t_sysfs_add(root, &OTHER0);
+	if (show)
+		setenv("IBV_SHOW_WARNINGS", "1", 1);
+	return t_capture_stderr(t_list_once, NULL);
+}
+
 static int sc_show_warnings(void *arg)
 {
 	char *err;
 
 	if (!setup_tree(true))
 		return T_SKIP;
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0",
-					    .uverbs = 1,
-					    .maj = 231,
-					    .min = 1,
-					    .abi = 1 }));
-	if (arg)
-		setenv("IBV_SHOW_WARNINGS", "1", 1);
-	err = t_capture_stderr(t_list_once, NULL);
+	err = list_other0_stderr(arg);
 	if (arg)
 		T_CHECK(strstr(err, "other0"));
 	else
@@ -441,14 +421,7 @@ static int sc_quiet_missing_provider(void *arg)
 	if (!setup_tree(false))
 		return T_SKIP;
 	t_write("/etc/libibverbs.d/ghost.driver", "driver ghostprovider\n");
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0",
-					    .uverbs = 1,
-					    .maj = 231,
-					    .min = 1,
-					    .abi = 1 }));
-	if (arg)
-		setenv("IBV_SHOW_WARNINGS", "1", 1);
-	err = t_capture_stderr(t_list_once, NULL);
+	err = list_other0_stderr(arg);
 	if (arg)
 		T_CHECK(strstr(err, "ghostprovider"));
 	else
@@ -486,17 +459,8 @@ static int sc_log_reasons(void *arg)
 	close(fd);
 	setenv("VERBS_LOG_LEVEL", "3", 1);
 	setenv("VERBS_LOG_FILE", log, 1);
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other0",
-					    .uverbs = 1,
-					    .maj = 231,
-					    .min = 1,
-					    .abi = 1 }));
-	t_sysfs_add(root, &((struct t_dev){ .ibdev = "other1",
-					    .uverbs = 2,
-					    .maj = 231,
-					    .min = 2,
-					    .abi = 1,
-					    .no_node = true }));
+	t_sysfs_add(root, &OTHER0);
+	t_sysfs_add(root, &T_DEV(2, .ibdev = "other1", .no_node = true));
 	t_list_once(NULL);
 	__verbs_log(NULL, VERBS_LOG_INFO, "provider says %d\n", 42);
 	__verbs_log(NULL, VERBS_LOG_DEBUG, "too chatty\n");

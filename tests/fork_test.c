@@ -227,28 +227,31 @@ static void test_rollback_over_hole(void **state)
 	munmap(p, 7 * t_ps);
 }
 
-/* The same on pages no one had registered: one DONTFORK call, undone. */
-static void test_hole_in_fresh_pages(void **state)
+/*
+ * A failed DONTFORK over seven pages, the first @pre registered before,
+ * page @hole unmapped: nothing changes, and the tree is left empty.
+ */
+static void hole_changes_nothing(size_t pre, size_t hole)
 {
 	char *p = t_map(7);
 
 	assert_non_null(p);
-	assert_int_equal(t_failed_dontfork_changes_nothing(p, 7, t_ps, 0, 3),
-			 0);
+	assert_int_equal(
+		t_failed_dontfork_changes_nothing(p, 7, t_ps, pre, hole), 0);
 	assert_int_equal(t_nodes(), 0);
 	munmap(p, 7 * t_ps);
+}
+
+/* A hole among pages no one had registered: one DONTFORK call, undone. */
+static void test_hole_in_fresh_pages(void **state)
+{
+	hole_changes_nothing(0, 3);
 }
 
 /* Pages registered once stay at 1 and hidden; the fresh page is shown. */
 static void test_hole_after_registered_pages(void **state)
 {
-	char *p = t_map(7);
-
-	assert_non_null(p);
-	assert_int_equal(t_failed_dontfork_changes_nothing(p, 7, t_ps, 3, 4),
-			 0);
-	assert_int_equal(t_nodes(), 0);
-	munmap(p, 7 * t_ps);
+	hole_changes_nothing(3, 4);
 }
 
 /* DOFORK over a range the caller has partly unmapped still succeeds. */

@@ -15,7 +15,11 @@
 
 #include <infiniband/verbs.h>
 
-/* The 1.0 ABI, as old binaries were compiled (members they may read). */
+/*
+ * The 1.0 ABI, as old binaries were compiled (members they may read).
+ * Restated here on purpose, not taken from libibverbs/compat_1_0.h: an
+ * oracle that shared the library's layouts would share their mistakes.
+ */
 struct dev_1_0 {
 	void *unused[2];
 	struct ibv_device *real;
@@ -111,6 +115,7 @@ struct qp_init_attr_1_0 {
 	int sq_sig_all;
 };
 
+/* Like every layout here, written apart from the library's on purpose. */
 struct send_wr_1_0 {
 	struct send_wr_1_0 *next;
 	uint64_t wr_id;

@@ -314,6 +314,13 @@ uint8_t *t_put_write_hdr(uint8_t *p, uint32_t cmd, uint16_t in_bytes,
 	return p + CMD_HDR_SIZE;
 }
 
+uint8_t *t_put_write_req(uint8_t *p, uint16_t len, uint32_t cmd,
+			 uint16_t out_bytes)
+{
+	memset(p, 0, len);
+	return t_put_write_hdr(p, cmd, len, out_bytes);
+}
+
 /* The extended headers: 8-byte words, the response pointer, driver sizes. */
 uint8_t *t_put_ex_hdr(uint8_t *p, uint32_t cmd, uint16_t in_words,
 		      uint16_t out_words, uint64_t resp, uint16_t drv_in,
@@ -335,4 +342,13 @@ void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want, size_t len)
 	assert_int_equal(tk.log[i].is_ioctl, is_ioctl);
 	assert_int_equal(tk.log[i].len, len);
 	assert_memory_equal(tk.log[i].bytes, want, len);
+}
+
+void t_expect_mattr(unsigned int i, unsigned int n, uint16_t id, uint16_t len,
+		    uint64_t data)
+{
+	uint8_t want[ATTR_SIZE];
+
+	t_put_mattr(want, id, len, data);
+	assert_memory_equal(tk.log[i].bytes + IOCTL_ATTR(n), want, ATTR_SIZE);
 }

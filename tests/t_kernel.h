@@ -148,6 +148,9 @@ uint8_t *t_put_mattr(uint8_t *p, uint16_t id, uint16_t len, uint64_t data);
 uint8_t *t_put_ioctl_hdr(uint8_t *p, uint16_t obj, uint16_t method, uint16_t n);
 uint8_t *t_put_write_hdr(uint8_t *p, uint32_t cmd, uint16_t in_bytes,
 			 uint16_t out_bytes);
+/* A zeroed image of @len request bytes, the basic header counting them. */
+uint8_t *t_put_write_req(uint8_t *p, uint16_t len, uint32_t cmd,
+			 uint16_t out_bytes);
 uint8_t *t_put_ex_hdr(uint8_t *p, uint32_t cmd, uint16_t in_words,
 		      uint16_t out_words, uint64_t resp, uint16_t drv_in,
 		      uint16_t drv_out);
@@ -157,5 +160,8 @@ uint64_t t_get64(const void *p);
 
 /* Call @i of the log was an ioctl, or a write(), of exactly @want. */
 void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want, size_t len);
+/* Attribute @n of logged ioctl @i is exactly this mandatory one. */
+void t_expect_mattr(unsigned int i, unsigned int n, uint16_t id, uint16_t len,
+		    uint64_t data);
 
 #endif

@@ -35,6 +35,11 @@ void t_out_ptr(struct ib_uverbs_ioctl_hdr *h, uint16_t id, const void *v,
 	memcpy((void *)(uintptr_t)a->data, v, len);
 }
 
+void t_out_u32(struct ib_uverbs_ioctl_hdr *h, uint16_t id, uint32_t v)
+{
+	t_out_ptr(h, id, &v, sizeof(v));
+}
+
 /* A basic command's response pointer is the first u64 behind the header. */
 static int t_write_resp(const void *buf, size_t len, int err)
 {
@@ -82,10 +87,36 @@ void t_expect_destroy_write(unsigned int i, uint32_t cmd, uint32_t handle)
 	t_expect(i, false, want, sizeof(want));
 }
 
-static struct ibv_pd *fake_alloc_pd(struct ibv_context *context)
+/* Every fake op counts its call and keeps the object it was handed. */
+static void record(void *arg)
 {
 	fp.calls++;
-	fp.arg = context;
+	fp.arg = arg;
+}
+
+/*
+ * The registrations keep their range and access too, and the tracker's
+ * count of the range's first page at this moment.
+ */
+static void record_range(void *arg, void *addr, size_t length, int access)
+{
+	record(arg);
+	fp.addr = addr;
+	fp.length = length;
+	fp.access = access;
+	fp.refcount = verbs_fork_refcount(addr);
+}
+
+/* The import ops keep the handle too, in fp.flags. */
+static void record_import(void *arg, uint32_t handle)
+{
+	record(arg);
+	fp.flags = handle;
+}
+
+static struct ibv_pd *fake_alloc_pd(struct ibv_context *context)
+{
+	record(context);
 	if (fp.fail) {
 		errno = fp.fail;
 		return NULL;
@@ -95,8 +126,7 @@ static struct ibv_pd *fake_alloc_pd(struct ibv_context *context)
 
 static int fake_dealloc_pd(struct ibv_pd *pd)
 {
-	fp.calls++;
-	fp.arg = pd;
+	record(pd);
 	return fp.fail;
 }
 
@@ -105,13 +135,8 @@ static struct ibv_mr *fake_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 {
 	struct verbs_mr *vmr;
 
-	fp.calls++;
-	fp.arg = pd;
-	fp.addr = addr;
-	fp.length = length;
+	record_range(pd, addr, length, access);
 	fp.iova = hca_va;
-	fp.access = access;
-	fp.refcount = verbs_fork_refcount(addr);
 	if (fp.fail) {
 		errno = fp.fail;
 		return NULL;
@@ -132,8 +157,7 @@ static struct ibv_mr *fake_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 	struct verbs_mr *vmr = calloc(1, sizeof(*vmr));
 
 	assert_non_null(vmr);
-	fp.calls++;
-	fp.arg = pd;
+	record(pd);
 	fp.iova = iova;
 	fp.access = access + fd;
 	vmr->mr_type = IBV_MR_TYPE_DMABUF_MR;
@@ -144,8 +168,7 @@ static struct ibv_mr *fake_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 
 static int fake_dereg_mr(struct verbs_mr *vmr)
 {
-	fp.calls++;
-	fp.arg = vmr;
+	record(vmr);
 	if (!fp.fail)
 		free(vmr);
 	return fp.fail;
@@ -154,13 +177,8 @@ static int fake_dereg_mr(struct verbs_mr *vmr)
 static int fake_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
 			 void *addr, size_t length, int access)
 {
-	fp.calls++;
-	fp.arg = vmr;
+	record_range(vmr, addr, length, access);
 	fp.flags = flags;
-	fp.addr = addr;
-	fp.length = length;
-	fp.access = access;
-	fp.refcount = verbs_fork_refcount(addr);
 	(void)pd;
 	return fp.fail;
 }
@@ -168,45 +186,36 @@ static int fake_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
 static struct ibv_pd *fake_import_pd(struct ibv_context *context,
 				     uint32_t handle)
 {
-	fp.calls++;
-	fp.arg = context;
-	fp.flags = handle;
+	record_import(context, handle);
 	return &fp.pd;
 }
 
 static void fake_unimport_pd(struct ibv_pd *pd)
 {
-	fp.calls++;
-	fp.arg = pd;
+	record(pd);
 }
 
 static struct ibv_mr *fake_import_mr(struct ibv_pd *pd, uint32_t handle)
 {
-	fp.calls++;
-	fp.arg = pd;
-	fp.flags = handle;
+	record_import(pd, handle);
 	return NULL;
 }
 
 static void fake_unimport_mr(struct ibv_mr *mr)
 {
-	fp.calls++;
-	fp.arg = mr;
+	record(mr);
 }
 
 static struct ibv_dm *fake_import_dm(struct ibv_context *context,
 				     uint32_t handle)
 {
-	fp.calls++;
-	fp.arg = context;
-	fp.flags = handle;
+	record_import(context, handle);
 	return NULL;
 }
 
 static void fake_unimport_dm(struct ibv_dm *dm)
 {
-	fp.calls++;
-	fp.arg = dm;
+	record(dm);
 }
 
 const struct verbs_context_ops fake_ops = {

@@ -47,10 +47,14 @@ struct t_mem_prov {
 extern struct t_mem_prov fp;
 extern const struct verbs_context_ops fake_ops;
 
-/* A handler's outputs: a new object's handle, or bytes behind a pointer. */
+/*
+ * A handler's outputs: a new object's handle, bytes behind a pointer, or
+ * a u32 there (a key, a count).
+ */
 void t_out_obj(struct ib_uverbs_ioctl_hdr *h, uint16_t id, uint32_t v);
 void t_out_ptr(struct ib_uverbs_ioctl_hdr *h, uint16_t id, const void *v,
 	       size_t len);
+void t_out_u32(struct ib_uverbs_ioctl_hdr *h, uint16_t id, uint32_t v);
 
 /* A one-handle destroy: the ioctl image, and its write() form. */
 void t_expect_destroy_ioctl(unsigned int i, uint16_t obj, uint16_t method,

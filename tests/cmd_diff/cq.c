@@ -35,22 +35,19 @@ static void create_cq(struct ibv_context *ctx, struct ibv_comp_channel *ch,
 	struct ibv_cq cq;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
+	T_DIFF_CMD(cmd);
 	memset(&cq, 0, sizeof(cq));
 	t_uv_name("cq", &cq, sizeof(cq));
-	t_uv_name("create_cq_resp", &resp, sizeof(resp));
+	t_diff_resp("create_cq_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_cq(ctx, 100, ch, 2, &cq,
 				with_cmd ? &cmd.ibv_cmd : NULL,
 				with_cmd ? sizeof(cmd) : 0, &resp.ibv_resp,
 				sizeof(resp));
 	t_uv_note("create_cq ret=%d errno=%d", ret, ret ? errno : 0);
-	t_uv_dump("create_cq_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_cq_resp", &resp, sizeof(resp));
 	note_cq(&cq);
 	if (!ret)
 		T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq));
-	t_uv_unname(&resp);
 	t_uv_unname(&cq);
 }
 
@@ -88,9 +85,7 @@ static void create_cq_ex(struct ibv_context *ctx, uint32_t mask, uint32_t flags,
 	struct verbs_cq cq;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
+	T_DIFF_CMD(cmd);
 	memset(&cq, 0, sizeof(cq));
 	t_diff_stale(&attr, sizeof(attr));
 	attr.cqe = 50;
@@ -101,15 +96,14 @@ static void create_cq_ex(struct ibv_context *ctx, uint32_t mask, uint32_t flags,
 	attr.comp_mask = mask;
 	attr.flags = flags;
 	t_uv_name("cq", &cq, sizeof(cq));
-	t_uv_name("create_cq_resp", &resp, sizeof(resp));
+	t_diff_resp("create_cq_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_cq_ex(ctx, &attr, &cq, &cmd.ibv_cmd, sizeof(cmd),
 				   &resp.ibv_resp, sizeof(resp), cmd_flags);
 	t_uv_note("create_cq_ex ret=%d", ret);
-	t_uv_dump("create_cq_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_cq_resp", &resp, sizeof(resp));
 	note_cq(&cq.cq);
 	if (!ret)
 		T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq.cq));
-	t_uv_unname(&resp);
 	t_uv_unname(&cq);
 }
 
@@ -208,16 +202,13 @@ static void resize(struct ibv_cq *cq, int cqe)
 	struct tdrv_resize_cq_resp resp;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
-	t_uv_name("resize_cq_resp", &resp, sizeof(resp));
+	T_DIFF_CMD(cmd);
+	t_diff_resp("resize_cq_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_resize_cq(cq, cqe, &cmd.ibv_cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("resize_cq", ret);
-	t_uv_dump("resize_cq_resp", &resp, sizeof(resp));
+	t_diff_resp_done("resize_cq_resp", &resp, sizeof(resp));
 	t_uv_note("cq cqe=%d", cq->cqe);
-	t_uv_unname(&resp);
 }
 
 static void case_resize_cq(struct ibv_context *ctx)
@@ -239,8 +230,7 @@ static void modify(struct ibv_cq *cq, uint32_t mask)
 	struct tdrv_modify_cq cmd;
 	struct ibv_modify_cq_attr attr;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&attr, sizeof(attr));
 	attr.attr_mask = mask;
 	if (mask & IBV_CQ_ATTR_MODERATE) {

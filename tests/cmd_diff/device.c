@@ -21,12 +21,11 @@ static void query_device_any(struct ibv_context *ctx, size_t size)
 	struct ibv_device_attr_ex attr;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
-	t_uv_name("resp", &resp, sizeof(resp));
+	t_diff_resp("resp", &resp, sizeof(resp));
 	ret = ibv_cmd_query_device_any(ctx, NULL, &attr, size, &resp.core,
 				       &resp_size);
 	t_uv_note("query_device_any ret=%d resp_size=%zu", ret, resp_size);
-	t_uv_dump("resp", &resp, sizeof(resp));
+	t_diff_resp_done("resp", &resp, sizeof(resp));
 	t_uv_dump("attr", &attr, size);
 }
 
@@ -63,17 +62,15 @@ static void query_device(struct ibv_context *ctx,
 	size_t rsize = resp_size;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	t_diff_stale(&attr, sizeof(attr));
-	t_uv_name("resp", &resp, sizeof(resp));
+	t_diff_resp("resp", &resp, sizeof(resp));
 	ret = ibv_cmd_query_device_any(ctx, in, &attr, attr_size,
 				       own_resp ? &resp.core : NULL,
 				       own_resp ? &rsize : NULL);
 	t_uv_note("query_device_any(%zu, %zu) ret=%d resp_size=%zu", attr_size,
 		  resp_size, ret, rsize);
-	t_uv_dump("resp", &resp, sizeof(resp));
+	t_diff_resp_done("resp", &resp, sizeof(resp));
 	t_uv_dump("attr", &attr, sizeof(attr));
-	t_uv_unname(&resp);
 }
 
 static void case_query_device_sizes(struct ibv_context *ctx)
@@ -116,8 +113,7 @@ static void case_query_port_args(struct ibv_context *ctx)
 	struct ibv_port_attr attr;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&attr, sizeof(attr));
 	ret = ibv_cmd_query_port(ctx, 2, &attr, &cmd.ibv_cmd, sizeof(cmd));
 	T_NOTE_RET("query_port", ret);

@@ -68,24 +68,21 @@ static void open_xrcd(struct ibv_context *ctx, uint32_t comp_mask, int size)
 	struct verbs_xrcd xrcd;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&xrcd, sizeof(xrcd));
 	t_diff_stale(&attr, sizeof(attr));
 	attr.comp_mask = comp_mask;
 	attr.fd = 9;
 	attr.oflags = O_CREAT | O_EXCL;
 	t_uv_name("xrcd", &xrcd, sizeof(xrcd));
-	t_uv_name("open_xrcd_resp", &resp, sizeof(resp));
+	t_diff_resp("open_xrcd_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_open_xrcd(ctx, &xrcd, size, &attr, &cmd.ibv_cmd,
 				sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("open_xrcd", ret);
-	t_uv_dump("open_xrcd_resp", &resp, sizeof(resp));
+	t_diff_resp_done("open_xrcd_resp", &resp, sizeof(resp));
 	t_uv_dump("xrcd", &xrcd, sizeof(xrcd));
 	if (!ret)
 		T_NOTE_RET("close_xrcd", ibv_cmd_close_xrcd(&xrcd));
-	t_uv_unname(&resp);
 	t_uv_unname(&xrcd);
 }
 
@@ -117,6 +114,24 @@ TDRV_RESP(reg_mr, ib_uverbs_reg_mr_resp);
 
 static uint8_t memory[16384] __attribute__((aligned(4096)));
 
+/* The caller's MR struct of a registration: stale, and named. */
+static void stale_mr(struct verbs_mr *mr)
+{
+	t_diff_stale(mr, sizeof(*mr));
+	t_uv_name("mr", mr, sizeof(*mr));
+}
+
+/* A PD, and a stale MR struct for a command to fill; 0 or the PD's error. */
+static int pd_and_stale_mr(struct ibv_context *ctx, struct ibv_pd *pd,
+			   struct verbs_mr *mr)
+{
+	int ret = t_diff_pd(ctx, pd);
+
+	if (!ret)
+		stale_mr(mr);
+	return ret;
+}
+
 /* A stale request struct, every argument the caller can choose. */
 static void reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		   uint64_t hca_va, int access)
@@ -126,21 +141,17 @@ static void reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 	struct verbs_mr mr;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
-	t_diff_stale(&mr, sizeof(mr));
-	t_uv_name("mr", &mr, sizeof(mr));
-	t_uv_name("reg_mr_resp", &resp, sizeof(resp));
+	T_DIFF_CMD(cmd);
+	stale_mr(&mr);
+	t_diff_resp("reg_mr_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_reg_mr(pd, addr, length, hca_va, access, &mr,
 			     &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
 			     sizeof(resp));
 	T_NOTE_RET("reg_mr", ret);
-	t_uv_dump("reg_mr_resp", &resp, sizeof(resp));
+	t_diff_resp_done("reg_mr_resp", &resp, sizeof(resp));
 	t_uv_dump("mr", &mr, sizeof(mr));
 	if (!ret)
 		T_NOTE_RET("dereg_mr", ibv_cmd_dereg_mr(&mr));
-	t_uv_unname(&resp);
 	t_uv_unname(&mr);
 }
 
@@ -185,17 +196,14 @@ static void rereg_mr(struct verbs_mr *mr, uint32_t flags, struct ibv_pd *pd)
 	struct tdrv_rereg_mr_resp resp;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
-	t_uv_name("rereg_mr_resp", &resp, sizeof(resp));
+	T_DIFF_CMD(cmd);
+	t_diff_resp("rereg_mr_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_rereg_mr(mr, flags, memory + 4096, 4096, 0x9000,
 			       IBV_ACCESS_LOCAL_WRITE, pd, &cmd.ibv_cmd,
 			       sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("rereg_mr", ret);
-	t_uv_dump("rereg_mr_resp", &resp, sizeof(resp));
+	t_diff_resp_done("rereg_mr_resp", &resp, sizeof(resp));
 	t_uv_dump("mr", mr, sizeof(*mr));
-	t_uv_unname(&resp);
 }
 
 static void case_rereg_mr(struct ibv_context *ctx)
@@ -229,10 +237,8 @@ static void case_query_mr(struct ibv_context *ctx)
 	struct verbs_mr mr;
 	int ret;
 
-	if (t_diff_pd(ctx, &pd))
+	if (pd_and_stale_mr(ctx, &pd, &mr))
 		return;
-	t_diff_stale(&mr, sizeof(mr));
-	t_uv_name("mr", &mr, sizeof(mr));
 	ret = ibv_cmd_query_mr(&pd, &mr, 0x42);
 	T_NOTE_RET("query_mr", ret);
 	t_uv_dump("mr", &mr, sizeof(mr));
@@ -276,10 +282,8 @@ static void case_reg_dmabuf_mr(struct ibv_context *ctx)
 	struct verbs_mr mr;
 	int ret;
 
-	if (t_diff_pd(ctx, &pd))
+	if (pd_and_stale_mr(ctx, &pd, &mr))
 		return;
-	t_diff_stale(&mr, sizeof(mr));
-	t_uv_name("mr", &mr, sizeof(mr));
 	ret = ibv_cmd_reg_dmabuf_mr(
 		&pd, 0x1000, 0x20000, 0x5000000, 7,
 		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &mr);
@@ -304,20 +308,17 @@ static void alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
 	struct ibv_mw mw;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&mw, sizeof(mw));
 	t_uv_name("mw", &mw, sizeof(mw));
-	t_uv_name("alloc_mw_resp", &resp, sizeof(resp));
+	t_diff_resp("alloc_mw_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_alloc_mw(pd, type, &mw, &cmd.ibv_cmd, sizeof(cmd),
 			       &resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("alloc_mw", ret);
-	t_uv_dump("alloc_mw_resp", &resp, sizeof(resp));
+	t_diff_resp_done("alloc_mw_resp", &resp, sizeof(resp));
 	t_uv_dump("mw", &mw, sizeof(mw));
 	if (!ret)
 		T_NOTE_RET("dealloc_mw", ibv_cmd_dealloc_mw(&mw));
-	t_uv_unname(&resp);
 	t_uv_unname(&mw);
 }
 
@@ -393,8 +394,7 @@ static void reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
 	struct verbs_mr mr;
 	int ret;
 
-	t_diff_stale(&mr, sizeof(mr));
-	t_uv_name("mr", &mr, sizeof(mr));
+	stale_mr(&mr);
 	ret = ibv_cmd_reg_dm_mr(pd, dm, 0x800, 0x1000, access, &mr, link);
 	t_uv_note("reg_dm_mr ret=%d errno=%d", ret, ret ? errno : 0);
 	t_uv_dump("mr", &mr, sizeof(mr));

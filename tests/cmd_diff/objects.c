@@ -8,15 +8,8 @@
 
 #include "t_diff.h"
 
-struct tdrv_alloc_pd {
-	struct ibv_alloc_pd ibv_cmd;
-	struct tdrv_drv_in drv;
-};
-struct tdrv_alloc_pd_resp {
-	struct ib_uverbs_alloc_pd_resp ibv_resp;
-	uint32_t pad;
-	struct tdrv_drv_out drv;
-};
+TDRV_CMD(alloc_pd, ibv_alloc_pd);
+TDRV_RESP(alloc_pd, ib_uverbs_alloc_pd_resp);
 
 int t_diff_pd(struct ibv_context *ctx, struct ibv_pd *pd)
 {
@@ -24,27 +17,19 @@ int t_diff_pd(struct ibv_context *ctx, struct ibv_pd *pd)
 	struct tdrv_alloc_pd_resp resp;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	memset(pd, 0, sizeof(*pd));
 	t_uv_name("pd", pd, sizeof(*pd));
-	t_uv_name("alloc_pd_resp", &resp, sizeof(resp));
+	t_diff_resp("alloc_pd_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_alloc_pd(ctx, pd, &cmd.ibv_cmd, sizeof(cmd),
 			       &resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("alloc_pd", ret);
-	t_uv_dump("alloc_pd_resp", &resp, sizeof(resp));
+	t_diff_resp_done("alloc_pd_resp", &resp, sizeof(resp));
 	t_uv_dump("pd", pd, sizeof(*pd));
-	t_uv_unname(&resp);
 	return ret;
 }
 
-struct tdrv_create_cq {
-	struct ibv_create_cq ibv_cmd;
-	struct tdrv_drv_in drv;
-};
-struct tdrv_create_cq_resp {
-	struct ib_uverbs_create_cq_resp ibv_resp;
-	struct tdrv_drv_out drv;
-};
+TDRV_CMD(create_cq, ibv_create_cq);
+TDRV_RESP(create_cq, ib_uverbs_create_cq_resp);
 
 int t_diff_cq(struct ibv_context *ctx, struct ibv_cq *cq)
 {
@@ -52,16 +37,14 @@ int t_diff_cq(struct ibv_context *ctx, struct ibv_cq *cq)
 	struct tdrv_create_cq_resp resp;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	memset(cq, 0, sizeof(*cq));
 	t_uv_name("cq", cq, sizeof(*cq));
-	t_uv_name("create_cq_resp", &resp, sizeof(resp));
+	t_diff_resp("create_cq_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_cq(ctx, 64, NULL, 0, cq, &cmd.ibv_cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("create_cq", ret);
-	t_uv_dump("create_cq_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_cq_resp", &resp, sizeof(resp));
 	t_uv_note("cq handle=%x cqe=%d", cq->handle, cq->cqe);
-	t_uv_unname(&resp);
 	return ret;
 }
 
@@ -95,20 +78,18 @@ int t_diff_xrcd(struct ibv_context *ctx, struct verbs_xrcd *xrcd)
 	struct ibv_xrcd_init_attr attr;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	memset(xrcd, 0, sizeof(*xrcd));
 	t_diff_stale(&attr, sizeof(attr));
 	attr.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS;
 	attr.fd = -1;
 	attr.oflags = O_CREAT;
 	t_uv_name("xrcd", xrcd, sizeof(*xrcd));
-	t_uv_name("open_xrcd_resp", &resp, sizeof(resp));
+	t_diff_resp("open_xrcd_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_open_xrcd(ctx, xrcd, sizeof(*xrcd), &attr, &cmd.ibv_cmd,
 				sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("open_xrcd", ret);
-	t_uv_dump("open_xrcd_resp", &resp, sizeof(resp));
+	t_diff_resp_done("open_xrcd_resp", &resp, sizeof(resp));
 	t_uv_dump("xrcd", xrcd, sizeof(*xrcd));
-	t_uv_unname(&resp);
 	return ret;
 }
 
@@ -123,7 +104,6 @@ int t_diff_qp(struct ibv_pd *pd, struct ibv_cq *cq, enum ibv_qp_type type,
 	struct ibv_qp_init_attr attr;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	memset(qp, 0, sizeof(*qp));
 	t_diff_stale(&attr, sizeof(attr));
 	attr.qp_context = NULL;
@@ -134,14 +114,13 @@ int t_diff_qp(struct ibv_pd *pd, struct ibv_cq *cq, enum ibv_qp_type type,
 	attr.qp_type = type;
 	attr.sq_sig_all = 0;
 	t_uv_name("qp", qp, sizeof(*qp));
-	t_uv_name("create_qp_resp", &resp, sizeof(resp));
+	t_diff_resp("create_qp_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_qp(pd, &qp->qp, &attr, &cmd.ibv_cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("create_qp", ret);
-	t_uv_dump("create_qp_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_qp_resp", &resp, sizeof(resp));
 	t_uv_dump("cap", &attr.cap, sizeof(attr.cap));
 	t_diff_note_qp(&qp->qp);
-	t_uv_unname(&resp);
 	return ret;
 }
 
@@ -162,20 +141,18 @@ int t_diff_srq(struct ibv_pd *pd, struct verbs_srq *srq)
 	struct ibv_srq_init_attr attr;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	memset(srq, 0, sizeof(*srq));
 	t_diff_stale(&attr, sizeof(attr));
 	attr.srq_context = NULL;
 	attr.attr = (struct ibv_srq_attr){ 32, 2, 4 };
 	t_uv_name("srq", srq, sizeof(*srq));
-	t_uv_name("create_srq_resp", &resp, sizeof(resp));
+	t_diff_resp("create_srq_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_srq(pd, &srq->srq, &attr, &cmd.ibv_cmd,
 				 sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("create_srq", ret);
-	t_uv_dump("create_srq_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_srq_resp", &resp, sizeof(resp));
 	t_uv_dump("srq_attr", &attr.attr, sizeof(attr.attr));
 	t_diff_note_srq(&srq->srq);
-	t_uv_unname(&resp);
 	return ret;
 }
 
@@ -190,7 +167,6 @@ int t_diff_wq(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
 	struct ibv_wq_init_attr init;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	memset(wq, 0, sizeof(*wq));
 	t_diff_stale(&init, sizeof(init));
 	init.comp_mask = 0;
@@ -202,14 +178,13 @@ int t_diff_wq(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_cq *cq,
 	/* Stale flags are wq_stale_flags' subject, not every WQ's. */
 	init.create_flags = 0;
 	t_uv_name("wq", wq, sizeof(*wq));
-	t_uv_name("create_wq_resp", &resp, sizeof(resp));
+	t_diff_resp("create_wq_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_wq(ctx, &init, wq, &cmd.ibv_cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("create_wq", ret);
-	t_uv_dump("create_wq_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_wq_resp", &resp, sizeof(resp));
 	t_uv_note("init max_wr=%u max_sge=%u", init.max_wr, init.max_sge);
 	t_diff_note_wq(wq);
-	t_uv_unname(&resp);
 	return ret;
 }
 
@@ -225,18 +200,16 @@ int t_diff_mr(struct ibv_pd *pd, struct verbs_mr *mr)
 	struct tdrv_reg_mr_resp resp;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	memset(mr, 0, sizeof(*mr));
 	t_uv_name("mr", mr, sizeof(*mr));
 	t_uv_name("mr_memory", mr_memory, sizeof(mr_memory));
-	t_uv_name("reg_mr_resp", &resp, sizeof(resp));
+	t_diff_resp("reg_mr_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_reg_mr(pd, mr_memory, 4096, 0x7000,
 			     IBV_ACCESS_LOCAL_WRITE, mr, &cmd.ibv_cmd,
 			     sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("reg_mr", ret);
-	t_uv_dump("reg_mr_resp", &resp, sizeof(resp));
+	t_diff_resp_done("reg_mr_resp", &resp, sizeof(resp));
 	t_uv_dump("mr", mr, sizeof(*mr));
-	t_uv_unname(&resp);
 	return ret;
 }
 
@@ -248,7 +221,6 @@ int t_diff_ah(struct ibv_pd *pd, struct ibv_ah *ah)
 	struct ibv_ah_attr attr;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	memset(ah, 0, sizeof(*ah));
 	t_diff_stale(&attr, sizeof(attr));
 	memset(attr.grh.dgid.raw, 0xfe, sizeof(attr.grh.dgid.raw));
@@ -263,12 +235,11 @@ int t_diff_ah(struct ibv_pd *pd, struct ibv_ah *ah)
 	attr.is_global = 1;
 	attr.port_num = 1;
 	t_uv_name("ah", ah, sizeof(*ah));
-	t_uv_name("create_ah_resp", &resp, sizeof(resp));
+	t_diff_resp("create_ah_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_ah(pd, ah, &attr, &resp.ibv_resp, sizeof(resp));
 	T_NOTE_RET("create_ah", ret);
-	t_uv_dump("create_ah_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_ah_resp", &resp, sizeof(resp));
 	t_uv_dump("ah", ah, sizeof(*ah));
-	t_uv_unname(&resp);
 	return ret;
 }
 

@@ -25,18 +25,16 @@ TDRV_RESP(create_qp, ib_uverbs_create_qp_resp);
 static void new_qp(struct verbs_qp *qp, const char *resp_name, void *resp,
 		   size_t len)
 {
-	memset(resp, 0, len);
 	memset(qp, 0, sizeof(*qp));
 	t_uv_name("qp", qp, sizeof(*qp));
-	t_uv_name(resp_name, resp, len);
+	t_diff_resp(resp_name, resp, len);
 }
 
-/* The QP destroyed if it was made, and the names forgotten. */
-static void done_qp(int ret, struct verbs_qp *qp, void *resp)
+/* The QP destroyed if it was made, and its name forgotten. */
+static void done_qp(int ret, struct verbs_qp *qp)
 {
 	if (!ret)
 		T_NOTE_RET("destroy_qp", ibv_cmd_destroy_qp(&qp->qp));
-	t_uv_unname(resp);
 	t_uv_unname(qp);
 }
 
@@ -51,8 +49,7 @@ static void create_qp(struct ibv_pd *pd, struct ibv_cq *scq, struct ibv_cq *rcq,
 	struct verbs_qp qp;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&attr, sizeof(attr));
 	attr.qp_context = &t_decoy;
 	attr.send_cq = scq;
@@ -65,10 +62,10 @@ static void create_qp(struct ibv_pd *pd, struct ibv_cq *scq, struct ibv_cq *rcq,
 	ret = ibv_cmd_create_qp(pd, &qp.qp, &attr, &cmd.ibv_cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
 	t_uv_note("create_qp ret=%d errno=%d", ret, ret ? errno : 0);
-	t_uv_dump("create_qp_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_qp_resp", &resp, sizeof(resp));
 	t_uv_dump("attr", &attr, sizeof(attr));
 	t_diff_note_qp(&qp.qp);
-	done_qp(ret, &qp, &resp);
+	done_qp(ret, &qp);
 }
 
 static void case_qp_basic(struct ibv_context *ctx)
@@ -140,8 +137,8 @@ static void created_ex(int ret, const struct ibv_qp_init_attr_ex *a,
 	t_diff_note_qp(&qp->qp);
 	t_uv_note("vqp comp_mask=%x", qp->comp_mask);
 	t_uv_dump("vqp xrcd", &qp->xrcd, sizeof(qp->xrcd));
-	t_uv_dump("create_qp_resp", resp, len);
-	done_qp(ret, qp, resp);
+	t_diff_resp_done("create_qp_resp", resp, len);
+	done_qp(ret, qp);
 }
 
 static void create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a)
@@ -151,8 +148,7 @@ static void create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a)
 	struct verbs_qp qp;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	new_qp(&qp, "create_qp_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_qp_ex(ctx, &qp, a, &cmd.ibv_cmd, sizeof(cmd),
 				   &resp.ibv_resp, sizeof(resp));
@@ -205,8 +201,7 @@ static void create_qp_ex2(struct ibv_context *ctx,
 	struct verbs_qp qp;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	new_qp(&qp, "create_qp_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_qp_ex2(ctx, &qp, a, &cmd.ibv_cmd, sizeof(cmd),
 				    &resp.ibv_resp, sizeof(resp));
@@ -305,8 +300,7 @@ static void open_qp(struct ibv_context *ctx, struct verbs_xrcd *xrcd,
 	struct verbs_qp qp;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&attr, sizeof(attr));
 	attr.comp_mask = mask;
 	attr.qp_num = 0x4321;
@@ -318,11 +312,11 @@ static void open_qp(struct ibv_context *ctx, struct verbs_xrcd *xrcd,
 	ret = ibv_cmd_open_qp(ctx, &qp, vqp_sz, &attr, &cmd.ibv_cmd,
 			      sizeof(cmd), &resp.ibv_resp, sizeof(resp));
 	t_uv_note("open_qp ret=%d", ret);
-	t_uv_dump("open_qp_resp", &resp, sizeof(resp));
+	t_diff_resp_done("open_qp_resp", &resp, sizeof(resp));
 	t_diff_note_qp(&qp.qp);
 	t_uv_note("vqp comp_mask=%x", qp.comp_mask);
 	t_uv_dump("vqp xrcd", &qp.xrcd, sizeof(qp.xrcd));
-	done_qp(ret, &qp, &resp);
+	done_qp(ret, &qp);
 }
 
 static void case_open_qp(struct ibv_context *ctx)
@@ -410,7 +404,6 @@ static void case_ah_local(struct ibv_context *ctx)
 
 	if (t_diff_pd(ctx, &pd))
 		return;
-	memset(&resp, 0, sizeof(resp));
 	t_diff_stale(&ah, sizeof(ah));
 	t_diff_stale(&attr, sizeof(attr));
 	attr.dlid = 7;
@@ -420,15 +413,14 @@ static void case_ah_local(struct ibv_context *ctx)
 	attr.is_global = 0;
 	attr.port_num = 1;
 	t_uv_name("ah", &ah, sizeof(ah));
-	t_uv_name("create_ah_resp", &resp, sizeof(resp));
+	t_diff_resp("create_ah_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_ah(&pd, &ah, &attr, &resp.ibv_resp,
 				sizeof(resp.ibv_resp));
 	T_NOTE_RET("create_ah", ret);
-	t_uv_dump("create_ah_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_ah_resp", &resp, sizeof(resp));
 	t_uv_dump("ah", &ah, sizeof(ah));
 	if (!ret)
 		T_NOTE_RET("destroy_ah", ibv_cmd_destroy_ah(&ah));
-	t_uv_unname(&resp);
 }
 
 T_CASE_SET(t_cases_qp, T_CASE(qp_rc), T_CASE(qp_basic), T_CASE(qp_ex),

@@ -17,8 +17,7 @@ static void query_qp(struct ibv_qp *qp, int mask)
 	struct ibv_qp_attr attr;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&init, sizeof(init));
 	t_diff_stale(&attr, sizeof(attr));
 	ret = ibv_cmd_query_qp(qp, &attr, mask, &init, &cmd.ibv_cmd,
@@ -119,11 +118,7 @@ static void modify_qp_cmd(struct ibv_qp *qp, int mask, bool stale)
 	struct ibv_qp_attr attr;
 	int ret;
 
-	if (stale)
-		t_diff_stale(&cmd, sizeof(cmd));
-	else
-		memset(&cmd, 0, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD_INIT(cmd, stale);
 	modify_attr(&attr, mask);
 	ret = ibv_cmd_modify_qp(qp, &attr, mask, &cmd.ibv_cmd, sizeof(cmd));
 	t_uv_note("modify_qp(%x) ret=%d state=%d", mask, ret, qp->state);
@@ -173,19 +168,13 @@ static void modify_qp_ex_cmd(struct ibv_qp *qp, int mask, bool stale)
 	struct ibv_qp_attr attr;
 	int ret;
 
-	if (stale)
-		t_diff_stale(&cmd, sizeof(cmd));
-	else
-		memset(&cmd, 0, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
+	T_DIFF_CMD_INIT(cmd, stale);
 	modify_attr(&attr, mask);
-	t_uv_name("modify_qp_resp", &resp, sizeof(resp));
+	t_diff_resp("modify_qp_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_modify_qp_ex(qp, &attr, mask, &cmd.ibv_cmd, sizeof(cmd),
 				   &resp.ibv_resp, sizeof(resp));
 	t_uv_note("modify_qp_ex(%x) ret=%d state=%d", mask, ret, qp->state);
-	t_uv_dump("modify_qp_resp", &resp, sizeof(resp));
-	t_uv_unname(&resp);
+	t_diff_resp_done("modify_qp_resp", &resp, sizeof(resp));
 }
 
 static void modify_qp_ex(struct ibv_qp *qp, int mask)

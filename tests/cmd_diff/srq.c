@@ -53,9 +53,7 @@ static void create_srq_ex(struct ibv_context *ctx, struct srq_objs *o,
 	struct verbs_srq srq;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
+	T_DIFF_CMD(cmd);
 	memset(&srq, 0, sizeof(srq));
 	t_diff_stale(&a, sizeof(a));
 	a.srq_context = NULL;
@@ -71,19 +69,18 @@ static void create_srq_ex(struct ibv_context *ctx, struct srq_objs *o,
 		a.tm_cap.max_ops = 16;
 	}
 	t_uv_name("srq", &srq, sizeof(srq));
-	t_uv_name("create_srq_resp", &resp, sizeof(resp));
+	t_diff_resp("create_srq_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_srq_ex(ctx, &srq, &a, &cmd.ibv_cmd, sizeof(cmd),
 				    &resp.ibv_resp, sizeof(resp));
 	t_uv_note("create_srq_ex(%x, %d) ret=%d errno=%d", mask, type, ret,
 		  ret ? errno : 0);
-	t_uv_dump("create_srq_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_srq_resp", &resp, sizeof(resp));
 	t_uv_dump("srq_attr", &a.attr, sizeof(a.attr));
 	t_diff_note_srq(&srq.srq);
 	t_uv_dump("vsrq", &srq.srq_type,
 		  sizeof(srq) - offsetof(struct verbs_srq, srq_type));
 	if (!ret)
 		T_NOTE_RET("destroy_srq", ibv_cmd_destroy_srq(&srq.srq));
-	t_uv_unname(&resp);
 	t_uv_unname(&srq);
 }
 
@@ -145,8 +142,7 @@ static void modify_srq(struct ibv_srq *srq, int mask)
 	struct tdrv_modify_srq cmd;
 	struct ibv_srq_attr attr;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&attr, sizeof(attr));
 	if (mask & IBV_SRQ_MAX_WR)
 		attr.max_wr = 128;
@@ -165,8 +161,7 @@ static void query_srq(struct ibv_srq *srq)
 	struct tdrv_query_srq cmd;
 	struct ibv_srq_attr attr;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&attr, sizeof(attr));
 	t_uv_note("query_srq ret=%d",
 		  ibv_cmd_query_srq(srq, &attr, &cmd.ibv_cmd, sizeof(cmd)));

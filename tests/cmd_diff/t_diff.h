@@ -112,6 +112,37 @@ static inline void t_diff_stale(void *p, size_t len)
 	memset(p, 0xa5, len);
 }
 
+/*
+ * A provider's request (TDRV_CMD) as a case hands it over: stale, as a
+ * reused struct, or zeroed (= {}); the provider's own words set.
+ */
+#define T_DIFF_CMD_INIT(cmd, stale)                          \
+	do {                                                 \
+		if (stale)                                   \
+			t_diff_stale(&(cmd), sizeof(cmd));   \
+		else                                         \
+			memset(&(cmd), 0, sizeof(cmd));      \
+		(cmd).drv = (struct tdrv_drv_in)DRV_IN_INIT; \
+	} while (0)
+#define T_DIFF_CMD(cmd) T_DIFF_CMD_INIT(cmd, true)
+
+/*
+ * A provider's response buffer: zeroed and named @name in the trace
+ * before the call; after it, dumped under that name and forgotten.
+ */
+static inline void t_diff_resp(const char *name, void *resp, size_t len)
+{
+	memset(resp, 0, len);
+	t_uv_name(name, resp, len);
+}
+
+static inline void t_diff_resp_done(const char *name, const void *resp,
+				    size_t len)
+{
+	t_uv_dump(name, resp, len);
+	t_uv_unname(resp);
+}
+
 /* The return value of a call, in the trace. */
 #define T_NOTE_RET(what, ret) t_uv_note("%s ret=%d", what, ret)
 

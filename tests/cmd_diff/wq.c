@@ -20,9 +20,7 @@ static void create_wq(struct ibv_context *ctx, struct ibv_pd *pd,
 	struct ibv_wq wq;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
-	memset(&resp, 0, sizeof(resp));
+	T_DIFF_CMD(cmd);
 	memset(&wq, 0, sizeof(wq));
 	t_diff_stale(&init, sizeof(init));
 	init.wq_context = NULL;
@@ -34,17 +32,16 @@ static void create_wq(struct ibv_context *ctx, struct ibv_pd *pd,
 	init.cq = cq;
 	init.create_flags = flags;
 	t_uv_name("wq", &wq, sizeof(wq));
-	t_uv_name("create_wq_resp", &resp, sizeof(resp));
+	t_diff_resp("create_wq_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_wq(ctx, &init, &wq, &cmd.ibv_cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
 	t_uv_note("create_wq(%x, %x) ret=%d errno=%d", mask, flags, ret,
 		  ret ? errno : 0);
-	t_uv_dump("create_wq_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_wq_resp", &resp, sizeof(resp));
 	t_uv_note("init max_wr=%u max_sge=%u", init.max_wr, init.max_sge);
 	t_diff_note_wq(&wq);
 	if (!ret)
 		T_NOTE_RET("destroy_wq", ibv_cmd_destroy_wq(&wq));
-	t_uv_unname(&resp);
 	t_uv_unname(&wq);
 }
 
@@ -98,8 +95,7 @@ static void modify_wq(struct ibv_wq *wq, uint32_t mask, uint32_t flags_mask)
 	struct ibv_wq_attr attr;
 	int ret;
 
-	t_diff_stale(&cmd, sizeof(cmd));
-	cmd.drv = (struct tdrv_drv_in)DRV_IN_INIT;
+	T_DIFF_CMD(cmd);
 	t_diff_stale(&attr, sizeof(attr));
 	attr.attr_mask = mask;
 	if (mask & IBV_WQ_ATTR_STATE)
@@ -156,22 +152,20 @@ static void create_ind_tbl(struct ibv_context *ctx, struct ibv_wq **wqs,
 	struct ibv_rwq_ind_table tbl;
 	int ret;
 
-	memset(&resp, 0, sizeof(resp));
 	t_diff_stale(&tbl, sizeof(tbl));
 	t_diff_stale(&attr, sizeof(attr));
 	attr.log_ind_tbl_size = log;
 	attr.ind_tbl = wqs;
 	attr.comp_mask = mask;
-	t_uv_name("create_ind_tbl_resp", &resp, sizeof(resp));
+	t_diff_resp("create_ind_tbl_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_rwq_ind_table(ctx, &attr, &tbl, &resp.ibv_resp,
 					   sizeof(resp));
 	t_uv_note("create_rwq_ind_table(%u, %x) ret=%d", log, mask, ret);
-	t_uv_dump("create_ind_tbl_resp", &resp, sizeof(resp));
+	t_diff_resp_done("create_ind_tbl_resp", &resp, sizeof(resp));
 	t_uv_dump("tbl", &tbl, sizeof(tbl));
 	if (!ret)
 		T_NOTE_RET("destroy_rwq_ind_table",
 			   ibv_cmd_destroy_rwq_ind_table(&tbl));
-	t_uv_unname(&resp);
 }
 
 static void case_rwq_ind_table(struct ibv_context *ctx)

@@ -527,6 +527,18 @@ static void test_netlink_and_sysfs_agree(void **state)
 	printf("netlink and sysfs agree on %d device(s)\n", same);
 }
 
+/* A fresh device list in @list, which must hold @name: that device. */
+static struct ibv_device *t_listed(struct ibv_device ***list, const char *name)
+{
+	struct ibv_device *dev;
+
+	*list = ibv_get_device_list(NULL);
+	assert_non_null(*list);
+	dev = t_find(*list, name);
+	assert_non_null(dev);
+	return dev;
+}
+
 /*
  * `rdma link delete` and `rdma link add` between two calls: the second
  * list drops the device, the third shows it back as a new device with the
@@ -542,10 +554,7 @@ static void test_relink_between_lists(void **state)
 	int old_index;
 
 	(void)state;
-	l1 = ibv_get_device_list(NULL);
-	assert_non_null(l1);
-	old = t_find(l1, siw_name);
-	assert_non_null(old);
+	old = t_listed(&l1, siw_name);
 	old_index = ibv_get_device_index(old);
 
 	assert_int_equal(t_shell("rdma link delete %s", siw_name), 0);
@@ -560,10 +569,7 @@ static void test_relink_between_lists(void **state)
 	k = t_kernel_find(&kern, siw_name);
 	assert_non_null(k);
 	assert_int_not_equal(k->index, old_index);
-	l3 = ibv_get_device_list(NULL);
-	assert_non_null(l3);
-	now = t_find(l3, siw_name);
-	assert_non_null(now);
+	now = t_listed(&l3, siw_name);
 	assert_ptr_not_equal(now, old);
 	t_describe(now, &u);
 	t_check_udev(&u, k, k->index);
@@ -632,10 +638,7 @@ static void test_removed_while_open(void **state)
 	pid_t pid;
 
 	(void)state;
-	list = ibv_get_device_list(NULL);
-	assert_non_null(list);
-	dev = t_find(list, rxe_name);
-	assert_non_null(dev);
+	dev = t_listed(&list, rxe_name);
 	guid = ibv_get_device_guid(dev);
 	ctx = ibv_open_device(dev);
 	if (!ctx)
