@@ -38,36 +38,6 @@
 #pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
 #endif
 
-/* Attribute @i of a logged ioctl must be exactly this. */
-static void t_expect_attr(const struct t_call *c, unsigned int i, uint16_t id,
-			  uint16_t len, uint16_t flags, uint64_t data)
-{
-	struct ib_uverbs_attr a;
-
-	memcpy(&a,
-	       c->bytes + sizeof(struct ib_uverbs_ioctl_hdr) + i * sizeof(a),
-	       sizeof(a));
-	assert_int_equal(a.attr_id, id);
-	assert_int_equal(a.len, len);
-	assert_int_equal(a.flags, flags);
-	assert_int_equal(a.attr_data.reserved, 0);
-	assert_int_equal(a.data, data);
-}
-
-static void t_expect_ioctl_hdr(const struct t_call *c, uint16_t method,
-			       uint16_t nattrs)
-{
-	struct ib_uverbs_ioctl_hdr h;
-
-	assert_true(c->is_ioctl);
-	memcpy(&h, c->bytes, sizeof(h));
-	assert_int_equal(h.length, sizeof(h) + 16 * nattrs);
-	assert_int_equal(h.object_id, UVERBS_OBJECT_CQ);
-	assert_int_equal(h.method_id, method);
-	assert_int_equal(h.num_attrs, nattrs);
-	assert_int_equal(h.driver_id, T_DRIVER_ID);
-}
-
 /*
  * The write() requests as offsets: the header (or both headers), then the
  * kernel's struct ib_uverbs_<command>, its members where the uverbs ABI
@@ -145,21 +115,38 @@ static void test_create_ioctl_bytes(void **state)
 	assert_int_equal(t_create(ctx, &cq, &ch, &cmd, &resp), 0);
 	ctx->async_fd = -1;
 	c = t_last();
-	t_expect_ioctl_hdr(c, UVERBS_METHOD_CQ_CREATE, 9);
-	t_expect_attr(c, 0, UVERBS_ATTR_CREATE_CQ_HANDLE, 0, M, 0);
+	t_expect_method(t_last_call(), UVERBS_OBJECT_CQ,
+			UVERBS_METHOD_CQ_CREATE, 9);
+	assert_int_equal(t_expect_attr(t_last_call(), 0,
+				       UVERBS_ATTR_CREATE_CQ_HANDLE, 0, M),
+			 0);
 	/* RESP_CQE points into the library's stack: id, length, flags. */
 	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(1) + ATTR_ID),
 			 UVERBS_ATTR_CREATE_CQ_RESP_CQE);
 	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(1) + ATTR_LEN), 4);
 	assert_int_equal(u32_at(c, IOCTL_ATTR(1) + ATTR_FLAGS), M);
-	t_expect_attr(c, 2, UVERBS_ATTR_CREATE_CQ_CQE, 4, M, 100);
-	t_expect_attr(c, 3, UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 8, M,
-		      (uintptr_t)&cq);
-	t_expect_attr(c, 4, UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, 0, M, 7);
-	t_expect_attr(c, 5, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 4, M, 2);
-	t_expect_attr(c, 6, UVERBS_ATTR_CREATE_CQ_EVENT_FD, 0, 0, 9);
-	t_expect_attr(c, 7, UVERBS_ATTR_UHW_IN, 8, M, 0x1122334455667788);
-	t_expect_attr(c, 8, UVERBS_ATTR_UHW_OUT, 8, M, (uintptr_t)&resp.drv);
+	assert_int_equal(t_expect_attr(t_last_call(), 2,
+				       UVERBS_ATTR_CREATE_CQ_CQE, 4, M),
+			 100);
+	assert_int_equal(t_expect_attr(t_last_call(), 3,
+				       UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 8, M),
+			 (uintptr_t)&cq);
+	assert_int_equal(t_expect_attr(t_last_call(), 4,
+				       UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, 0,
+				       M),
+			 7);
+	assert_int_equal(t_expect_attr(t_last_call(), 5,
+				       UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 4, M),
+			 2);
+	assert_int_equal(t_expect_attr(t_last_call(), 6,
+				       UVERBS_ATTR_CREATE_CQ_EVENT_FD, 0, 0),
+			 9);
+	assert_int_equal(t_expect_attr(t_last_call(), 7, UVERBS_ATTR_UHW_IN, 8,
+				       M),
+			 0x1122334455667788);
+	assert_int_equal(t_expect_attr(t_last_call(), 8, UVERBS_ATTR_UHW_OUT, 8,
+				       M),
+			 (uintptr_t)&resp.drv);
 	assert_int_equal(cq.handle, T_HANDLE);
 	assert_int_equal(cq.cqe, 128);
 	assert_ptr_equal(cq.context, ctx);
@@ -173,14 +160,15 @@ static void test_create_ioctl_minimal(void **state)
 	struct ibv_create_cq cmd = { 0 };
 	struct ib_uverbs_create_cq_resp resp = { 0 };
 	struct ibv_cq cq = { 0 };
-	struct t_call *c;
 
 	assert_int_equal(ibv_cmd_create_cq(ctx, 1, NULL, 0, &cq, &cmd,
 					   sizeof(cmd), &resp, sizeof(resp)),
 			 0);
-	c = t_last();
-	t_expect_ioctl_hdr(c, UVERBS_METHOD_CQ_CREATE, 5);
-	t_expect_attr(c, 4, UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 4, M, 0);
+	t_expect_method(t_last_call(), UVERBS_OBJECT_CQ,
+			UVERBS_METHOD_CQ_CREATE, 5);
+	assert_int_equal(t_expect_attr(t_last_call(), 4,
+				       UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 4, M),
+			 0);
 }
 
 /*
@@ -314,15 +302,17 @@ static void test_create_ex_flags(void **state)
 	struct t_create_cq_ex cmd;
 	struct t_create_cq_ex_resp resp;
 	struct verbs_cq vcq = { 0 };
-	struct t_call *c;
 
 	assert_int_equal(t_create_ex(ctx, &vcq, &attr, &cmd, &resp, 0), 0);
-	c = t_last();
-	t_expect_ioctl_hdr(c, UVERBS_METHOD_CQ_CREATE, 8);
-	t_expect_attr(c, 5, UVERBS_ATTR_CREATE_CQ_FLAGS, 4, M,
-		      IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION |
-			      IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
-	t_expect_attr(c, 6, UVERBS_ATTR_UHW_IN, 8, M, 0xa1a2a3a4a5a6a7a8);
+	t_expect_method(t_last_call(), UVERBS_OBJECT_CQ,
+			UVERBS_METHOD_CQ_CREATE, 8);
+	assert_int_equal(t_expect_attr(t_last_call(), 5,
+				       UVERBS_ATTR_CREATE_CQ_FLAGS, 4, M),
+			 IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION |
+				 IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
+	assert_int_equal(t_expect_attr(t_last_call(), 6, UVERBS_ATTR_UHW_IN, 8,
+				       M),
+			 0xa1a2a3a4a5a6a7a8);
 	assert_int_equal(vcq.cq.handle, T_HANDLE);
 	/* A comp_mask bit rdma-core 44 does not know: nothing is sent. */
 	attr.comp_mask |= 1 << 2;
@@ -432,11 +422,14 @@ static void test_destroy_ioctl_bytes(void **state)
 	fk.async_reported = 1;
 	assert_int_equal(ibv_cmd_destroy_cq(&cq), 0);
 	c = t_last();
-	t_expect_ioctl_hdr(c, UVERBS_METHOD_CQ_DESTROY, 2);
+	t_expect_method(t_last_call(), UVERBS_OBJECT_CQ,
+			UVERBS_METHOD_CQ_DESTROY, 2);
 	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(0) + ATTR_ID),
 			 UVERBS_ATTR_DESTROY_CQ_RESP);
 	assert_int_equal(t_get16(c->bytes + IOCTL_ATTR(0) + ATTR_LEN), 8);
-	t_expect_attr(c, 1, UVERBS_ATTR_DESTROY_CQ_HANDLE, 0, M, 0x31);
+	assert_int_equal(t_expect_attr(t_last_call(), 1,
+				       UVERBS_ATTR_DESTROY_CQ_HANDLE, 0, M),
+			 0x31);
 }
 
 /* destroy returns only after the late acknowledgement arrived. */

@@ -283,11 +283,11 @@ static void test_query_device_ex(void **state)
 	assert_int_equal(tk.writes, 1);
 	b = tk.log[1].bytes;
 	assert_int_equal(tk.log[1].len, 32);
-	assert_int_equal(u32_at(b + CMD_HDR_COMMAND),
+	assert_int_equal(t_get32(b + CMD_HDR_COMMAND),
 			 IB_USER_VERBS_CMD_FLAG_EXTENDED |
 				 IB_USER_VERBS_EX_CMD_QUERY_DEVICE);
-	assert_int_equal(u16_at(b + CMD_HDR_IN_WORDS), 1);
-	assert_int_equal(u16_at(b + CMD_HDR_OUT_WORDS), sizeof(resp) / 8);
+	assert_int_equal(t_get16(b + CMD_HDR_IN_WORDS), 1);
+	assert_int_equal(t_get16(b + CMD_HDR_OUT_WORDS), sizeof(resp) / 8);
 	assert_int_equal(t_get64(b + EX_HDR_RESPONSE), (uintptr_t)&resp);
 	/* No provider words; the header's reserved word zero. */
 	assert_int_equal(t_get64(b + EX_HDR_PROVIDER_IN_WORDS), 0);
@@ -322,10 +322,10 @@ static void test_query_device_ex_driver_part(void **state)
 						  &resp_size),
 			 0);
 	b = tk.log[1].bytes;
-	assert_int_equal(u16_at(b + CMD_HDR_OUT_WORDS), sizeof(resp.core) / 8);
+	assert_int_equal(t_get16(b + CMD_HDR_OUT_WORDS), sizeof(resp.core) / 8);
 	assert_int_equal(t_get64(b + EX_HDR_RESPONSE), (uintptr_t)&resp);
-	assert_int_equal(u16_at(b + EX_HDR_PROVIDER_IN_WORDS), 0);
-	assert_int_equal(u16_at(b + EX_HDR_PROVIDER_OUT_WORDS), 3);
+	assert_int_equal(t_get16(b + EX_HDR_PROVIDER_IN_WORDS), 0);
+	assert_int_equal(t_get16(b + EX_HDR_PROVIDER_OUT_WORDS), 3);
 	assert_int_equal(resp_size, sizeof(resp.core));
 }
 

@@ -159,7 +159,7 @@ static int sc_open_async_fd(void *arg)
 	if (!ctx)
 		return T_SKIP;
 	T_CHECK(tk.ioctls == 1 && tk.log[0].is_ioctl);
-	T_CHECK(u16_at(tk.log[0].bytes + IOCTL_HDR_OBJECT_ID) ==
+	T_CHECK(t_get16(tk.log[0].bytes + IOCTL_HDR_OBJECT_ID) ==
 		UVERBS_OBJECT_ASYNC_EVENT);
 	T_CHECK(ctx->async_fd == fk.fds[0]);
 	/* The compat slots old binaries call. */

@@ -238,59 +238,6 @@ int t_teardown(void **state)
 	return 0;
 }
 
-uint16_t u16_at(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
-uint32_t u32_at(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-void t_expect_method(unsigned int i, uint16_t obj, uint16_t method,
-		     uint16_t nattrs)
-{
-	const uint8_t *b = tk.log[i].bytes;
-
-	assert_true(tk.log[i].is_ioctl);
-	assert_int_equal(u16_at(b + IOCTL_HDR_LENGTH), IOCTL_ATTR(nattrs));
-	assert_int_equal(u16_at(b + IOCTL_HDR_OBJECT_ID), obj);
-	assert_int_equal(u16_at(b + IOCTL_HDR_METHOD_ID), method);
-	assert_int_equal(u16_at(b + IOCTL_HDR_NUM_ATTRS), nattrs);
-	assert_int_equal(u32_at(b + IOCTL_HDR_DRIVER_ID), T_DRIVER_ID);
-}
-
-/* Attribute @n of ioctl call @i: id, length, flags; its data returned. */
-uint64_t t_expect_attr(unsigned int i, unsigned int n, uint16_t id,
-		       uint16_t len, uint16_t flags)
-{
-	const uint8_t *a = tk.log[i].bytes + IOCTL_ATTR(n);
-
-	assert_int_equal(u16_at(a + ATTR_ID), id);
-	assert_int_equal(u16_at(a + ATTR_LEN), len);
-	assert_int_equal(u16_at(a + ATTR_FLAGS), flags);
-	return t_get64(a + ATTR_DATA);
-}
-
-/* The basic write() header of call @i. */
-void t_expect_write(unsigned int i, uint32_t cmd, size_t len, size_t out_len)
-{
-	const uint8_t *b = tk.log[i].bytes;
-
-	assert_false(tk.log[i].is_ioctl);
-	assert_int_equal(tk.log[i].len, len);
-	assert_int_equal(u32_at(b + CMD_HDR_COMMAND), cmd);
-	assert_int_equal(u16_at(b + CMD_HDR_IN_WORDS), len / 4);
-	assert_int_equal(u16_at(b + CMD_HDR_OUT_WORDS), out_len / 4);
-}
-
 static void t_file(const char *rel, const char *content)
 {
 	char path[512], *slash;

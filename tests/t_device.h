@@ -66,18 +66,6 @@ int t_teardown(void **state);
 int t_group_setup(void **state);
 int t_group_teardown(void **state);
 
-/* Little-endian words at @p. */
-uint16_t u16_at(const uint8_t *p);
-uint32_t u32_at(const uint8_t *p);
-/* The ioctl header of call @i: its object, method and attribute count. */
-void t_expect_method(unsigned int i, uint16_t obj, uint16_t method,
-		     uint16_t nattrs);
-/* Attribute @n of ioctl @i: its id, length and flags; returns its data. */
-uint64_t t_expect_attr(unsigned int i, unsigned int n, uint16_t id,
-		       uint16_t len, uint16_t flags);
-/* Call @i was a write() of command @cmd, @len bytes in, @out_len out. */
-void t_expect_write(unsigned int i, uint32_t cmd, size_t len, size_t out_len);
-
 #define T_CASE(fn) cmocka_unit_test_setup_teardown(fn, t_setup, t_teardown)
 
 #endif

@@ -344,11 +344,54 @@ void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want, size_t len)
 	assert_memory_equal(tk.log[i].bytes, want, len);
 }
 
+unsigned int t_last_call(void)
+{
+	assert_true(tk.ncalls > 0);
+	return tk.ncalls - 1;
+}
+
+void t_expect_method(unsigned int i, uint16_t obj, uint16_t method,
+		     uint16_t nattrs)
+{
+	const uint8_t *b = tk.log[i].bytes;
+
+	assert_true(i < tk.ncalls);
+	assert_true(tk.log[i].is_ioctl);
+	assert_int_equal(t_get16(b + IOCTL_HDR_LENGTH), IOCTL_ATTR(nattrs));
+	assert_int_equal(t_get16(b + IOCTL_HDR_OBJECT_ID), obj);
+	assert_int_equal(t_get16(b + IOCTL_HDR_METHOD_ID), method);
+	assert_int_equal(t_get16(b + IOCTL_HDR_NUM_ATTRS), nattrs);
+	assert_int_equal(t_get32(b + IOCTL_HDR_DRIVER_ID), tk.driver_id);
+}
+
+uint64_t t_expect_attr(unsigned int i, unsigned int n, uint16_t id,
+		       uint16_t len, uint16_t flags)
+{
+	const uint8_t *a = tk.log[i].bytes + IOCTL_ATTR(n);
+
+	assert_true(i < tk.ncalls);
+	assert_int_equal(t_get16(a + ATTR_ID), id);
+	assert_int_equal(t_get16(a + ATTR_LEN), len);
+	assert_int_equal(t_get16(a + ATTR_FLAGS), flags);
+	assert_int_equal(t_get16(a + ATTR_DATA_RESERVED), 0);
+	return t_get64(a + ATTR_DATA);
+}
+
 void t_expect_mattr(unsigned int i, unsigned int n, uint16_t id, uint16_t len,
 		    uint64_t data)
 {
-	uint8_t want[ATTR_SIZE];
+	assert_int_equal(t_expect_attr(i, n, id, len, UVERBS_ATTR_F_MANDATORY),
+			 data);
+}
 
-	t_put_mattr(want, id, len, data);
-	assert_memory_equal(tk.log[i].bytes + IOCTL_ATTR(n), want, ATTR_SIZE);
+void t_expect_write(unsigned int i, uint32_t cmd, size_t len, size_t out_len)
+{
+	const uint8_t *b = tk.log[i].bytes;
+
+	assert_true(i < tk.ncalls);
+	assert_false(tk.log[i].is_ioctl);
+	assert_int_equal(tk.log[i].len, len);
+	assert_int_equal(t_get32(b + CMD_HDR_COMMAND), cmd);
+	assert_int_equal(t_get16(b + CMD_HDR_IN_WORDS), len / 4);
+	assert_int_equal(t_get16(b + CMD_HDR_OUT_WORDS), out_len / 4);
 }

@@ -160,8 +160,21 @@ uint64_t t_get64(const void *p);
 
 /* Call @i of the log was an ioctl, or a write(), of exactly @want. */
 void t_expect(unsigned int i, bool is_ioctl, const uint8_t *want, size_t len);
+/* The index of the last call logged. */
+unsigned int t_last_call(void);
+/* The ioctl header of call @i: its object, method and attribute count. */
+void t_expect_method(unsigned int i, uint16_t obj, uint16_t method,
+		     uint16_t nattrs);
+/*
+ * Attribute @n of ioctl @i: its id, length and flags, and a zero reserved
+ * field; returns its data.
+ */
+uint64_t t_expect_attr(unsigned int i, unsigned int n, uint16_t id,
+		       uint16_t len, uint16_t flags);
 /* Attribute @n of logged ioctl @i is exactly this mandatory one. */
 void t_expect_mattr(unsigned int i, unsigned int n, uint16_t id, uint16_t len,
 		    uint64_t data);
+/* Call @i was a write() of command @cmd, @len bytes in, @out_len out. */
+void t_expect_write(unsigned int i, uint32_t cmd, size_t len, size_t out_len);
 
 #endif
