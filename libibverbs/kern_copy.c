@@ -46,25 +46,23 @@ IBV_EXPORT void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
  * names, so one list serves both directions; where the widths differ
  * (the kernel's mtu has 32 bits) plain assignment converts.
  */
-#define PATH_REC_FIELDS(OP, pub, kern)                         \
-	OP((pub)->dlid, (kern)->dlid);                         \
-	OP((pub)->slid, (kern)->slid);                         \
-	OP((pub)->raw_traffic, (kern)->raw_traffic);           \
-	OP((pub)->flow_label, (kern)->flow_label);             \
-	OP((pub)->hop_limit, (kern)->hop_limit);               \
-	OP((pub)->traffic_class, (kern)->traffic_class);       \
-	OP((pub)->reversible, (kern)->reversible);             \
-	OP((pub)->numb_path, (kern)->numb_path);               \
-	OP((pub)->pkey, (kern)->pkey);                         \
-	OP((pub)->sl, (kern)->sl);                             \
-	OP((pub)->mtu_selector, (kern)->mtu_selector);         \
-	OP((pub)->mtu, (kern)->mtu);                           \
-	OP((pub)->rate_selector, (kern)->rate_selector);       \
-	OP((pub)->rate, (kern)->rate);                         \
-	OP((pub)->packet_life_time_selector,                   \
-	   (kern)->packet_life_time_selector);                 \
-	OP((pub)->packet_life_time, (kern)->packet_life_time); \
-	OP((pub)->preference, (kern)->preference)
+#define PATH_REC_FIELDS(OP, pub, kern)                                    \
+	OP((pub)->dlid, (kern)->dlid), OP((pub)->slid, (kern)->slid),     \
+		OP((pub)->raw_traffic, (kern)->raw_traffic),              \
+		OP((pub)->flow_label, (kern)->flow_label),                \
+		OP((pub)->hop_limit, (kern)->hop_limit),                  \
+		OP((pub)->traffic_class, (kern)->traffic_class),          \
+		OP((pub)->reversible, (kern)->reversible),                \
+		OP((pub)->numb_path, (kern)->numb_path),                  \
+		OP((pub)->pkey, (kern)->pkey), OP((pub)->sl, (kern)->sl), \
+		OP((pub)->mtu_selector, (kern)->mtu_selector),            \
+		OP((pub)->mtu, (kern)->mtu),                              \
+		OP((pub)->rate_selector, (kern)->rate_selector),          \
+		OP((pub)->rate, (kern)->rate),                            \
+		OP((pub)->packet_life_time_selector,                      \
+		   (kern)->packet_life_time_selector),                    \
+		OP((pub)->packet_life_time, (kern)->packet_life_time),    \
+		OP((pub)->preference, (kern)->preference)
 
 /**
  * ibv_copy_path_rec_from_kern - a path record as the kernel passes it

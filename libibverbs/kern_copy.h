@@ -40,17 +40,16 @@ void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
  * directions below (SET_KERN and SET_PUB serve every such list); the
  * GID, an array, is copied apart.
  */
-#define AV_FIELDS(OP, attr, kav, kgrh)                        \
-	OP((attr)->grh.flow_label, (kgrh)->flow_label);       \
-	OP((attr)->grh.sgid_index, (kgrh)->sgid_index);       \
-	OP((attr)->grh.hop_limit, (kgrh)->hop_limit);         \
-	OP((attr)->grh.traffic_class, (kgrh)->traffic_class); \
-	OP((attr)->dlid, (kav)->dlid);                        \
-	OP((attr)->sl, (kav)->sl);                            \
-	OP((attr)->src_path_bits, (kav)->src_path_bits);      \
-	OP((attr)->static_rate, (kav)->static_rate);          \
-	OP((attr)->is_global, (kav)->is_global);              \
-	OP((attr)->port_num, (kav)->port_num)
+#define AV_FIELDS(OP, attr, kav, kgrh)                                    \
+	OP((attr)->grh.flow_label, (kgrh)->flow_label),                   \
+		OP((attr)->grh.sgid_index, (kgrh)->sgid_index),           \
+		OP((attr)->grh.hop_limit, (kgrh)->hop_limit),             \
+		OP((attr)->grh.traffic_class, (kgrh)->traffic_class),     \
+		OP((attr)->dlid, (kav)->dlid), OP((attr)->sl, (kav)->sl), \
+		OP((attr)->src_path_bits, (kav)->src_path_bits),          \
+		OP((attr)->static_rate, (kav)->static_rate),              \
+		OP((attr)->is_global, (kav)->is_global),                  \
+		OP((attr)->port_num, (kav)->port_num)
 
 #define SET_KERN(pub, kern) ((kern) = (pub))
 #define SET_PUB(pub, kern) ((pub) = (kern))
@@ -59,15 +58,15 @@ void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
  * struct ibv_qp_cap, which every kernel QP struct that carries it (the
  * create request and answer, the query answer, struct ib_uverbs_qp_attr)
  * holds loose under the same names. OP(public, kernel), as above.
- * Like AV_FIELDS(), these lists expand to several statements: never the
- * lone body of an if.
+ * Each list is one comma expression, so it stands wherever a statement
+ * may.
  */
-#define QP_CAP_FIELDS(OP, cap, kqp)                   \
-	OP((cap)->max_send_wr, (kqp)->max_send_wr);   \
-	OP((cap)->max_recv_wr, (kqp)->max_recv_wr);   \
-	OP((cap)->max_send_sge, (kqp)->max_send_sge); \
-	OP((cap)->max_recv_sge, (kqp)->max_recv_sge); \
-	OP((cap)->max_inline_data, (kqp)->max_inline_data)
+#define QP_CAP_FIELDS(OP, cap, kqp)                           \
+	OP((cap)->max_send_wr, (kqp)->max_send_wr),           \
+		OP((cap)->max_recv_wr, (kqp)->max_recv_wr),   \
+		OP((cap)->max_send_sge, (kqp)->max_send_sge), \
+		OP((cap)->max_recv_sge, (kqp)->max_recv_sge), \
+		OP((cap)->max_inline_data, (kqp)->max_inline_data)
 
 /*
  * The QP attributes both of the kernel's answers about a QP carry under
@@ -76,28 +75,28 @@ void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
  * en_sqd_async_notify the rdma_cm's) and the address vectors, whose
  * members differ in shape, the callers copy themselves.
  */
-#define QP_ATTR_FIELDS(OP, attr, kqp)                              \
-	OP((attr)->cur_qp_state, (kqp)->cur_qp_state);             \
-	OP((attr)->path_mtu, (kqp)->path_mtu);                     \
-	OP((attr)->path_mig_state, (kqp)->path_mig_state);         \
-	OP((attr)->qkey, (kqp)->qkey);                             \
-	OP((attr)->rq_psn, (kqp)->rq_psn);                         \
-	OP((attr)->sq_psn, (kqp)->sq_psn);                         \
-	OP((attr)->dest_qp_num, (kqp)->dest_qp_num);               \
-	OP((attr)->qp_access_flags, (kqp)->qp_access_flags);       \
-	OP((attr)->pkey_index, (kqp)->pkey_index);                 \
-	OP((attr)->alt_pkey_index, (kqp)->alt_pkey_index);         \
-	OP((attr)->sq_draining, (kqp)->sq_draining);               \
-	OP((attr)->max_rd_atomic, (kqp)->max_rd_atomic);           \
-	OP((attr)->max_dest_rd_atomic, (kqp)->max_dest_rd_atomic); \
-	OP((attr)->min_rnr_timer, (kqp)->min_rnr_timer);           \
-	OP((attr)->port_num, (kqp)->port_num);                     \
-	OP((attr)->timeout, (kqp)->timeout);                       \
-	OP((attr)->retry_cnt, (kqp)->retry_cnt);                   \
-	OP((attr)->rnr_retry, (kqp)->rnr_retry);                   \
-	OP((attr)->alt_port_num, (kqp)->alt_port_num);             \
-	OP((attr)->alt_timeout, (kqp)->alt_timeout);               \
-	QP_CAP_FIELDS(OP, &(attr)->cap, kqp)
+#define QP_ATTR_FIELDS(OP, attr, kqp)                                      \
+	OP((attr)->cur_qp_state, (kqp)->cur_qp_state),                     \
+		OP((attr)->path_mtu, (kqp)->path_mtu),                     \
+		OP((attr)->path_mig_state, (kqp)->path_mig_state),         \
+		OP((attr)->qkey, (kqp)->qkey),                             \
+		OP((attr)->rq_psn, (kqp)->rq_psn),                         \
+		OP((attr)->sq_psn, (kqp)->sq_psn),                         \
+		OP((attr)->dest_qp_num, (kqp)->dest_qp_num),               \
+		OP((attr)->qp_access_flags, (kqp)->qp_access_flags),       \
+		OP((attr)->pkey_index, (kqp)->pkey_index),                 \
+		OP((attr)->alt_pkey_index, (kqp)->alt_pkey_index),         \
+		OP((attr)->sq_draining, (kqp)->sq_draining),               \
+		OP((attr)->max_rd_atomic, (kqp)->max_rd_atomic),           \
+		OP((attr)->max_dest_rd_atomic, (kqp)->max_dest_rd_atomic), \
+		OP((attr)->min_rnr_timer, (kqp)->min_rnr_timer),           \
+		OP((attr)->port_num, (kqp)->port_num),                     \
+		OP((attr)->timeout, (kqp)->timeout),                       \
+		OP((attr)->retry_cnt, (kqp)->retry_cnt),                   \
+		OP((attr)->rnr_retry, (kqp)->rnr_retry),                   \
+		OP((attr)->alt_port_num, (kqp)->alt_port_num),             \
+		OP((attr)->alt_timeout, (kqp)->alt_timeout),               \
+		QP_CAP_FIELDS(OP, &(attr)->cap, kqp)
 
 #define AV_TO_KERN(kav, kgrh, attr)                        \
 	do {                                               \
