@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The rxe provider's objects. Each wraps the core's object as its first
+ * member, and to_rxe<obj>() goes back from the core's pointer.
+ *
+ * A queue the kernel shares with us (CQ today; SQ, RQ and SRQ next) is
+ * a page-aligned mapping of the command file: a header with the indices
+ * (struct rxe_qhdr, rxe_queue.h) and, behind it, a power-of-two number
+ * of slots, each a power of two bytes long.
+ */
+#ifndef RXE_H
+#define RXE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/driver.h>
+
+#include "rxe_queue.h"
+
+struct rxe_device {
+	struct verbs_device vdev;
+};
+
+struct rxe_context {
+	struct verbs_context vctx;
+};
+
+/* A CQ: the kernel produces completions, we consume them. */
+struct rxe_cq {
+	struct verbs_cq vcq;
+	struct rxe_queue q;
+	pthread_spinlock_t lock; /* pollers of one CQ take turns */
+};
+
+struct rxe_mr {
+	struct verbs_mr vmr;
+};
+
+static inline struct rxe_device *to_rxedev(struct ibv_device *ibdev)
+{
+	return container_of(ibdev, struct rxe_device, vdev.device);
+}
+
+static inline struct rxe_context *to_rxectx(struct ibv_context *ibctx)
+{
+	return container_of(ibctx, struct rxe_context, vctx.context);
+}
+
+static inline struct rxe_cq *to_rxecq(struct ibv_cq *ibcq)
+{
+	return container_of(ibcq, struct rxe_cq, vcq.cq);
+}
+
+static inline struct rxe_mr *to_rxemr(struct verbs_mr *vmr)
+{
+	return container_of(vmr, struct rxe_mr, vmr);
+}
+
+/* rxe_pd.c */
+struct ibv_pd *rxe_alloc_pd(struct ibv_context *ctx);
+int rxe_dealloc_pd(struct ibv_pd *pd);
+
+/* rxe_mr.c */
+struct ibv_mr *rxe_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			  uint64_t hca_va, int access);
+int rxe_dereg_mr(struct verbs_mr *vmr);
+
+/* rxe_cq.c */
+struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
+			     struct ibv_comp_channel *channel, int comp_vector);
+int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc);
+int rxe_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
+int rxe_destroy_cq(struct ibv_cq *ibcq);
+
+#endif /* RXE_H */
