@@ -4,6 +4,7 @@
  * the context, and the device and port queries. Each kernel object has
  * a file of its own (rxe_pd.c, rxe_mr.c, rxe_cq.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <infiniband/driver.h>
@@ -28,9 +29,22 @@ static int rxe_query_device_ex(struct ibv_context *ctx,
 {
 	struct ib_uverbs_ex_query_device_resp resp;
 	size_t resp_size = sizeof(resp);
+	uint64_t fw;
+	int ret;
 
-	return ibv_cmd_query_device_any(ctx, input, attr, attr_size, &resp,
-					&resp_size);
+	ret = ibv_cmd_query_device_any(ctx, input, attr, attr_size, &resp,
+				       &resp_size);
+	if (ret)
+		return ret;
+	/*
+	 * The kernel gives the firmware version as one number; users see
+	 * it as major.minor.sub from its 32, 16 and 16 bits.
+	 */
+	fw = resp.base.fw_ver;
+	snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver),
+		 "%u.%u.%u", (unsigned int)(fw >> 32),
+		 (unsigned int)(fw >> 16) & 0xffff, (unsigned int)fw & 0xffff);
+	return 0;
 }
 
 static int rxe_query_port(struct ibv_context *ctx, uint8_t port,
@@ -96,11 +110,12 @@ static void rxe_uninit_device(struct verbs_device *vdev)
 	free(to_rxedev(&vdev->device));
 }
 
-/* rdma_rxe has spoken uverbs ABI 1 since it was merged. */
+/* rdma_rxe answers uverbs ABI version 2 (RXE_UVERBS_ABI_VERSION in the
+ * kernel's rxe.h); version 1 differs from it on 32-bit machines. */
 static const struct verbs_device_ops rxe_dev_ops = {
 	.name = "rxe",
-	.match_min_abi_version = 1,
-	.match_max_abi_version = 1,
+	.match_min_abi_version = 2,
+	.match_max_abi_version = 2,
 	.match_table = rxe_match,
 	.alloc_device = rxe_alloc_device,
 	.uninit_device = rxe_uninit_device,
