@@ -11,6 +11,9 @@
  * takes the QP's data path (whose send doorbell is a write() of its
  * own) and every other verb of rxe's that is a core command.
  */
+#include <endian.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <rdma/rdma_user_rxe.h>
@@ -21,6 +24,8 @@
 static struct queue {
 	uint64_t offset;
 	uint32_t slots, log2_elem;
+	bool cq;
+	struct rxe_queue_buf *buf; /* where the provider mapped it */
 } queues[16];
 static unsigned int nqueues;
 
@@ -50,6 +55,15 @@ static void rxe_mmap(uint64_t offset, void *addr, size_t len)
 		if (queues[i].offset == offset && len >= sizeof(*buf)) {
 			buf->log2_elem_size = queues[i].log2_elem;
 			buf->index_mask = queues[i].slots - 1;
+			queues[i].buf = buf;
+			/*
+			 * A CQ starts three slots before the end of its ring, as
+			 * one the kernel resized may: the completions the drive
+			 * writes wrap around it.
+			 */
+			if (queues[i].cq)
+				buf->producer_index = buf->consumer_index =
+					queues[i].slots - 3;
 		}
 }
 
@@ -76,7 +90,69 @@ static int create_cq(struct t_uv_cmd *cmd)
 		.mi = queue_at(64, sizeof(struct ib_uverbs_wc))
 	};
 
+	queues[(nqueues - 1) % 16].cq = true;
 	return t_drv_answer(cmd, &r, sizeof(r));
+}
+
+/*
+ * The kernel's side of the first CQ: four completions written into its
+ * ring as rdma_rxe writes them (struct ib_uverbs_wc in each slot, then
+ * the producer index moved past them), the last after the index wraps;
+ * the provider must hand back each field of each, in order, and no more.
+ */
+static void cq_fill_and_poll(struct ibv_cq *cq)
+{
+	struct rxe_queue_buf *buf = NULL;
+	struct ibv_wc wc[3];
+	uint32_t prod;
+	int n;
+
+	for (unsigned int i = 0; i < nqueues && i < 16 && !buf; i++)
+		if (queues[i].cq)
+			buf = queues[i].buf;
+	if (!cq || !buf)
+		return;
+	prod = buf->producer_index;
+	for (uint32_t i = 0; i < 4; i++) {
+		struct ib_uverbs_wc k = {
+			.wr_id = 0x1000 + i,
+			.status = i == 3 ? IBV_WC_REM_ACCESS_ERR :
+					   IBV_WC_SUCCESS,
+			.opcode = i & 1 ? IBV_WC_RECV : IBV_WC_RDMA_READ,
+			.vendor_err = i == 3 ? 0x33 : 0,
+			.byte_len = 64 * (i + 1),
+			.ex.imm_data = htobe32(0xabc0 + i),
+			.qp_num = 0x11 + i,
+			.src_qp = 0x21 + i,
+			.wc_flags = i & 1 ? IBV_WC_WITH_IMM : 0,
+			.pkey_index = (uint16_t)i,
+			.slid = (uint16_t)(0x100 + i),
+			.sl = (uint8_t)i,
+			.dlid_path_bits = (uint8_t)(i << 1),
+			.port_num = 1,
+		};
+
+		memcpy(buf->data + ((size_t)prod << buf->log2_elem_size), &k,
+		       sizeof(k));
+		prod = (prod + 1) & buf->index_mask;
+	}
+	__atomic_store_n(&buf->producer_index, prod, __ATOMIC_RELEASE);
+	do {
+		n = ibv_poll_cq(cq, 3, wc);
+		t_uv_note("poll_cq ret=%d consumer=%u", n,
+			  __atomic_load_n(&buf->consumer_index,
+					  __ATOMIC_ACQUIRE));
+		for (int i = 0; i < n; i++)
+			t_uv_note("  wc %" PRIx64 " st=%d op=%d ve=%x len=%u"
+				  " imm=%x qp=%x src=%x fl=%x pk=%u slid=%x"
+				  " sl=%u bits=%u",
+				  wc[i].wr_id, wc[i].status, wc[i].opcode,
+				  wc[i].vendor_err, wc[i].byte_len,
+				  be32toh(wc[i].imm_data), wc[i].qp_num,
+				  wc[i].src_qp, wc[i].wc_flags,
+				  wc[i].pkey_index, wc[i].slid, wc[i].sl,
+				  wc[i].dlid_path_bits);
+	} while (n > 0);
 }
 
 static int create_qp(struct t_uv_cmd *cmd)
@@ -124,6 +200,7 @@ static void rxe_dv(const struct t_objs *o)
 	union ibv_gid mgid = { .raw = { 0xff, 0x0e } };
 	struct ibv_mw *mw;
 
+	cq_fill_and_poll(o->cq);
 	if (!o->qp)
 		return;
 	t_post_send_recv(o->qp);
