@@ -66,15 +66,22 @@ static void rxe_free_context(struct ibv_context *ibctx)
 static const struct verbs_context_ops rxe_ctx_ops = {
 	.alloc_pd = rxe_alloc_pd,
 	.create_cq = rxe_create_cq,
+	.create_qp = rxe_create_qp,
 	.dealloc_pd = rxe_dealloc_pd,
 	.dereg_mr = rxe_dereg_mr,
 	.destroy_cq = rxe_destroy_cq,
+	.destroy_qp = rxe_destroy_qp,
 	.free_context = rxe_free_context,
+	.modify_qp = rxe_modify_qp,
 	.poll_cq = rxe_poll_cq,
+	.post_recv = rxe_post_recv,
+	.post_send = rxe_post_send,
 	.query_device_ex = rxe_query_device_ex,
 	.query_port = rxe_query_port,
+	.query_qp = rxe_query_qp,
 	.reg_mr = rxe_reg_mr,
 	.req_notify_cq = rxe_req_notify_cq,
+	.resize_cq = rxe_resize_cq,
 };
 
 static struct verbs_context *rxe_alloc_context(struct ibv_device *ibdev,

@@ -12,6 +12,7 @@
 #define RXE_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,20 @@ struct rxe_cq {
 	pthread_spinlock_t lock; /* pollers of one CQ take turns */
 };
 
+/* A send or receive queue: we produce work requests, the kernel consumes. */
+struct rxe_wq {
+	struct rxe_queue q;
+	pthread_spinlock_t lock; /* posters of one queue take turns */
+	uint32_t max_sge;
+	uint32_t max_inline; /* send queue only */
+};
+
+struct rxe_qp {
+	struct verbs_qp vqp;
+	struct rxe_wq sq;
+	struct rxe_wq rq;
+};
+
 struct rxe_mr {
 	struct verbs_mr vmr;
 };
@@ -51,6 +66,11 @@ static inline struct rxe_context *to_rxectx(struct ibv_context *ibctx)
 static inline struct rxe_cq *to_rxecq(struct ibv_cq *ibcq)
 {
 	return container_of(ibcq, struct rxe_cq, vcq.cq);
+}
+
+static inline struct rxe_qp *to_rxeqp(struct ibv_qp *ibqp)
+{
+	return container_of(ibqp, struct rxe_qp, vqp.qp);
 }
 
 static inline struct rxe_mr *to_rxemr(struct verbs_mr *vmr)
@@ -72,6 +92,18 @@ struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
 			     struct ibv_comp_channel *channel, int comp_vector);
 int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc);
 int rxe_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
+int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
 int rxe_destroy_cq(struct ibv_cq *ibcq);
+
+/* rxe_qp.c */
+struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask);
+int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask,
+		 struct ibv_qp_init_attr *init_attr);
+int rxe_destroy_qp(struct ibv_qp *ibqp);
+int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		  struct ibv_send_wr **bad_wr);
+int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad_wr);
 
 #endif /* RXE_H */

@@ -58,6 +58,32 @@ int rxe_destroy_cq(struct ibv_cq *ibcq)
 	return 0;
 }
 
+/*
+ * The kernel moves the entries to a queue of the new size and answers
+ * where to map it; pollers wait on the lock while the queue changes.
+ */
+int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
+{
+	struct rxe_cq *cq = to_rxecq(ibcq);
+	struct rxe_resp_resize_cq resp = {};
+	struct ibv_resize_cq cmd;
+	struct rxe_queue q = {};
+	int ret;
+
+	pthread_spin_lock(&cq->lock);
+	ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd, sizeof(cmd), &resp.ibv_resp,
+				sizeof(resp));
+	if (!ret)
+		ret = rxe_queue_map(&q, ibcq->context->cmd_fd, &resp.drv.mi,
+				    sizeof(struct ib_uverbs_wc));
+	if (!ret) {
+		rxe_queue_unmap(&cq->q);
+		cq->q = q;
+	}
+	pthread_spin_unlock(&cq->lock);
+	return ret;
+}
+
 int rxe_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 {
 	return ibv_cmd_req_notify_cq(ibcq, solicited_only);
@@ -88,11 +114,12 @@ static inline void rxe_wc_from(struct ibv_wc *wc, const struct ib_uverbs_wc *k)
 int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 {
 	struct rxe_cq *cq = to_rxecq(ibcq);
-	struct rxe_qhdr *hdr = cq->q.hdr;
+	struct rxe_qhdr *hdr;
 	uint32_t prod, cons;
 	int done = 0;
 
 	pthread_spin_lock(&cq->lock);
+	hdr = cq->q.hdr; /* a resize may have moved it */
 	/* Only we write the consumer index, and we hold the lock. */
 	cons = atomic_load_explicit(&hdr->consumer_index, memory_order_relaxed);
 	/*

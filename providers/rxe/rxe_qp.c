@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Queue pairs. rdma_rxe shares the send and the receive queue with us
+ * (rxe_queue.h): we are their producer, filling a struct rxe_send_wqe
+ * or struct rxe_recv_wqe (<rdma/rdma_user_rxe.h>) per slot and moving
+ * the producer index; the kernel consumes them. The send queue's
+ * doorbell is a POST_SEND command with no work request; the receive
+ * queue needs none, the kernel reads it when a packet arrives.
+ *
+ * Not yet: UD sends (they need the AH's number), memory-window binds,
+ * SRQs, the extended QP. Each is refused with EINVAL or EOPNOTSUPP.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/driver.h>
+
+#include "rxe.h"
+#include "rxe_abi.h"
+
+static void rxe_wq_unmap(struct rxe_wq *wq)
+{
+	rxe_queue_unmap(&wq->q);
+	pthread_spin_destroy(&wq->lock);
+}
+
+static int rxe_wq_map(struct rxe_wq *wq, int cmd_fd, const struct mminfo *mi,
+		      size_t min_elem)
+{
+	int ret = rxe_queue_map(&wq->q, cmd_fd, mi, min_elem);
+
+	if (!ret)
+		pthread_spin_init(&wq->lock, PTHREAD_PROCESS_PRIVATE);
+	return ret;
+}
+
+struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct rxe_resp_create_qp resp = {};
+	struct ibv_create_qp cmd;
+	struct rxe_qp *qp;
+	int fd = pd->context->cmd_fd;
+	size_t sq_bytes;
+	int ret;
+
+	if (attr->srq) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return NULL;
+	ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd, sizeof(cmd),
+				&resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_free;
+	/* The caps the kernel granted, which the slot sizes must hold. */
+	qp->sq.max_sge = attr->cap.max_send_sge;
+	qp->sq.max_inline = attr->cap.max_inline_data;
+	qp->rq.max_sge = attr->cap.max_recv_sge;
+	sq_bytes = qp->sq.max_sge * sizeof(struct rxe_sge);
+	if (sq_bytes < qp->sq.max_inline)
+		sq_bytes = qp->sq.max_inline;
+	ret = rxe_wq_map(&qp->sq, fd, &resp.drv.sq_mi,
+			 sizeof(struct rxe_send_wqe) + sq_bytes);
+	if (ret)
+		goto err_destroy;
+	ret = rxe_wq_map(&qp->rq, fd, &resp.drv.rq_mi,
+			 sizeof(struct rxe_recv_wqe) +
+				 qp->rq.max_sge * sizeof(struct rxe_sge));
+	if (ret)
+		goto err_unmap_sq;
+	return &qp->vqp.qp;
+
+err_unmap_sq:
+	rxe_wq_unmap(&qp->sq);
+err_destroy:
+	ibv_cmd_destroy_qp(&qp->vqp.qp);
+err_free:
+	free(qp);
+	errno = ret;
+	return NULL;
+}
+
+int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
+{
+	struct ibv_modify_qp cmd = {};
+
+	return ibv_cmd_modify_qp(ibqp, attr, attr_mask, &cmd, sizeof(cmd));
+}
+
+int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask,
+		 struct ibv_qp_init_attr *init_attr)
+{
+	struct ibv_query_qp cmd;
+
+	return ibv_cmd_query_qp(ibqp, attr, attr_mask, init_attr, &cmd,
+				sizeof(cmd));
+}
+
+int rxe_destroy_qp(struct ibv_qp *ibqp)
+{
+	struct rxe_qp *qp = to_rxeqp(ibqp);
+	int ret = ibv_cmd_destroy_qp(ibqp);
+
+	if (ret)
+		return ret;
+	rxe_wq_unmap(&qp->rq);
+	rxe_wq_unmap(&qp->sq);
+	free(qp);
+	return 0;
+}
+
+/*
+ * The next free slot of a queue we produce into, or NULL when it is
+ * full. Acquire on the consumer index pairs with the kernel's release
+ * store of it after it finished reading the slot: the slot is ours to
+ * overwrite. The producer index is ours alone, under the queue's lock.
+ */
+static inline void *rxe_wq_next(struct rxe_wq *wq, uint32_t *prod)
+{
+	struct rxe_qhdr *hdr = wq->q.hdr;
+	uint32_t cons;
+
+	*prod = atomic_load_explicit(&hdr->producer_index,
+				     memory_order_relaxed);
+	cons = atomic_load_explicit(&hdr->consumer_index, memory_order_acquire);
+	if (((*prod + 1) & wq->q.mask) == cons)
+		return NULL;
+	return rxe_queue_slot(&wq->q, *prod);
+}
+
+/*
+ * Release pairs with the kernel's acquire load of the producer index:
+ * the slots we filled are whole before it sees them.
+ */
+static inline void rxe_wq_publish(struct rxe_wq *wq, uint32_t prod)
+{
+	atomic_store_explicit(&wq->q.hdr->producer_index, prod & wq->q.mask,
+			      memory_order_release);
+}
+
+/* The gather list, or the bytes it names when the WR is inline. */
+static int rxe_fill_dma(struct rxe_dma_info *dma, const struct ibv_sge *sg,
+			int num_sge, bool inline_data, uint32_t max_sge,
+			uint32_t max_inline)
+{
+	uint32_t len = 0;
+
+	if (num_sge < 0)
+		return EINVAL;
+	if (inline_data) {
+		uint8_t *p = dma->inline_data;
+
+		for (int i = 0; i < num_sge; i++) {
+			if (len + sg[i].length > max_inline)
+				return EINVAL;
+			memcpy(p + len, (void *)(uintptr_t)sg[i].addr,
+			       sg[i].length);
+			len += sg[i].length;
+		}
+		dma->num_sge = 0;
+	} else {
+		if ((uint32_t)num_sge > max_sge)
+			return EINVAL;
+		for (int i = 0; i < num_sge; i++) {
+			dma->sge[i].addr = sg[i].addr;
+			dma->sge[i].length = sg[i].length;
+			dma->sge[i].lkey = sg[i].lkey;
+			len += sg[i].length;
+		}
+		dma->num_sge = (uint32_t)num_sge;
+	}
+	dma->length = len;
+	dma->resid = len;
+	return 0;
+}
+
+static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			 const struct ibv_send_wr *wr)
+{
+	struct rxe_send_wr *k = &wqe->wr;
+
+	memset(wqe, 0, sizeof(*wqe));
+	k->wr_id = wr->wr_id;
+	/* IBV_WR_* and IBV_SEND_* are the kernel's IB_UVERBS values. */
+	k->opcode = wr->opcode;
+	k->send_flags = wr->send_flags;
+	switch (wr->opcode) {
+	case IBV_WR_SEND_WITH_IMM:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		k->ex.imm_data = wr->imm_data;
+		break;
+	case IBV_WR_SEND_WITH_INV:
+	case IBV_WR_LOCAL_INV:
+		k->ex.invalidate_rkey = wr->invalidate_rkey;
+		break;
+	case IBV_WR_SEND:
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_READ:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		break;
+	default:
+		return EINVAL;
+	}
+	switch (wr->opcode) {
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case IBV_WR_RDMA_READ:
+		k->wr.rdma.remote_addr = wr->wr.rdma.remote_addr;
+		k->wr.rdma.rkey = wr->wr.rdma.rkey;
+		break;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		k->wr.atomic.remote_addr = wr->wr.atomic.remote_addr;
+		k->wr.atomic.compare_add = wr->wr.atomic.compare_add;
+		k->wr.atomic.swap = wr->wr.atomic.swap;
+		k->wr.atomic.rkey = wr->wr.atomic.rkey;
+		break;
+	default:
+		break;
+	}
+	if (qp->vqp.qp.qp_type == IBV_QPT_UD)
+		return EINVAL; /* needs the AH's number: rxe_ah.c, to come */
+	if (wr->opcode == IBV_WR_LOCAL_INV)
+		return 0;
+	return rxe_fill_dma(&wqe->dma, wr->sg_list, wr->num_sge,
+			    wr->send_flags & IBV_SEND_INLINE &&
+				    wr->opcode != IBV_WR_RDMA_READ,
+			    qp->sq.max_sge, qp->sq.max_inline);
+}
+
+/* The send queue's doorbell: POST_SEND with no work request. */
+static int rxe_ring_sq(struct rxe_qp *qp)
+{
+	struct ibv_send_wr *bad;
+
+	return ibv_cmd_post_send(&qp->vqp.qp, NULL, &bad);
+}
+
+int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		  struct ibv_send_wr **bad_wr)
+{
+	struct rxe_qp *qp = to_rxeqp(ibqp);
+	uint32_t prod;
+	int posted = 0;
+	int ret = 0;
+
+	pthread_spin_lock(&qp->sq.lock);
+	for (; wr; wr = wr->next) {
+		struct rxe_send_wqe *wqe = rxe_wq_next(&qp->sq, &prod);
+
+		if (!wqe) {
+			ret = ENOMEM;
+			break;
+		}
+		ret = rxe_fill_send(qp, wqe, wr);
+		if (ret)
+			break;
+		rxe_wq_publish(&qp->sq, prod + 1);
+		posted++;
+	}
+	pthread_spin_unlock(&qp->sq.lock);
+	if (ret)
+		*bad_wr = wr;
+	if (posted) {
+		int db = rxe_ring_sq(qp);
+
+		if (!ret)
+			ret = db;
+	}
+	return ret;
+}
+
+int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad_wr)
+{
+	struct rxe_qp *qp = to_rxeqp(ibqp);
+	uint32_t prod;
+	int ret = 0;
+
+	pthread_spin_lock(&qp->rq.lock);
+	for (; wr; wr = wr->next) {
+		struct rxe_recv_wqe *wqe = rxe_wq_next(&qp->rq, &prod);
+
+		if (!wqe) {
+			ret = ENOMEM;
+			break;
+		}
+		memset(wqe, 0, sizeof(*wqe));
+		wqe->wr_id = wr->wr_id;
+		ret = rxe_fill_dma(&wqe->dma, wr->sg_list, wr->num_sge, false,
+				   qp->rq.max_sge, 0);
+		if (ret)
+			break;
+		rxe_wq_publish(&qp->rq, prod + 1);
+	}
+	pthread_spin_unlock(&qp->rq.lock);
+	if (ret)
+		*bad_wr = wr;
+	return ret;
+}
