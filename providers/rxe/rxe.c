@@ -38,11 +38,11 @@ static int rxe_query_device_ex(struct ibv_context *ctx,
 		return ret;
 	/*
 	 * The kernel gives the firmware version as one number; users see
-	 * it as major.minor.sub from its 32, 16 and 16 bits.
+	 * it as major.minor.sub, three 16-bit fields from bit 32 down.
 	 */
 	fw = resp.base.fw_ver;
 	snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver),
-		 "%u.%u.%u", (unsigned int)(fw >> 32),
+		 "%u.%u.%u", (unsigned int)(fw >> 32) & 0xffff,
 		 (unsigned int)(fw >> 16) & 0xffff, (unsigned int)fw & 0xffff);
 	return 0;
 }
@@ -66,6 +66,7 @@ static void rxe_free_context(struct ibv_context *ibctx)
 static const struct verbs_context_ops rxe_ctx_ops = {
 	.alloc_pd = rxe_alloc_pd,
 	.create_cq = rxe_create_cq,
+	.create_cq_ex = rxe_create_cq_ex,
 	.create_qp = rxe_create_qp,
 	.dealloc_pd = rxe_dealloc_pd,
 	.dereg_mr = rxe_dereg_mr,

@@ -33,6 +33,10 @@ struct rxe_cq {
 	struct verbs_cq vcq;
 	struct rxe_queue q;
 	pthread_spinlock_t lock; /* pollers of one CQ take turns */
+	/* ibv_start_poll() to ibv_end_poll(), under the lock: */
+	const struct ib_uverbs_wc *cur; /* the completion handed out */
+	uint32_t cons; /* its index */
+	uint32_t prod; /* the producer index last read */
 };
 
 /* A send or receive queue: we produce work requests, the kernel consumes. */
@@ -92,6 +96,8 @@ struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
 			     struct ibv_comp_channel *channel, int comp_vector);
 int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc);
 int rxe_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
+struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
+				   struct ibv_cq_init_attr_ex *attr);
 int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
 int rxe_destroy_cq(struct ibv_cq *ibcq);
 

@@ -31,6 +31,15 @@ static_assert(offsetof(struct rxe_resp_create_cq, drv) ==
 		      sizeof(struct ib_uverbs_create_cq_resp),
 	      "rxe_resp_create_cq: driver data right behind the core answer");
 
+/* CREATE_CQ (extended): the same driver answer. */
+struct rxe_resp_create_cq_ex {
+	struct ib_uverbs_ex_create_cq_resp ibv_resp;
+	struct rxe_create_cq_resp drv;
+};
+static_assert(offsetof(struct rxe_resp_create_cq_ex, drv) ==
+		      sizeof(struct ib_uverbs_ex_create_cq_resp),
+	      "rxe_resp_create_cq_ex: driver data right behind the core answer");
+
 /* RESIZE_CQ: the queue moves; where to map it now comes back. */
 struct rxe_resp_resize_cq {
 	struct ib_uverbs_resize_cq_resp ibv_resp;

@@ -59,22 +59,23 @@ struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 	qp->sq.max_sge = attr->cap.max_send_sge;
 	qp->sq.max_inline = attr->cap.max_inline_data;
 	qp->rq.max_sge = attr->cap.max_recv_sge;
+	/* The receive queue first, as Debian's librxe maps them. */
+	ret = rxe_wq_map(&qp->rq, fd, &resp.drv.rq_mi,
+			 sizeof(struct rxe_recv_wqe) +
+				 qp->rq.max_sge * sizeof(struct rxe_sge));
+	if (ret)
+		goto err_destroy;
 	sq_bytes = qp->sq.max_sge * sizeof(struct rxe_sge);
 	if (sq_bytes < qp->sq.max_inline)
 		sq_bytes = qp->sq.max_inline;
 	ret = rxe_wq_map(&qp->sq, fd, &resp.drv.sq_mi,
 			 sizeof(struct rxe_send_wqe) + sq_bytes);
 	if (ret)
-		goto err_destroy;
-	ret = rxe_wq_map(&qp->rq, fd, &resp.drv.rq_mi,
-			 sizeof(struct rxe_recv_wqe) +
-				 qp->rq.max_sge * sizeof(struct rxe_sge));
-	if (ret)
-		goto err_unmap_sq;
+		goto err_unmap_rq;
 	return &qp->vqp.qp;
 
-err_unmap_sq:
-	rxe_wq_unmap(&qp->sq);
+err_unmap_rq:
+	rxe_wq_unmap(&qp->rq);
 err_destroy:
 	ibv_cmd_destroy_qp(&qp->vqp.qp);
 err_free:
