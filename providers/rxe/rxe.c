@@ -68,6 +68,7 @@ static const struct verbs_context_ops rxe_ctx_ops = {
 	.create_cq = rxe_create_cq,
 	.create_cq_ex = rxe_create_cq_ex,
 	.create_qp = rxe_create_qp,
+	.create_qp_ex = rxe_create_qp_ex,
 	.dealloc_pd = rxe_dealloc_pd,
 	.dereg_mr = rxe_dereg_mr,
 	.destroy_cq = rxe_destroy_cq,

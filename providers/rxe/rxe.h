@@ -51,6 +51,10 @@ struct rxe_qp {
 	struct verbs_qp vqp;
 	struct rxe_wq sq;
 	struct rxe_wq rq;
+	/* ibv_wr_start() to ibv_wr_complete(), under the SQ's lock: */
+	struct rxe_send_wqe *wr_cur; /* the WR being built, NULL after an error */
+	uint32_t wr_prod; /* the SQ's producer index, not yet published */
+	int wr_err; /* the first error, which wr_complete returns */
 };
 
 struct rxe_mr {
@@ -111,5 +115,12 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr);
 int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad_wr);
+int rxe_qp_map(struct rxe_qp *qp, int fd, const struct rxe_create_qp_resp *drv,
+	       const struct ibv_qp_cap *cap);
+int rxe_ring_sq(struct rxe_qp *qp);
+
+/* rxe_qp_ex.c */
+struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
+				struct ibv_qp_init_attr_ex *attr);
 
 #endif /* RXE_H */

@@ -35,13 +35,40 @@ static int rxe_wq_map(struct rxe_wq *wq, int cmd_fd, const struct mminfo *mi,
 	return ret;
 }
 
+/*
+ * Maps the two queues CREATE_QP answered, whose slots must hold the
+ * caps the kernel granted (@cap, as the core wrote them back).
+ */
+int rxe_qp_map(struct rxe_qp *qp, int fd, const struct rxe_create_qp_resp *drv,
+	       const struct ibv_qp_cap *cap)
+{
+	size_t sq_bytes;
+	int ret;
+
+	qp->sq.max_sge = cap->max_send_sge;
+	qp->sq.max_inline = cap->max_inline_data;
+	qp->rq.max_sge = cap->max_recv_sge;
+	/* The receive queue first, as Debian's librxe maps them. */
+	ret = rxe_wq_map(&qp->rq, fd, &drv->rq_mi,
+			 sizeof(struct rxe_recv_wqe) +
+				 qp->rq.max_sge * sizeof(struct rxe_sge));
+	if (ret)
+		return ret;
+	sq_bytes = qp->sq.max_sge * sizeof(struct rxe_sge);
+	if (sq_bytes < qp->sq.max_inline)
+		sq_bytes = qp->sq.max_inline;
+	ret = rxe_wq_map(&qp->sq, fd, &drv->sq_mi,
+			 sizeof(struct rxe_send_wqe) + sq_bytes);
+	if (ret)
+		rxe_wq_unmap(&qp->rq);
+	return ret;
+}
+
 struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 {
 	struct rxe_resp_create_qp resp = {};
 	struct ibv_create_qp cmd;
 	struct rxe_qp *qp;
-	int fd = pd->context->cmd_fd;
-	size_t sq_bytes;
 	int ret;
 
 	if (attr->srq) {
@@ -55,27 +82,11 @@ struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 				&resp.ibv_resp, sizeof(resp));
 	if (ret)
 		goto err_free;
-	/* The caps the kernel granted, which the slot sizes must hold. */
-	qp->sq.max_sge = attr->cap.max_send_sge;
-	qp->sq.max_inline = attr->cap.max_inline_data;
-	qp->rq.max_sge = attr->cap.max_recv_sge;
-	/* The receive queue first, as Debian's librxe maps them. */
-	ret = rxe_wq_map(&qp->rq, fd, &resp.drv.rq_mi,
-			 sizeof(struct rxe_recv_wqe) +
-				 qp->rq.max_sge * sizeof(struct rxe_sge));
+	ret = rxe_qp_map(qp, pd->context->cmd_fd, &resp.drv, &attr->cap);
 	if (ret)
 		goto err_destroy;
-	sq_bytes = qp->sq.max_sge * sizeof(struct rxe_sge);
-	if (sq_bytes < qp->sq.max_inline)
-		sq_bytes = qp->sq.max_inline;
-	ret = rxe_wq_map(&qp->sq, fd, &resp.drv.sq_mi,
-			 sizeof(struct rxe_send_wqe) + sq_bytes);
-	if (ret)
-		goto err_unmap_rq;
 	return &qp->vqp.qp;
 
-err_unmap_rq:
-	rxe_wq_unmap(&qp->rq);
 err_destroy:
 	ibv_cmd_destroy_qp(&qp->vqp.qp);
 err_free:
@@ -234,7 +245,7 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 }
 
 /* The send queue's doorbell: POST_SEND with no work request. */
-static int rxe_ring_sq(struct rxe_qp *qp)
+int rxe_ring_sq(struct rxe_qp *qp)
 {
 	struct ibv_send_wr *bad;
 
