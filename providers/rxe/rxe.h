@@ -57,6 +57,16 @@ struct rxe_qp {
 	int wr_err; /* the first error, which wr_complete returns */
 };
 
+struct rxe_srq {
+	struct verbs_srq vsrq;
+	struct rxe_wq rq;
+};
+
+struct rxe_ah {
+	struct ibv_ah ibv_ah;
+	uint32_t ah_num; /* the kernel's, for UD send WRs */
+};
+
 struct rxe_mr {
 	struct verbs_mr vmr;
 };
@@ -79,6 +89,16 @@ static inline struct rxe_cq *to_rxecq(struct ibv_cq *ibcq)
 static inline struct rxe_qp *to_rxeqp(struct ibv_qp *ibqp)
 {
 	return container_of(ibqp, struct rxe_qp, vqp.qp);
+}
+
+static inline struct rxe_srq *to_rxesrq(struct ibv_srq *ibsrq)
+{
+	return container_of(ibsrq, struct rxe_srq, vsrq.srq);
+}
+
+static inline struct rxe_ah *to_rxeah(struct ibv_ah *ibah)
+{
+	return container_of(ibah, struct rxe_ah, ibv_ah);
 }
 
 static inline struct rxe_mr *to_rxemr(struct verbs_mr *vmr)
@@ -115,12 +135,31 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr);
 int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad_wr);
+int rxe_wq_map(struct rxe_wq *wq, int cmd_fd, const struct mminfo *mi,
+	       size_t min_elem);
+void rxe_wq_unmap(struct rxe_wq *wq);
+int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
+		     struct ibv_recv_wr **bad_wr);
 int rxe_qp_map(struct rxe_qp *qp, int fd, const struct rxe_create_qp_resp *drv,
-	       const struct ibv_qp_cap *cap);
+	       const struct ibv_qp_cap *cap, bool srq);
 int rxe_ring_sq(struct rxe_qp *qp);
 
 /* rxe_qp_ex.c */
 struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 				struct ibv_qp_init_attr_ex *attr);
+
+/* rxe_srq.c */
+struct ibv_srq *rxe_create_srq(struct ibv_pd *pd,
+			       struct ibv_srq_init_attr *attr);
+int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
+		   int attr_mask);
+int rxe_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr);
+int rxe_destroy_srq(struct ibv_srq *ibsrq);
+int rxe_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad_wr);
+
+/* rxe_ah.c */
+struct ibv_ah *rxe_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+int rxe_destroy_ah(struct ibv_ah *ibah);
 
 #endif /* RXE_H */

@@ -7,8 +7,7 @@
  * doorbell is a POST_SEND command with no work request; the receive
  * queue needs none, the kernel reads it when a packet arrives.
  *
- * Not yet: UD sends (they need the AH's number), memory-window binds,
- * SRQs, the extended QP. Each is refused with EINVAL or EOPNOTSUPP.
+ * Not yet: memory-window binds (refused with EINVAL).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,14 +18,16 @@
 #include "rxe.h"
 #include "rxe_abi.h"
 
-static void rxe_wq_unmap(struct rxe_wq *wq)
+void rxe_wq_unmap(struct rxe_wq *wq)
 {
+	if (!wq->q.hdr)
+		return; /* a QP on an SRQ has no receive queue */
 	rxe_queue_unmap(&wq->q);
 	pthread_spin_destroy(&wq->lock);
 }
 
-static int rxe_wq_map(struct rxe_wq *wq, int cmd_fd, const struct mminfo *mi,
-		      size_t min_elem)
+int rxe_wq_map(struct rxe_wq *wq, int cmd_fd, const struct mminfo *mi,
+	       size_t min_elem)
 {
 	int ret = rxe_queue_map(&wq->q, cmd_fd, mi, min_elem);
 
@@ -40,7 +41,7 @@ static int rxe_wq_map(struct rxe_wq *wq, int cmd_fd, const struct mminfo *mi,
  * caps the kernel granted (@cap, as the core wrote them back).
  */
 int rxe_qp_map(struct rxe_qp *qp, int fd, const struct rxe_create_qp_resp *drv,
-	       const struct ibv_qp_cap *cap)
+	       const struct ibv_qp_cap *cap, bool srq)
 {
 	size_t sq_bytes;
 	int ret;
@@ -48,12 +49,18 @@ int rxe_qp_map(struct rxe_qp *qp, int fd, const struct rxe_create_qp_resp *drv,
 	qp->sq.max_sge = cap->max_send_sge;
 	qp->sq.max_inline = cap->max_inline_data;
 	qp->rq.max_sge = cap->max_recv_sge;
-	/* The receive queue first, as Debian's librxe maps them. */
-	ret = rxe_wq_map(&qp->rq, fd, &drv->rq_mi,
-			 sizeof(struct rxe_recv_wqe) +
-				 qp->rq.max_sge * sizeof(struct rxe_sge));
-	if (ret)
-		return ret;
+	/*
+	 * The receive queue first, as Debian's librxe maps them; a QP on an
+	 * SRQ has none (the kernel answers an empty mminfo).
+	 */
+	if (!srq) {
+		ret = rxe_wq_map(&qp->rq, fd, &drv->rq_mi,
+				 sizeof(struct rxe_recv_wqe) +
+					 qp->rq.max_sge *
+						 sizeof(struct rxe_sge));
+		if (ret)
+			return ret;
+	}
 	sq_bytes = qp->sq.max_sge * sizeof(struct rxe_sge);
 	if (sq_bytes < qp->sq.max_inline)
 		sq_bytes = qp->sq.max_inline;
@@ -71,10 +78,6 @@ struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 	struct rxe_qp *qp;
 	int ret;
 
-	if (attr->srq) {
-		errno = EOPNOTSUPP;
-		return NULL;
-	}
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return NULL;
@@ -82,7 +85,8 @@ struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 				&resp.ibv_resp, sizeof(resp));
 	if (ret)
 		goto err_free;
-	ret = rxe_qp_map(qp, pd->context->cmd_fd, &resp.drv, &attr->cap);
+	ret = rxe_qp_map(qp, pd->context->cmd_fd, &resp.drv, &attr->cap,
+			 attr->srq != NULL);
 	if (ret)
 		goto err_destroy;
 	return &qp->vqp.qp;
@@ -234,8 +238,13 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	default:
 		break;
 	}
-	if (qp->vqp.qp.qp_type == IBV_QPT_UD)
-		return EINVAL; /* needs the AH's number: rxe_ah.c, to come */
+	if (qp->vqp.qp.qp_type == IBV_QPT_UD) {
+		if (!wr->wr.ud.ah)
+			return EINVAL;
+		k->wr.ud.remote_qpn = wr->wr.ud.remote_qpn;
+		k->wr.ud.remote_qkey = wr->wr.ud.remote_qkey;
+		k->wr.ud.ah_num = to_rxeah(wr->wr.ud.ah)->ah_num;
+	}
 	if (wr->opcode == IBV_WR_LOCAL_INV)
 		return 0;
 	return rxe_fill_dma(&wqe->dma, wr->sg_list, wr->num_sge,
@@ -286,16 +295,15 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	return ret;
 }
 
-int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
-		  struct ibv_recv_wr **bad_wr)
+int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
+		     struct ibv_recv_wr **bad_wr)
 {
-	struct rxe_qp *qp = to_rxeqp(ibqp);
 	uint32_t prod;
 	int ret = 0;
 
-	pthread_spin_lock(&qp->rq.lock);
+	pthread_spin_lock(&wq->lock);
 	for (; wr; wr = wr->next) {
-		struct rxe_recv_wqe *wqe = rxe_wq_next(&qp->rq, &prod);
+		struct rxe_recv_wqe *wqe = rxe_wq_next(wq, &prod);
 
 		if (!wqe) {
 			ret = ENOMEM;
@@ -304,13 +312,25 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		memset(wqe, 0, sizeof(*wqe));
 		wqe->wr_id = wr->wr_id;
 		ret = rxe_fill_dma(&wqe->dma, wr->sg_list, wr->num_sge, false,
-				   qp->rq.max_sge, 0);
+				   wq->max_sge, 0);
 		if (ret)
 			break;
-		rxe_wq_publish(&qp->rq, prod + 1);
+		rxe_wq_publish(wq, prod + 1);
 	}
-	pthread_spin_unlock(&qp->rq.lock);
+	pthread_spin_unlock(&wq->lock);
 	if (ret)
 		*bad_wr = wr;
 	return ret;
+}
+
+int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad_wr)
+{
+	struct rxe_qp *qp = to_rxeqp(ibqp);
+
+	if (!qp->rq.q.hdr) { /* on an SRQ */
+		*bad_wr = wr;
+		return EINVAL;
+	}
+	return rxe_wq_post_recv(&qp->rq, wr, bad_wr);
 }

@@ -8,7 +8,7 @@
  * (queue full, too many SGEs, inline data too long) records the first
  * error, which wr_complete returns after dropping the whole batch.
  *
- * Not yet: UD (ibv_wr_set_ud_addr needs rxe_ah.c), memory-window binds.
+ * Not yet: UD (ibv_wr_set_ud_addr), memory-window binds.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -297,7 +297,7 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 	if (attr->comp_mask & ~(uint32_t)RXE_QP_INIT_ATTR_MASK ||
 	    (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS &&
 	     attr->send_ops_flags & ~(uint64_t)RXE_QP_EX_OPS) ||
-	    attr->srq || attr->qp_type == IBV_QPT_UD) {
+	    attr->qp_type == IBV_QPT_UD) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -308,7 +308,8 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 				   &resp.ibv_resp, sizeof(resp));
 	if (ret)
 		goto err_free;
-	ret = rxe_qp_map(qp, ctx->cmd_fd, &resp.drv, &attr->cap);
+	ret = rxe_qp_map(qp, ctx->cmd_fd, &resp.drv, &attr->cap,
+			 attr->srq != NULL);
 	if (ret)
 		goto err_destroy;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
