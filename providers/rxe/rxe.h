@@ -51,6 +51,11 @@ struct rxe_qp {
 	struct verbs_qp vqp;
 	struct rxe_wq sq;
 	struct rxe_wq rq;
+	/*
+	 * The send sequence number of the next send WQE, under the SQ's
+	 * lock; the kernel reads it from the slot (wqe->ssn).
+	 */
+	uint32_t ssn;
 	/* ibv_wr_start() to ibv_wr_complete(), under the SQ's lock: */
 	struct rxe_send_wqe *wr_cur; /* the WR being built, NULL after an error */
 	uint32_t wr_prod; /* the SQ's producer index, not yet published */
@@ -114,6 +119,8 @@ int rxe_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *rxe_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			  uint64_t hca_va, int access);
 int rxe_dereg_mr(struct verbs_mr *vmr);
+struct ibv_mw *rxe_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int rxe_dealloc_mw(struct ibv_mw *mw);
 
 /* rxe_cq.c */
 struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
@@ -131,6 +138,12 @@ int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask);
 int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask,
 		 struct ibv_qp_init_attr *init_attr);
 int rxe_destroy_qp(struct ibv_qp *ibqp);
+int rxe_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw,
+		struct ibv_mw_bind *bind);
+int rxe_attach_mcast(struct ibv_qp *ibqp, const union ibv_gid *gid,
+		     uint16_t lid);
+int rxe_detach_mcast(struct ibv_qp *ibqp, const union ibv_gid *gid,
+		     uint16_t lid);
 int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr);
 int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,

@@ -7,7 +7,6 @@
  * doorbell is a POST_SEND command with no work request; the receive
  * queue needs none, the kernel reads it when a packet arrives.
  *
- * Not yet: memory-window binds (refused with EINVAL).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -115,6 +114,44 @@ int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask,
 				sizeof(cmd));
 }
 
+/*
+ * A type 1 MW is bound by a BIND_MW work request on the QP's send queue,
+ * with the MW's next rkey, which the MW takes once the WR is posted.
+ */
+int rxe_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw,
+		struct ibv_mw_bind *bind)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = bind->wr_id,
+		.opcode = IBV_WR_BIND_MW,
+		.send_flags = bind->send_flags,
+		.bind_mw = { .mw = mw,
+			     .rkey = ibv_inc_rkey(mw->rkey),
+			     .bind_info = bind->bind_info },
+	};
+	struct ibv_send_wr *bad;
+	int ret;
+
+	if (mw->type != IBV_MW_TYPE_1)
+		return EINVAL;
+	ret = rxe_post_send(ibqp, &wr, &bad);
+	if (!ret)
+		mw->rkey = wr.bind_mw.rkey;
+	return ret;
+}
+
+int rxe_attach_mcast(struct ibv_qp *ibqp, const union ibv_gid *gid,
+		     uint16_t lid)
+{
+	return ibv_cmd_attach_mcast(ibqp, gid, lid);
+}
+
+int rxe_detach_mcast(struct ibv_qp *ibqp, const union ibv_gid *gid,
+		     uint16_t lid)
+{
+	return ibv_cmd_detach_mcast(ibqp, gid, lid);
+}
+
 int rxe_destroy_qp(struct ibv_qp *ibqp)
 {
 	struct rxe_qp *qp = to_rxeqp(ibqp);
@@ -199,6 +236,7 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	struct rxe_send_wr *k = &wqe->wr;
 
 	memset(wqe, 0, sizeof(*wqe));
+	wqe->ssn = qp->ssn++;
 	k->wr_id = wr->wr_id;
 	/* IBV_WR_* and IBV_SEND_* are the kernel's IB_UVERBS values. */
 	k->opcode = wr->opcode;
@@ -212,6 +250,22 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	case IBV_WR_LOCAL_INV:
 		k->ex.invalidate_rkey = wr->invalidate_rkey;
 		break;
+	case IBV_WR_BIND_MW:
+		/*
+		 * The MW by its current rkey, the key it gets, and the MR
+		 * range it opens.
+		 */
+		if (!wr->bind_mw.mw)
+			return EINVAL;
+		k->wr.mw.addr = wr->bind_mw.bind_info.addr;
+		k->wr.mw.length = wr->bind_mw.bind_info.length;
+		k->wr.mw.mr_lkey = wr->bind_mw.bind_info.mr ?
+					   wr->bind_mw.bind_info.mr->lkey :
+					   0;
+		k->wr.mw.mw_rkey = wr->bind_mw.mw->rkey;
+		k->wr.mw.rkey = wr->bind_mw.rkey;
+		k->wr.mw.access = wr->bind_mw.bind_info.mw_access_flags;
+		return 0;
 	case IBV_WR_SEND:
 	case IBV_WR_RDMA_WRITE:
 	case IBV_WR_RDMA_READ:
@@ -227,6 +281,7 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	case IBV_WR_RDMA_READ:
 		k->wr.rdma.remote_addr = wr->wr.rdma.remote_addr;
 		k->wr.rdma.rkey = wr->wr.rdma.rkey;
+		wqe->iova = wr->wr.rdma.remote_addr;
 		break;
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
@@ -234,6 +289,7 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		k->wr.atomic.compare_add = wr->wr.atomic.compare_add;
 		k->wr.atomic.swap = wr->wr.atomic.swap;
 		k->wr.atomic.rkey = wr->wr.atomic.rkey;
+		wqe->iova = wr->wr.atomic.remote_addr;
 		break;
 	default:
 		break;

@@ -62,6 +62,7 @@ static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qp_ex,
 	wqe->wr.wr_id = qp_ex->wr_id;
 	wqe->wr.opcode = opcode;
 	wqe->wr.send_flags = qp_ex->wr_flags;
+	wqe->ssn = qp->ssn++;
 	qp->wr_prod = (qp->wr_prod + 1) & qp->sq.q.mask;
 	qp->wr_cur = wqe;
 	return wqe;
@@ -105,6 +106,7 @@ static struct rxe_send_wqe *rxe_wr_rdma(struct ibv_qp_ex *qp_ex,
 	if (wqe) {
 		wqe->wr.wr.rdma.remote_addr = addr;
 		wqe->wr.wr.rdma.rkey = rkey;
+		wqe->iova = addr;
 	}
 	return wqe;
 }
@@ -143,6 +145,7 @@ static void rxe_wr_atomic(struct ibv_qp_ex *qp_ex, enum ibv_wr_opcode opcode,
 	wqe->wr.wr.atomic.compare_add = compare_add;
 	wqe->wr.wr.atomic.swap = swap;
 	wqe->wr.wr.atomic.rkey = rkey;
+	wqe->iova = addr;
 }
 
 static void rxe_wr_atomic_cmp_swp(struct ibv_qp_ex *qp_ex, uint32_t rkey,
