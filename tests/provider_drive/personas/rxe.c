@@ -25,6 +25,7 @@ static struct queue {
 	uint64_t offset;
 	uint32_t slots, log2_elem;
 	bool cq;
+	char kind; /* 'c'q, 'r'ecv, 's'end, shared recv 'q' */
 	struct rxe_queue_buf *buf; /* where the provider mapped it */
 } queues[16];
 static unsigned int nqueues;
@@ -33,11 +34,12 @@ static unsigned int nqueues;
 static uint64_t next_offset = 4096;
 
 /* A queue of @slots entries of at least @elem bytes, at a fresh offset. */
-static struct mminfo queue_at(uint32_t slots, size_t elem)
+static struct mminfo queue_at(uint32_t slots, size_t elem, char kind)
 {
 	struct queue *q = &queues[nqueues++ % 16];
 	struct mminfo mi = { 0 };
 
+	q->kind = kind;
 	q->slots = slots;
 	for (q->log2_elem = 0; (1ul << q->log2_elem) < elem; q->log2_elem++)
 		;
@@ -75,7 +77,7 @@ static void rxe_mmap(uint64_t offset, void *addr, size_t len)
 static int modify_srq(struct t_uv_cmd *cmd)
 {
 	struct rxe_modify_srq_cmd req;
-	struct mminfo mi = queue_at(64, RECV_WQE);
+	struct mminfo mi = queue_at(64, RECV_WQE, 'q');
 
 	if (cmd->drv_in_len < sizeof(req))
 		return 0;
@@ -87,7 +89,7 @@ static int modify_srq(struct t_uv_cmd *cmd)
 static int create_cq(struct t_uv_cmd *cmd)
 {
 	struct rxe_create_cq_resp r = {
-		.mi = queue_at(64, sizeof(struct ib_uverbs_wc))
+		.mi = queue_at(64, sizeof(struct ib_uverbs_wc), 'c')
 	};
 
 	queues[(nqueues - 1) % 16].cq = true;
@@ -158,8 +160,8 @@ static void cq_fill_and_poll(struct ibv_cq *cq)
 static int create_qp(struct t_uv_cmd *cmd)
 {
 	struct rxe_create_qp_resp r = {
-		.rq_mi = queue_at(32, RECV_WQE),
-		.sq_mi = queue_at(32, SEND_WQE),
+		.rq_mi = queue_at(32, RECV_WQE, 'r'),
+		.sq_mi = queue_at(32, SEND_WQE, 's'),
 	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));
@@ -168,7 +170,7 @@ static int create_qp(struct t_uv_cmd *cmd)
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct rxe_create_srq_resp r = {
-		.mi = queue_at(64, RECV_WQE),
+		.mi = queue_at(64, RECV_WQE, 'q'),
 		.srq_num = 0x11,
 	};
 
@@ -178,7 +180,7 @@ static int create_srq(struct t_uv_cmd *cmd)
 static int resize_cq(struct t_uv_cmd *cmd)
 {
 	struct rxe_resize_cq_resp r = {
-		.mi = queue_at(128, sizeof(struct ib_uverbs_wc)),
+		.mi = queue_at(128, sizeof(struct ib_uverbs_wc), 'c'),
 	};
 
 	return t_drv_answer(cmd, &r, sizeof(r));
@@ -189,6 +191,85 @@ static int create_ah(struct t_uv_cmd *cmd)
 	struct rxe_create_ah_resp r = { .ah_num = 1 };
 
 	return t_drv_answer(cmd, &r, sizeof(r));
+}
+
+/* The first queue of @kind the provider mapped. */
+static struct rxe_queue_buf *queue_of(char kind)
+{
+	for (unsigned int i = 0; i < nqueues && i < 16; i++)
+		if (queues[i].kind == kind)
+			return queues[i].buf;
+	return NULL;
+}
+
+/* The @n slots before a queue's producer index, as the kernel reads them. */
+static void slots_dump(const char *what, struct rxe_queue_buf *q, uint32_t n,
+		       size_t len)
+{
+	uint32_t prod = __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = n; i > 0; i--) {
+		uint32_t at = (prod - i) & q->index_mask;
+
+		t_uv_dump(what, q->data + ((size_t)at << q->log2_elem_size),
+			  len);
+	}
+}
+
+/*
+ * The work requests the provider writes into the first QP's queues: a
+ * receive, and sends of three kinds in one post, each slot dumped.
+ */
+static void wqe_dump(struct ibv_qp *qp)
+{
+	static char buf[64];
+	struct rxe_queue_buf *sq = queue_of('s'), *rq = queue_of('r');
+	struct ibv_sge sge = { .addr = (uintptr_t)buf,
+			       .length = 16,
+			       .lkey = 0x1234 };
+	struct ibv_recv_wr rwr = { .wr_id = 7, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_send_wr swr[3] = {
+		{ .wr_id = 8,
+		  .next = &swr[1],
+		  .sg_list = &sge,
+		  .num_sge = 1,
+		  .opcode = IBV_WR_SEND_WITH_IMM,
+		  .send_flags = IBV_SEND_SIGNALED | IBV_SEND_SOLICITED,
+		  .imm_data = htobe32(0x11223344) },
+		{ .wr_id = 9,
+		  .next = &swr[2],
+		  .sg_list = &sge,
+		  .num_sge = 1,
+		  .opcode = IBV_WR_RDMA_WRITE,
+		  .wr.rdma = { .remote_addr = 0x10000, .rkey = 0x55 } },
+		{ .wr_id = 10,
+		  .sg_list = &sge,
+		  .num_sge = 1,
+		  .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+		  .wr.atomic = { .remote_addr = 0x20000,
+				 .compare_add = 3,
+				 .rkey = 0x66 } },
+	};
+	struct ibv_send_wr *bad_s;
+	struct ibv_recv_wr *bad_r;
+	int ret;
+
+	if (!sq || !rq)
+		return;
+	t_uv_name("wqe_buf", buf, sizeof(buf));
+	ret = ibv_post_recv(qp, &rwr, &bad_r);
+	t_uv_note("post_recv(wqe) ret=%d", ret);
+	if (!ret)
+		slots_dump("recv_wqe", rq, 1,
+			   sizeof(struct rxe_recv_wqe) +
+				   sizeof(struct rxe_sge));
+	ret = ibv_post_send(qp, swr, &bad_s);
+	t_uv_note("post_send(wqe) ret=%d", ret);
+	if (!ret)
+		slots_dump("send_wqe", sq, 3,
+			   sizeof(struct rxe_send_wqe) +
+				   sizeof(struct rxe_sge));
+	t_uv_unname(buf);
 }
 
 /*
@@ -204,6 +285,7 @@ static void rxe_dv(const struct t_objs *o)
 	if (!o->qp)
 		return;
 	t_post_send_recv(o->qp);
+	wqe_dump(o->qp);
 	t_poll(o->cq);
 	t_query_qp(o->qp);
 	t_uv_note("req_notify_cq ret=%d", ibv_req_notify_cq(o->cq, 0));
