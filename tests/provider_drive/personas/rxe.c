@@ -216,6 +216,56 @@ static void slots_dump(const char *what, struct rxe_queue_buf *q, uint32_t n,
 	}
 }
 
+/* The last queue of @kind the provider mapped. */
+static struct rxe_queue_buf *last_queue_of(char kind)
+{
+	struct rxe_queue_buf *buf = NULL;
+
+	for (unsigned int i = 0; i < nqueues && i < 16; i++)
+		if (queues[i].kind == kind)
+			buf = queues[i].buf;
+	return buf;
+}
+
+/*
+ * An inline SEND on a QP of its own that asks for inline room: the
+ * payload goes into the slot, no SGE.
+ */
+static void inline_dump(struct ibv_qp *base)
+{
+	static const char payload[12] = "inline bytes";
+	struct ibv_qp_init_attr init = {
+		.send_cq = base->send_cq,
+		.recv_cq = base->recv_cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1,
+			 .max_inline_data = 32 },
+	};
+	struct ibv_sge sge = { .addr = (uintptr_t)payload,
+			       .length = sizeof(payload) };
+	struct ibv_send_wr wr = { .wr_id = 11,
+				  .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_INLINE },
+			   *bad;
+	struct ibv_qp *qp = ibv_create_qp(base->pd, &init);
+	int ret;
+
+	if (!t_note_made("inline qp", qp))
+		return;
+	t_uv_note("inline qp max_inline=%u", init.cap.max_inline_data);
+	ret = ibv_post_send(qp, &wr, &bad);
+	t_uv_note("post_send(inline) ret=%d", ret);
+	if (!ret && last_queue_of('s'))
+		slots_dump("inline_wqe", last_queue_of('s'), 1,
+			   sizeof(struct rxe_send_wqe) + sizeof(payload));
+	t_uv_note("destroy inline qp ret=%d", ibv_destroy_qp(qp));
+}
+
 /*
  * The work requests the provider writes into the first QP's queues: a
  * receive, and sends of three kinds in one post, each slot dumped.
@@ -270,6 +320,7 @@ static void wqe_dump(struct ibv_qp *qp)
 			   sizeof(struct rxe_send_wqe) +
 				   sizeof(struct rxe_sge));
 	t_uv_unname(buf);
+	inline_dump(qp);
 }
 
 /*
