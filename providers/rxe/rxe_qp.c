@@ -213,7 +213,8 @@ static int rxe_fill_dma(struct rxe_dma_info *dma, const struct ibv_sge *sg,
 			       sg[i].length);
 			len += sg[i].length;
 		}
-		dma->num_sge = 0;
+		/* The WR's count all the same, as Debian's librxe leaves it. */
+		dma->num_sge = (uint32_t)num_sge;
 	} else {
 		if ((uint32_t)num_sge > max_sge)
 			return EINVAL;
