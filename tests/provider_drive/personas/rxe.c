@@ -267,6 +267,75 @@ static void inline_dump(struct ibv_qp *base)
 }
 
 /*
+ * The same kinds of WR through the extended QP's builders, in one batch
+ * on a QP of their own, each slot dumped.
+ */
+static void wr_ex_dump(struct ibv_qp *base)
+{
+	static char buf[64];
+	static const char payload[12] = "inline bytes";
+	struct ibv_qp_init_attr_ex init = {
+		.send_cq = base->send_cq,
+		.recv_cq = base->recv_cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1,
+			 .max_inline_data = 32 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = base->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND_WITH_IMM |
+				  IBV_QP_EX_WITH_RDMA_WRITE |
+				  IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+				  IBV_QP_EX_WITH_SEND,
+	};
+	struct ibv_qp *qp = ibv_create_qp_ex(base->context, &init);
+	struct ibv_qp_ex *qx;
+	int ret;
+
+	if (!t_note_made("wr_ex qp", qp))
+		return;
+	qx = ibv_qp_to_qp_ex(qp);
+	if (!qx) {
+		t_uv_note("wr_ex qp has no ibv_qp_ex");
+		ibv_destroy_qp(qp);
+		return;
+	}
+	t_uv_name("wr_ex_buf", buf, sizeof(buf));
+	ibv_wr_start(qx);
+	qx->wr_id = 20;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send_imm(qx, htobe32(0x55667788));
+	ibv_wr_set_sge(qx, 0x1234, (uintptr_t)buf, 16);
+	qx->wr_id = 21;
+	qx->wr_flags = 0;
+	ibv_wr_rdma_write(qx, 0x77, 0x30000);
+	ibv_wr_set_sge(qx, 0x1234, (uintptr_t)buf, 8);
+	qx->wr_id = 22;
+	ibv_wr_atomic_fetch_add(qx, 0x88, 0x40000, 5);
+	ibv_wr_set_sge(qx, 0x1234, (uintptr_t)buf, 8);
+	/*
+	 * The flag a careful user sets: without it Debian's librxe leaves
+	 * send_flags without IBV_SEND_INLINE and ours adds it (NOTES.md
+	 * of providers/rxe).
+	 */
+	qx->wr_id = 23;
+	qx->wr_flags = IBV_SEND_INLINE;
+	ibv_wr_send(qx);
+	ibv_wr_set_inline_data(qx, (void *)payload, sizeof(payload));
+	ret = ibv_wr_complete(qx);
+	t_uv_note("wr_complete ret=%d", ret);
+	if (!ret && last_queue_of('s'))
+		slots_dump("wr_ex_wqe", last_queue_of('s'), 4,
+			   sizeof(struct rxe_send_wqe) +
+				   sizeof(struct rxe_sge));
+	t_uv_unname(buf);
+	t_uv_note("destroy wr_ex qp ret=%d", ibv_destroy_qp(qp));
+}
+
+/*
  * The work requests the provider writes into the first QP's queues: a
  * receive, and sends of three kinds in one post, each slot dumped.
  */
@@ -321,6 +390,7 @@ static void wqe_dump(struct ibv_qp *qp)
 				   sizeof(struct rxe_sge));
 	t_uv_unname(buf);
 	inline_dump(qp);
+	wr_ex_dump(qp);
 }
 
 /*
