@@ -318,6 +318,64 @@ int rxe_ring_sq(struct rxe_qp *qp)
 	return ibv_cmd_post_send(&qp->vqp.qp, NULL, &bad);
 }
 
+static const char *rxe_qp_type_name(enum ibv_qp_type type)
+{
+	switch (type) {
+	case IBV_QPT_RC:
+		return "RC";
+	case IBV_QPT_UC:
+		return "UC";
+	case IBV_QPT_UD:
+		return "UD";
+	default:
+		return "other";
+	}
+}
+
+/*
+ * Why a work request was refused, at VERBS_LOG_LEVEL=3 and above. Only
+ * the failing path calls it, after the fact.
+ */
+static void __attribute__((cold, noinline))
+rxe_explain_send(struct rxe_qp *qp, const struct ibv_send_wr *wr, int ret)
+{
+	struct verbs_context *vctx = verbs_get_ctx(qp->vqp.qp.context);
+	uint32_t num = qp->vqp.qp.qp_num;
+	uint32_t len = 0;
+
+	for (int i = 0; wr->sg_list && i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	if (ret == ENOMEM)
+		verbs_info(vctx, "QP 0x%x: send queue full (%u WRs)", num,
+			   qp->sq.q.mask);
+	else if (wr->send_flags & IBV_SEND_INLINE && len > qp->sq.max_inline)
+		verbs_info(vctx, "QP 0x%x: %u bytes inline, the limit is %u",
+			   num, len, qp->sq.max_inline);
+	else if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
+		verbs_info(vctx, "QP 0x%x: %d SGEs, the limit is %u", num,
+			   wr->num_sge, qp->sq.max_sge);
+	else
+		verbs_info(vctx, "QP 0x%x: opcode %d refused on a %s QP%s", num,
+			   wr->opcode, rxe_qp_type_name(qp->vqp.qp.qp_type),
+			   qp->vqp.qp.qp_type == IBV_QPT_UD && !wr->wr.ud.ah ?
+				   " (no AH)" :
+				   "");
+}
+
+static void __attribute__((cold, noinline))
+rxe_explain_recv(struct ibv_context *ctx, const char *what, uint32_t num,
+		 const struct rxe_wq *wq, const struct ibv_recv_wr *wr, int ret)
+{
+	struct verbs_context *vctx = verbs_get_ctx(ctx);
+
+	if (ret == ENOMEM)
+		verbs_info(vctx, "%s 0x%x: receive queue full (%u WRs)", what,
+			   num, wq->q.mask);
+	else
+		verbs_info(vctx, "%s 0x%x: %d SGEs, the limit is %u", what, num,
+			   wr->num_sge, wq->max_sge);
+}
+
 int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr)
 {
@@ -341,8 +399,10 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		posted++;
 	}
 	pthread_spin_unlock(&qp->sq.lock);
-	if (ret)
+	if (ret) {
 		*bad_wr = wr;
+		rxe_explain_send(qp, wr, ret);
+	}
 	if (posted) {
 		int db = rxe_ring_sq(qp);
 
@@ -385,9 +445,29 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 {
 	struct rxe_qp *qp = to_rxeqp(ibqp);
 
+	int ret;
+
 	if (!qp->rq.q.hdr) { /* on an SRQ */
 		*bad_wr = wr;
+		verbs_info(verbs_get_ctx(ibqp->context),
+			   "QP 0x%x: receives go to its SRQ", ibqp->qp_num);
 		return EINVAL;
 	}
-	return rxe_wq_post_recv(&qp->rq, wr, bad_wr);
+	ret = rxe_wq_post_recv(&qp->rq, wr, bad_wr);
+	if (ret)
+		rxe_explain_recv(ibqp->context, "QP", ibqp->qp_num, &qp->rq,
+				 *bad_wr, ret);
+	return ret;
+}
+
+int rxe_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad_wr)
+{
+	struct rxe_srq *srq = to_rxesrq(ibsrq);
+	int ret = rxe_wq_post_recv(&srq->rq, wr, bad_wr);
+
+	if (ret)
+		rxe_explain_recv(ibsrq->context, "SRQ", srq->vsrq.srq_num,
+				 &srq->rq, *bad_wr, ret);
+	return ret;
 }

@@ -92,9 +92,3 @@ int rxe_destroy_srq(struct ibv_srq *ibsrq)
 	free(srq);
 	return 0;
 }
-
-int rxe_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
-		      struct ibv_recv_wr **bad_wr)
-{
-	return rxe_wq_post_recv(&to_rxesrq(ibsrq)->rq, wr, bad_wr);
-}
