@@ -102,19 +102,10 @@ static int create_cq(struct t_uv_cmd *cmd)
  * the producer index moved past them), the last after the index wraps;
  * the provider must hand back each field of each, in order, and no more.
  */
-static void cq_fill_and_poll(struct ibv_cq *cq)
+static void cqes_fill(struct rxe_queue_buf *buf)
 {
-	struct rxe_queue_buf *buf = NULL;
-	struct ibv_wc wc[3];
-	uint32_t prod;
-	int n;
+	uint32_t prod = buf->producer_index;
 
-	for (unsigned int i = 0; i < nqueues && i < 16 && !buf; i++)
-		if (queues[i].cq)
-			buf = queues[i].buf;
-	if (!cq || !buf)
-		return;
-	prod = buf->producer_index;
 	for (uint32_t i = 0; i < 4; i++) {
 		struct ib_uverbs_wc k = {
 			.wr_id = 0x1000 + i,
@@ -139,6 +130,21 @@ static void cq_fill_and_poll(struct ibv_cq *cq)
 		prod = (prod + 1) & buf->index_mask;
 	}
 	__atomic_store_n(&buf->producer_index, prod, __ATOMIC_RELEASE);
+}
+
+/* The first CQ's completions through ibv_poll_cq(), three at a time. */
+static void cq_fill_and_poll(struct ibv_cq *cq)
+{
+	struct rxe_queue_buf *buf = NULL;
+	struct ibv_wc wc[3];
+	int n;
+
+	for (unsigned int i = 0; i < nqueues && i < 16 && !buf; i++)
+		if (queues[i].cq)
+			buf = queues[i].buf;
+	if (!cq || !buf)
+		return;
+	cqes_fill(buf);
 	do {
 		n = ibv_poll_cq(cq, 3, wc);
 		t_uv_note("poll_cq ret=%d consumer=%u", n,
@@ -225,6 +231,50 @@ static struct rxe_queue_buf *last_queue_of(char kind)
 		if (queues[i].kind == kind)
 			buf = queues[i].buf;
 	return buf;
+}
+
+/*
+ * The same completions through an extended CQ of its own: start_poll,
+ * next_poll until the ring is empty, end_poll, every field read.
+ */
+static void cq_ex_poll(struct ibv_context *ctx)
+{
+	struct ibv_cq_init_attr_ex attr = { .cqe = 8,
+					    .wc_flags = IBV_WC_STANDARD_FLAGS };
+	struct ibv_poll_cq_attr pa = { 0 };
+	struct ibv_cq_ex *cq = ibv_create_cq_ex(ctx, &attr);
+	struct rxe_queue_buf *buf;
+	int ret;
+
+	if (!t_note_made("cq_ex(poll)", cq))
+		return;
+	buf = last_queue_of('c');
+	if (buf) {
+		cqes_fill(buf);
+		ret = ibv_start_poll(cq, &pa);
+		t_uv_note("start_poll ret=%d", ret);
+		for (int more = !ret; more; more = !ibv_next_poll(cq))
+			t_uv_note("  wc_ex %" PRIx64 " st=%d op=%d ve=%x len=%u"
+				  " imm=%x qp=%x src=%x fl=%x slid=%x sl=%u"
+				  " bits=%u",
+				  cq->wr_id, cq->status, ibv_wc_read_opcode(cq),
+				  ibv_wc_read_vendor_err(cq),
+				  ibv_wc_read_byte_len(cq),
+				  be32toh(ibv_wc_read_imm_data(cq)),
+				  ibv_wc_read_qp_num(cq),
+				  ibv_wc_read_src_qp(cq),
+				  ibv_wc_read_wc_flags(cq),
+				  ibv_wc_read_slid(cq), ibv_wc_read_sl(cq),
+				  ibv_wc_read_dlid_path_bits(cq));
+		if (!ret)
+			ibv_end_poll(cq);
+		t_uv_note("end_poll consumer=%u start_poll again ret=%d",
+			  __atomic_load_n(&buf->consumer_index,
+					  __ATOMIC_ACQUIRE),
+			  ibv_start_poll(cq, &pa));
+	}
+	t_uv_note("destroy cq_ex(poll) ret=%d",
+		  ibv_destroy_cq(ibv_cq_ex_to_cq(cq)));
 }
 
 /*
@@ -403,6 +453,8 @@ static void rxe_dv(const struct t_objs *o)
 	struct ibv_mw *mw;
 
 	cq_fill_and_poll(o->cq);
+	if (o->ctx)
+		cq_ex_poll(o->ctx);
 	if (!o->qp)
 		return;
 	t_post_send_recv(o->qp);
