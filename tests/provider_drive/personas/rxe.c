@@ -386,6 +386,63 @@ static void wr_ex_dump(struct ibv_qp *base)
 }
 
 /*
+ * A UD SEND to an AH (a RoCE peer, 192.0.2.9) on a UD QP of its own:
+ * the slot carries the remote QPN, the Q_Key and the AH's number.
+ */
+static void ud_dump(struct ibv_qp *base)
+{
+	static char buf[64];
+	struct ibv_ah_attr aa = { .is_global = 1,
+				  .port_num = 1,
+				  .grh = { .hop_limit = 64,
+					   .dgid.raw = { [10] = 0xff,
+							 [11] = 0xff,
+							 [12] = 192,
+							 [14] = 2,
+							 [15] = 9 } } };
+	struct ibv_qp_init_attr init = {
+		.send_cq = base->send_cq,
+		.recv_cq = base->recv_cq,
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct ibv_sge sge = { .addr = (uintptr_t)buf,
+			       .length = 32,
+			       .lkey = 0x1234 };
+	struct ibv_send_wr wr = { .wr_id = 30,
+				  .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED },
+			   *bad;
+	struct ibv_ah *ah = ibv_create_ah(base->pd, &aa);
+	struct ibv_qp *qp;
+	int ret;
+
+	if (!t_note_made("ud ah", ah))
+		return;
+	qp = ibv_create_qp(base->pd, &init);
+	if (t_note_made("ud qp", qp)) {
+		wr.wr.ud.ah = ah;
+		wr.wr.ud.remote_qpn = 0x99;
+		wr.wr.ud.remote_qkey = 0x11111111;
+		t_uv_name("ud_buf", buf, sizeof(buf));
+		ret = ibv_post_send(qp, &wr, &bad);
+		t_uv_note("post_send(ud) ret=%d", ret);
+		if (!ret && last_queue_of('s'))
+			slots_dump("ud_wqe", last_queue_of('s'), 1,
+				   sizeof(struct rxe_send_wqe) +
+					   sizeof(struct rxe_sge));
+		t_uv_unname(buf);
+		t_uv_note("destroy ud qp ret=%d", ibv_destroy_qp(qp));
+	}
+	t_uv_note("destroy ud ah ret=%d", ibv_destroy_ah(ah));
+}
+
+/*
  * The work requests the provider writes into the first QP's queues: a
  * receive, and sends of three kinds in one post, each slot dumped.
  */
@@ -441,6 +498,7 @@ static void wqe_dump(struct ibv_qp *qp)
 	t_uv_unname(buf);
 	inline_dump(qp);
 	wr_ex_dump(qp);
+	ud_dump(qp);
 }
 
 /*
