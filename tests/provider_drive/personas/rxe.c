@@ -443,6 +443,47 @@ static void ud_dump(struct ibv_qp *base)
 }
 
 /*
+ * A type 2 MW bound by an IBV_WR_BIND_MW send WR over an MR of the
+ * persona's: the slot carries the MW's rkey, its next one, the MR's
+ * lkey, the range and the access.
+ */
+static void bind_dump(struct ibv_qp *qp)
+{
+	static char buf[4096];
+	struct ibv_mr *mr =
+		ibv_reg_mr(qp->pd, buf, sizeof(buf),
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_MW_BIND);
+	struct ibv_mw *mw = mr ? ibv_alloc_mw(qp->pd, IBV_MW_TYPE_2) : NULL;
+	struct ibv_send_wr wr = { .wr_id = 40,
+				  .opcode = IBV_WR_BIND_MW,
+				  .send_flags = IBV_SEND_SIGNALED },
+			   *bad;
+	int ret;
+
+	if (t_note_made("bind mr", mr) && t_note_made("bind mw", mw)) {
+		t_uv_name("bind_buf", buf, sizeof(buf));
+		wr.bind_mw.mw = mw;
+		wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
+		wr.bind_mw.bind_info.mr = mr;
+		wr.bind_mw.bind_info.addr = (uintptr_t)buf + 64;
+		wr.bind_mw.bind_info.length = 256;
+		wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_WRITE;
+		ret = ibv_post_send(qp, &wr, &bad);
+		t_uv_note("post_send(bind) ret=%d rkey=%x lkey=%x", ret,
+			  wr.bind_mw.rkey, mr->lkey);
+		if (!ret && queue_of('s'))
+			slots_dump("bind_wqe", queue_of('s'), 1,
+				   sizeof(struct rxe_send_wqe));
+		t_uv_unname(buf);
+	}
+	if (mw)
+		t_uv_note("dealloc bind mw ret=%d", ibv_dealloc_mw(mw));
+	if (mr)
+		t_uv_note("dereg bind mr ret=%d", ibv_dereg_mr(mr));
+}
+
+/*
  * The work requests the provider writes into the first QP's queues: a
  * receive, and sends of three kinds in one post, each slot dumped.
  */
@@ -499,6 +540,7 @@ static void wqe_dump(struct ibv_qp *qp)
 	inline_dump(qp);
 	wr_ex_dump(qp);
 	ud_dump(qp);
+	bind_dump(qp);
 }
 
 /*
