@@ -346,17 +346,18 @@ rxe_explain_send(struct rxe_qp *qp, const struct ibv_send_wr *wr, int ret)
 	for (int i = 0; wr->sg_list && i < wr->num_sge; i++)
 		len += wr->sg_list[i].length;
 	if (ret == ENOMEM)
-		verbs_info(vctx, "QP 0x%x: send queue full (%u WRs)", num,
+		verbs_info(vctx, "QP 0x%x: send queue full (%u WRs)\n", num,
 			   qp->sq.q.mask);
 	else if (wr->send_flags & IBV_SEND_INLINE && len > qp->sq.max_inline)
-		verbs_info(vctx, "QP 0x%x: %u bytes inline, the limit is %u",
+		verbs_info(vctx, "QP 0x%x: %u bytes inline, the limit is %u\n",
 			   num, len, qp->sq.max_inline);
 	else if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
-		verbs_info(vctx, "QP 0x%x: %d SGEs, the limit is %u", num,
+		verbs_info(vctx, "QP 0x%x: %d SGEs, the limit is %u\n", num,
 			   wr->num_sge, qp->sq.max_sge);
 	else
-		verbs_info(vctx, "QP 0x%x: opcode %d refused on a %s QP%s", num,
-			   wr->opcode, rxe_qp_type_name(qp->vqp.qp.qp_type),
+		verbs_info(vctx, "QP 0x%x: opcode %d refused on a %s QP%s\n",
+			   num, wr->opcode,
+			   rxe_qp_type_name(qp->vqp.qp.qp_type),
 			   qp->vqp.qp.qp_type == IBV_QPT_UD && !wr->wr.ud.ah ?
 				   " (no AH)" :
 				   "");
@@ -369,11 +370,11 @@ rxe_explain_recv(struct ibv_context *ctx, const char *what, uint32_t num,
 	struct verbs_context *vctx = verbs_get_ctx(ctx);
 
 	if (ret == ENOMEM)
-		verbs_info(vctx, "%s 0x%x: receive queue full (%u WRs)", what,
+		verbs_info(vctx, "%s 0x%x: receive queue full (%u WRs)\n", what,
 			   num, wq->q.mask);
 	else
-		verbs_info(vctx, "%s 0x%x: %d SGEs, the limit is %u", what, num,
-			   wr->num_sge, wq->max_sge);
+		verbs_info(vctx, "%s 0x%x: %d SGEs, the limit is %u\n", what,
+			   num, wr->num_sge, wq->max_sge);
 }
 
 int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
@@ -450,7 +451,7 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	if (!qp->rq.q.hdr) { /* on an SRQ */
 		*bad_wr = wr;
 		verbs_info(verbs_get_ctx(ibqp->context),
-			   "QP 0x%x: receives go to its SRQ", ibqp->qp_num);
+			   "QP 0x%x: receives go to its SRQ\n", ibqp->qp_num);
 		return EINVAL;
 	}
 	ret = rxe_wq_post_recv(&qp->rq, wr, bad_wr);
