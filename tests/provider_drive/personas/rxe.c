@@ -484,6 +484,63 @@ static void bind_dump(struct ibv_qp *qp)
 }
 
 /*
+ * A send queue filled until the provider refuses (the fake kernel
+ * consumes nothing), then emptied as the kernel would and filled past
+ * its end: how many fit, what the refusal says, where the index wraps.
+ */
+static void sq_full_dump(struct ibv_qp *base)
+{
+	static char buf[64];
+	struct ibv_qp_init_attr init = {
+		.send_cq = base->send_cq,
+		.recv_cq = base->recv_cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 16,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
+	struct ibv_send_wr wr = { .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND },
+			   *bad = NULL;
+	struct ibv_qp *qp = ibv_create_qp(base->pd, &init);
+	struct rxe_queue_buf *sq;
+	int ret = 0, n;
+
+	if (!t_note_made("full qp", qp))
+		return;
+	sq = last_queue_of('s');
+	t_uv_name("full_buf", buf, sizeof(buf));
+	for (n = 0; n < 64 && !ret; n++) {
+		wr.wr_id = 100 + n;
+		ret = ibv_post_send(qp, &wr, &bad);
+	}
+	t_uv_note("sq full after %d ret=%d bad=%s", n - 1, ret,
+		  bad == &wr ? "wr" : "other");
+	if (sq) {
+		/* The kernel has taken them all. */
+		__atomic_store_n(&sq->consumer_index,
+				 __atomic_load_n(&sq->producer_index,
+						 __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+		for (n = 0, ret = 0; n < 20 && !ret; n++) {
+			wr.wr_id = 200 + n;
+			ret = ibv_post_send(qp, &wr, &bad);
+		}
+		t_uv_note("sq again %d ret=%d producer=%u", n, ret,
+			  __atomic_load_n(&sq->producer_index,
+					  __ATOMIC_ACQUIRE));
+		slots_dump("wrapped_wqe", sq, 1,
+			   sizeof(struct rxe_send_wqe) +
+				   sizeof(struct rxe_sge));
+	}
+	t_uv_unname(buf);
+	t_uv_note("destroy full qp ret=%d", ibv_destroy_qp(qp));
+}
+
+/*
  * The work requests the provider writes into the first QP's queues: a
  * receive, and sends of three kinds in one post, each slot dumped.
  */
@@ -541,6 +598,7 @@ static void wqe_dump(struct ibv_qp *qp)
 	wr_ex_dump(qp);
 	ud_dump(qp);
 	bind_dump(qp);
+	sq_full_dump(qp);
 }
 
 /*
