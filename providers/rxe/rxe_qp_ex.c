@@ -8,7 +8,7 @@
  * (queue full, too many SGEs, inline data too long) records the first
  * error, which wr_complete returns after dropping the whole batch.
  *
- * Not yet: UD (ibv_wr_set_ud_addr), memory-window binds.
+ * Not yet: memory-window binds (ibv_wr_bind_mw).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -162,6 +162,18 @@ static void rxe_wr_atomic_fetch_add(struct ibv_qp_ex *qp_ex, uint32_t rkey,
 	rxe_wr_atomic(qp_ex, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, addr, add, 0);
 }
 
+static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qp_ex, struct ibv_ah *ah,
+			       uint32_t remote_qpn, uint32_t remote_qkey)
+{
+	struct rxe_send_wqe *wqe = to_rxeqp_ex(qp_ex)->wr_cur;
+
+	if (!wqe)
+		return;
+	wqe->wr.wr.ud.remote_qpn = remote_qpn;
+	wqe->wr.wr.ud.remote_qkey = remote_qkey;
+	wqe->wr.wr.ud.ah_num = to_rxeah(ah)->ah_num;
+}
+
 static void rxe_wr_set_sge_list(struct ibv_qp_ex *qp_ex, size_t num_sge,
 				const struct ibv_sge *sg)
 {
@@ -283,6 +295,7 @@ static void rxe_set_wr_ops(struct ibv_qp_ex *ex)
 	ex->wr_rdma_read = rxe_wr_rdma_read;
 	ex->wr_atomic_cmp_swp = rxe_wr_atomic_cmp_swp;
 	ex->wr_atomic_fetch_add = rxe_wr_atomic_fetch_add;
+	ex->wr_set_ud_addr = rxe_wr_set_ud_addr;
 	ex->wr_set_sge = rxe_wr_set_sge;
 	ex->wr_set_sge_list = rxe_wr_set_sge_list;
 	ex->wr_set_inline_data = rxe_wr_set_inline_data;
@@ -299,8 +312,7 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 
 	if (attr->comp_mask & ~(uint32_t)RXE_QP_INIT_ATTR_MASK ||
 	    (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS &&
-	     attr->send_ops_flags & ~(uint64_t)RXE_QP_EX_OPS) ||
-	    attr->qp_type == IBV_QPT_UD) {
+	     attr->send_ops_flags & ~(uint64_t)RXE_QP_EX_OPS)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}

@@ -385,6 +385,49 @@ static void wr_ex_dump(struct ibv_qp *base)
 	t_uv_note("destroy wr_ex qp ret=%d", ibv_destroy_qp(qp));
 }
 
+/* The same UD SEND through the builders of an extended UD QP. */
+static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah)
+{
+	static char buf[64];
+	struct ibv_qp_init_attr_ex init = {
+		.send_cq = base->send_cq,
+		.recv_cq = base->recv_cq,
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = base->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND,
+	};
+	struct ibv_qp *qp = ibv_create_qp_ex(base->context, &init);
+	struct ibv_qp_ex *qx = qp ? ibv_qp_to_qp_ex(qp) : NULL;
+	int ret;
+
+	if (!t_note_made("ud qp_ex", qx)) {
+		if (qp)
+			ibv_destroy_qp(qp);
+		return;
+	}
+	t_uv_name("ud_ex_buf", buf, sizeof(buf));
+	ibv_wr_start(qx);
+	qx->wr_id = 31;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send(qx);
+	ibv_wr_set_ud_addr(qx, ah, 0x98, 0x22222222);
+	ibv_wr_set_sge(qx, 0x1234, (uintptr_t)buf, 32);
+	ret = ibv_wr_complete(qx);
+	t_uv_note("wr_complete(ud) ret=%d", ret);
+	if (!ret && last_queue_of('s'))
+		slots_dump("ud_ex_wqe", last_queue_of('s'), 1,
+			   sizeof(struct rxe_send_wqe) +
+				   sizeof(struct rxe_sge));
+	t_uv_unname(buf);
+	t_uv_note("destroy ud qp_ex ret=%d", ibv_destroy_qp(qp));
+}
+
 /*
  * A UD SEND to an AH (a RoCE peer, 192.0.2.9) on a UD QP of its own:
  * the slot carries the remote QPN, the Q_Key and the AH's number.
@@ -439,6 +482,7 @@ static void ud_dump(struct ibv_qp *base)
 		t_uv_unname(buf);
 		t_uv_note("destroy ud qp ret=%d", ibv_destroy_qp(qp));
 	}
+	ud_ex_dump(base, ah);
 	t_uv_note("destroy ud ah ret=%d", ibv_destroy_ah(ah));
 }
 
