@@ -7,8 +7,6 @@
  * to ibv_wr_complete() or ibv_wr_abort(). A builder that cannot go on
  * (queue full, too many SGEs, inline data too long) records the first
  * error, which wr_complete returns after dropping the whole batch.
- *
- * Not yet: memory-window binds (ibv_wr_bind_mw).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -162,6 +160,22 @@ static void rxe_wr_atomic_fetch_add(struct ibv_qp_ex *qp_ex, uint32_t rkey,
 	rxe_wr_atomic(qp_ex, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, addr, add, 0);
 }
 
+/* The MW by its current rkey, the key it gets, and the MR range. */
+static void rxe_wr_bind_mw(struct ibv_qp_ex *qp_ex, struct ibv_mw *mw,
+			   uint32_t rkey, const struct ibv_mw_bind_info *info)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qp_ex, IBV_WR_BIND_MW);
+
+	if (!wqe)
+		return;
+	wqe->wr.wr.mw.addr = info->addr;
+	wqe->wr.wr.mw.length = info->length;
+	wqe->wr.wr.mw.mr_lkey = info->mr ? info->mr->lkey : 0;
+	wqe->wr.wr.mw.mw_rkey = mw->rkey;
+	wqe->wr.wr.mw.rkey = rkey;
+	wqe->wr.wr.mw.access = info->mw_access_flags;
+}
+
 static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qp_ex, struct ibv_ah *ah,
 			       uint32_t remote_qpn, uint32_t remote_qkey)
 {
@@ -276,7 +290,7 @@ enum {
 		IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
 		IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
 		IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |
-		IBV_QP_EX_WITH_SEND_WITH_INV,
+		IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW,
 	RXE_QP_INIT_ATTR_MASK = IBV_QP_INIT_ATTR_PD |
 				IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 };
@@ -295,6 +309,7 @@ static void rxe_set_wr_ops(struct ibv_qp_ex *ex)
 	ex->wr_rdma_read = rxe_wr_rdma_read;
 	ex->wr_atomic_cmp_swp = rxe_wr_atomic_cmp_swp;
 	ex->wr_atomic_fetch_add = rxe_wr_atomic_fetch_add;
+	ex->wr_bind_mw = rxe_wr_bind_mw;
 	ex->wr_set_ud_addr = rxe_wr_set_ud_addr;
 	ex->wr_set_sge = rxe_wr_set_sge;
 	ex->wr_set_sge_list = rxe_wr_set_sge_list;

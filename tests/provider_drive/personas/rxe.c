@@ -486,6 +486,44 @@ static void ud_dump(struct ibv_qp *base)
 	t_uv_note("destroy ud ah ret=%d", ibv_destroy_ah(ah));
 }
 
+/* The same bind through ibv_wr_bind_mw() on an extended QP of its own. */
+static void bind_ex_dump(struct ibv_qp *base, struct ibv_mw *mw,
+			 const struct ibv_mw_bind_info *info)
+{
+	struct ibv_qp_init_attr_ex init = {
+		.send_cq = base->send_cq,
+		.recv_cq = base->recv_cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = base->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_BIND_MW,
+	};
+	struct ibv_qp *qp = ibv_create_qp_ex(base->context, &init);
+	struct ibv_qp_ex *qx = qp ? ibv_qp_to_qp_ex(qp) : NULL;
+	int ret;
+
+	if (!t_note_made("bind qp_ex", qx)) {
+		if (qp)
+			ibv_destroy_qp(qp);
+		return;
+	}
+	ibv_wr_start(qx);
+	qx->wr_id = 41;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_bind_mw(qx, mw, ibv_inc_rkey(ibv_inc_rkey(mw->rkey)), info);
+	ret = ibv_wr_complete(qx);
+	t_uv_note("wr_complete(bind) ret=%d", ret);
+	if (!ret && last_queue_of('s'))
+		slots_dump("bind_ex_wqe", last_queue_of('s'), 1,
+			   sizeof(struct rxe_send_wqe));
+	t_uv_note("destroy bind qp_ex ret=%d", ibv_destroy_qp(qp));
+}
+
 /*
  * A type 2 MW bound by an IBV_WR_BIND_MW send WR over an MR of the
  * persona's: the slot carries the MW's rkey, its next one, the MR's
@@ -519,6 +557,7 @@ static void bind_dump(struct ibv_qp *qp)
 		if (!ret && queue_of('s'))
 			slots_dump("bind_wqe", queue_of('s'), 1,
 				   sizeof(struct rxe_send_wqe));
+		bind_ex_dump(qp, mw, &wr.bind_mw.bind_info);
 		t_uv_unname(buf);
 	}
 	if (mw)
