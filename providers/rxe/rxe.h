@@ -60,6 +60,7 @@ struct rxe_qp {
 	struct rxe_send_wqe *wr_cur; /* the WR being built, NULL after an error */
 	uint32_t wr_prod; /* the SQ's producer index, not yet published */
 	int wr_err; /* the first error, which wr_complete returns */
+	uint32_t wr_ssn; /* ssn at wr_start, restored if nothing is posted */
 };
 
 struct rxe_srq {

@@ -237,7 +237,6 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 	struct rxe_send_wr *k = &wqe->wr;
 
 	memset(wqe, 0, sizeof(*wqe));
-	wqe->ssn = qp->ssn++;
 	k->wr_id = wr->wr_id;
 	/* IBV_WR_* and IBV_SEND_* are the kernel's IB_UVERBS values. */
 	k->opcode = wr->opcode;
@@ -396,6 +395,8 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		ret = rxe_fill_send(qp, wqe, wr);
 		if (ret)
 			break;
+		/* Numbered only once it is sure to be posted. */
+		wqe->ssn = qp->ssn++;
 		rxe_wq_publish(&qp->sq, prod + 1);
 		posted++;
 	}

@@ -32,6 +32,7 @@ static void rxe_wr_start(struct ibv_qp_ex *qp_ex)
 					   memory_order_relaxed);
 	qp->wr_cur = NULL;
 	qp->wr_err = 0;
+	qp->wr_ssn = qp->ssn;
 }
 
 /* Takes the next slot for a WR of @opcode, or records why it cannot. */
@@ -269,6 +270,8 @@ static int rxe_wr_complete(struct ibv_qp_ex *qp_ex)
 	if (any)
 		atomic_store_explicit(&hdr->producer_index, qp->wr_prod,
 				      memory_order_release);
+	else
+		qp->ssn = qp->wr_ssn; /* nothing posted, nothing numbered */
 	qp->wr_cur = NULL;
 	pthread_spin_unlock(&qp->sq.lock);
 	if (any)
@@ -281,6 +284,7 @@ static void rxe_wr_abort(struct ibv_qp_ex *qp_ex)
 	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
 
 	qp->wr_cur = NULL;
+	qp->ssn = qp->wr_ssn;
 	pthread_spin_unlock(&qp->sq.lock);
 }
 
