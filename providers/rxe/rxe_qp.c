@@ -455,6 +455,17 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 			   "QP 0x%x: receives go to its SRQ\n", ibqp->qp_num);
 		return EINVAL;
 	}
+	/*
+	 * A QP in RESET takes no receive (IBTA: an immediate error), as
+	 * Debian's librxe also refuses it.
+	 */
+	if (ibqp->state == IBV_QPS_RESET) {
+		*bad_wr = wr;
+		verbs_info(verbs_get_ctx(ibqp->context),
+			   "QP 0x%x: no receives in the RESET state\n",
+			   ibqp->qp_num);
+		return EINVAL;
+	}
 	ret = rxe_wq_post_recv(&qp->rq, wr, bad_wr);
 	if (ret)
 		rxe_explain_recv(ibqp->context, "QP", ibqp->qp_num, &qp->rq,

@@ -624,6 +624,69 @@ static void sq_full_dump(struct ibv_qp *base)
 }
 
 /*
+ * The receive side of the same: a QP's receive queue filled until the
+ * provider refuses, emptied as the kernel would, filled past its end.
+ */
+static void rq_full_dump(struct ibv_qp *base)
+{
+	static char buf[64];
+	struct ibv_qp_init_attr init = {
+		.send_cq = base->send_cq,
+		.recv_cq = base->recv_cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 16,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
+	struct ibv_qp *qp = ibv_create_qp(base->pd, &init);
+	struct rxe_queue_buf *rq;
+	int ret = 0, n;
+
+	if (!t_note_made("rq full qp", qp))
+		return;
+	rq = last_queue_of('r');
+	t_uv_name("rq_buf", buf, sizeof(buf));
+	/* In RESET a QP takes no receive; in INIT it does. */
+	wr.wr_id = 299;
+	ret = ibv_post_recv(qp, &wr, &bad);
+	t_uv_note("post_recv(reset) ret=%d bad=%s", ret,
+		  bad == &wr ? "wr" : "other");
+	ret = ibv_modify_qp(qp, &attr,
+			    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				    IBV_QP_ACCESS_FLAGS);
+	t_uv_note("modify_qp INIT ret=%d", ret);
+	bad = NULL;
+	for (n = 0; n < 64 && !ret; n++) {
+		wr.wr_id = 300 + n;
+		ret = ibv_post_recv(qp, &wr, &bad);
+	}
+	t_uv_note("rq full after %d ret=%d bad=%s", n - 1, ret,
+		  bad == &wr ? "wr" : "other");
+	if (rq) {
+		__atomic_store_n(&rq->consumer_index,
+				 __atomic_load_n(&rq->producer_index,
+						 __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+		for (n = 0, ret = 0; n < 20 && !ret; n++) {
+			wr.wr_id = 400 + n;
+			ret = ibv_post_recv(qp, &wr, &bad);
+		}
+		t_uv_note("rq again %d ret=%d producer=%u", n, ret,
+			  __atomic_load_n(&rq->producer_index,
+					  __ATOMIC_ACQUIRE));
+		slots_dump("wrapped_rwqe", rq, 1,
+			   sizeof(struct rxe_recv_wqe) +
+				   sizeof(struct rxe_sge));
+	}
+	t_uv_unname(buf);
+	t_uv_note("destroy rq full qp ret=%d", ibv_destroy_qp(qp));
+}
+
+/*
  * The work requests the provider writes into the first QP's queues: a
  * receive, and sends of three kinds in one post, each slot dumped.
  */
@@ -682,6 +745,7 @@ static void wqe_dump(struct ibv_qp *qp)
 	ud_dump(qp);
 	bind_dump(qp);
 	sq_full_dump(qp);
+	rq_full_dump(qp);
 }
 
 /*
