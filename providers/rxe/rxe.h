@@ -20,6 +20,12 @@
 
 #include "rxe_queue.h"
 
+/*
+ * The provider's functions are its own: kept out of the plugin's dynamic
+ * symbols, so that no global of a program's can stand in for them.
+ */
+#pragma GCC visibility push(hidden)
+
 struct rxe_device {
 	struct verbs_device vdev;
 };
@@ -175,5 +181,7 @@ int rxe_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 /* rxe_ah.c */
 struct ibv_ah *rxe_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 int rxe_destroy_ah(struct ibv_ah *ibah);
+
+#pragma GCC visibility pop
 
 #endif /* RXE_H */

@@ -27,6 +27,12 @@
 
 #include <rdma/rdma_user_rxe.h>
 
+/*
+ * The provider's functions are its own: kept out of the plugin's dynamic
+ * symbols, so that no global of a program's can stand in for them.
+ */
+#pragma GCC visibility push(hidden)
+
 struct rxe_qhdr {
 	uint32_t log2_elem_size;
 	uint32_t index_mask;
@@ -74,5 +80,7 @@ static inline void *rxe_queue_slot(const struct rxe_queue *q, uint32_t index)
 int rxe_queue_map(struct rxe_queue *q, int cmd_fd, const struct mminfo *mi,
 		  size_t min_elem);
 void rxe_queue_unmap(struct rxe_queue *q);
+
+#pragma GCC visibility pop
 
 #endif /* RXE_QUEUE_H */
