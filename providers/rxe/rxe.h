@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The rxe provider's objects. Each wraps the core's object as its first
+ * member, and to_rxe<obj>() goes back from the core's pointer.
+ *
+ * A queue the kernel shares with us (CQ today; SQ, RQ and SRQ next) is
+ * a page-aligned mapping of the command file: a header with the indices
+ * (struct rxe_qhdr, rxe_queue.h) and, behind it, a power-of-two number
+ * of slots, each a power of two bytes long.
+ */
+#ifndef RXE_H
+#define RXE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/driver.h>
+
+#include "rxe_queue.h"
+
+/*
+ * The provider's functions are its own: kept out of the plugin's dynamic
+ * symbols, so that no global of a program's can stand in for them.
+ */
+#pragma GCC visibility push(hidden)
+
+struct rxe_device {
+	struct verbs_device vdev;
+};
+
+struct rxe_context {
+	struct verbs_context vctx;
+};
+
+/* A CQ: the kernel produces completions, we consume them. */
+struct rxe_cq {
+	struct verbs_cq vcq;
+	struct rxe_queue q;
+	pthread_spinlock_t lock; /* pollers of one CQ take turns */
+	/* ibv_start_poll() to ibv_end_poll(), under the lock: */
+	const struct ib_uverbs_wc *cur; /* the completion handed out */
+	uint32_t cons; /* its index */
+	uint32_t prod; /* the producer index last read */
+};
+
+/* A send or receive queue: we produce work requests, the kernel consumes. */
+struct rxe_wq {
+	struct rxe_queue q;
+	pthread_spinlock_t lock; /* posters of one queue take turns */
+	uint32_t max_sge;
+	uint32_t max_inline; /* send queue only */
+};
+
+struct rxe_qp {
+	struct verbs_qp vqp;
+	struct rxe_wq sq;
+	struct rxe_wq rq;
+	/*
+	 * The send sequence number of the next send WQE, under the SQ's
+	 * lock; the kernel reads it from the slot (wqe->ssn).
+	 */
+	uint32_t ssn;
+	/* ibv_wr_start() to ibv_wr_complete(), under the SQ's lock: */
+	struct rxe_send_wqe *wr_cur; /* the WR being built, NULL after an error */
+	uint32_t wr_prod; /* the SQ's producer index, not yet published */
+	int wr_err; /* the first error, which wr_complete returns */
+	uint32_t wr_ssn; /* ssn at wr_start, restored if nothing is posted */
+};
+
+struct rxe_srq {
+	struct verbs_srq vsrq;
+	struct rxe_wq rq;
+};
+
+struct rxe_ah {
+	struct ibv_ah ibv_ah;
+	uint32_t ah_num; /* the kernel's, for UD send WRs */
+};
+
+struct rxe_mr {
+	struct verbs_mr vmr;
+};
+
+static inline struct rxe_device *to_rxedev(struct ibv_device *ibdev)
+{
+	return container_of(ibdev, struct rxe_device, vdev.device);
+}
+
+static inline struct rxe_context *to_rxectx(struct ibv_context *ibctx)
+{
+	return container_of(ibctx, struct rxe_context, vctx.context);
+}
+
+static inline struct rxe_cq *to_rxecq(struct ibv_cq *ibcq)
+{
+	return container_of(ibcq, struct rxe_cq, vcq.cq);
+}
+
+static inline struct rxe_qp *to_rxeqp(struct ibv_qp *ibqp)
+{
+	return container_of(ibqp, struct rxe_qp, vqp.qp);
+}
+
+static inline struct rxe_srq *to_rxesrq(struct ibv_srq *ibsrq)
+{
+	return container_of(ibsrq, struct rxe_srq, vsrq.srq);
+}
+
+static inline struct rxe_ah *to_rxeah(struct ibv_ah *ibah)
+{
+	return container_of(ibah, struct rxe_ah, ibv_ah);
+}
+
+static inline struct rxe_mr *to_rxemr(struct verbs_mr *vmr)
+{
+	return container_of(vmr, struct rxe_mr, vmr);
+}
+
+/* rxe_pd.c */
+struct ibv_pd *rxe_alloc_pd(struct ibv_context *ctx);
+int rxe_dealloc_pd(struct ibv_pd *pd);
+
+/* rxe_mr.c */
+struct ibv_mr *rxe_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			  uint64_t hca_va, int access);
+int rxe_dereg_mr(struct verbs_mr *vmr);
+struct ibv_mw *rxe_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int rxe_dealloc_mw(struct ibv_mw *mw);
+
+/* rxe_cq.c */
+struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
+			     struct ibv_comp_channel *channel, int comp_vector);
+int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc);
+int rxe_req_notify_cq(struct ibv_cq *ibcq, int solicited_only);
+struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
+				   struct ibv_cq_init_attr_ex *attr);
+int rxe_resize_cq(struct ibv_cq *ibcq, int cqe);
+int rxe_destroy_cq(struct ibv_cq *ibcq);
+
+/* rxe_qp.c */
+struct ibv_qp *rxe_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask);
+int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask,
+		 struct ibv_qp_init_attr *init_attr);
+int rxe_destroy_qp(struct ibv_qp *ibqp);
+int rxe_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw,
+		struct ibv_mw_bind *bind);
+int rxe_attach_mcast(struct ibv_qp *ibqp, const union ibv_gid *gid,
+		     uint16_t lid);
+int rxe_detach_mcast(struct ibv_qp *ibqp, const union ibv_gid *gid,
+		     uint16_t lid);
+int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		  struct ibv_send_wr **bad_wr);
+int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad_wr);
+int rxe_wq_map(struct rxe_wq *wq, int cmd_fd, const struct mminfo *mi,
+	       size_t min_elem);
+void rxe_wq_unmap(struct rxe_wq *wq);
+int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
+		     struct ibv_recv_wr **bad_wr);
+int rxe_qp_map(struct rxe_qp *qp, int fd, const struct rxe_create_qp_resp *drv,
+	       const struct ibv_qp_cap *cap, bool srq);
+int rxe_ring_sq(struct rxe_qp *qp);
+
+/* rxe_qp_ex.c */
+struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
+				struct ibv_qp_init_attr_ex *attr);
+
+/* rxe_srq.c */
+struct ibv_srq *rxe_create_srq(struct ibv_pd *pd,
+			       struct ibv_srq_init_attr *attr);
+int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
+		   int attr_mask);
+int rxe_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr);
+int rxe_destroy_srq(struct ibv_srq *ibsrq);
+int rxe_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad_wr);
+
+/* rxe_ah.c */
+struct ibv_ah *rxe_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+int rxe_destroy_ah(struct ibv_ah *ibah);
+
+#pragma GCC visibility pop
+
+#endif /* RXE_H */

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Completion queues. rdma_rxe writes each completion of a user CQ as a
+ * struct ib_uverbs_wc (<rdma/ib_user_verbs.h>) into a slot of a queue
+ * it shares with us (rxe_queue.h), advancing the producer index; we
+ * read the slots and advance the consumer index. Arming goes through
+ * the core's REQ_NOTIFY_CQ command.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/driver.h>
+
+#include "rxe.h"
+#include "rxe_abi.h"
+
+struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
+			     struct ibv_comp_channel *channel, int comp_vector)
+{
+	struct rxe_resp_create_cq resp = {};
+	struct ibv_create_cq cmd;
+	struct rxe_cq *cq = calloc(1, sizeof(*cq));
+	int ret;
+
+	if (!cq)
+		return NULL;
+	ret = ibv_cmd_create_cq(ctx, cqe, channel, comp_vector, &cq->vcq.cq,
+				&cmd, sizeof(cmd), &resp.ibv_resp,
+				sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = rxe_queue_map(&cq->q, ctx->cmd_fd, &resp.drv.mi,
+			    sizeof(struct ib_uverbs_wc));
+	if (ret)
+		goto err_destroy;
+	pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
+	return &cq->vcq.cq;
+
+err_destroy:
+	ibv_cmd_destroy_cq(&cq->vcq.cq);
+err_free:
+	free(cq);
+	errno = ret;
+	return NULL;
+}
+
+int rxe_destroy_cq(struct ibv_cq *ibcq)
+{
+	struct rxe_cq *cq = to_rxecq(ibcq);
+	int ret = ibv_cmd_destroy_cq(ibcq);
+
+	if (ret)
+		return ret;
+	rxe_queue_unmap(&cq->q);
+	pthread_spin_destroy(&cq->lock);
+	free(cq);
+	return 0;
+}
+
+/*
+ * The kernel moves the entries to a queue of the new size and answers
+ * where to map it; pollers wait on the lock while the queue changes.
+ */
+int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
+{
+	struct rxe_cq *cq = to_rxecq(ibcq);
+	struct rxe_resp_resize_cq resp = {};
+	struct ibv_resize_cq cmd;
+	struct rxe_queue q = {};
+	int ret;
+
+	pthread_spin_lock(&cq->lock);
+	ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd, sizeof(cmd), &resp.ibv_resp,
+				sizeof(resp));
+	if (!ret)
+		ret = rxe_queue_map(&q, ibcq->context->cmd_fd, &resp.drv.mi,
+				    sizeof(struct ib_uverbs_wc));
+	if (!ret) {
+		rxe_queue_unmap(&cq->q);
+		cq->q = q;
+	}
+	pthread_spin_unlock(&cq->lock);
+	return ret;
+}
+
+int rxe_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
+{
+	return ibv_cmd_req_notify_cq(ibcq, solicited_only);
+}
+
+/*
+ * The kernel's completion in the core's. The opcode values and the flag
+ * bits are the ones the kernel's own POLL_CQ command hands to user space
+ * unchanged, so they are copied as they are.
+ */
+static inline void rxe_wc_from(struct ibv_wc *wc, const struct ib_uverbs_wc *k)
+{
+	wc->wr_id = k->wr_id;
+	wc->status = (enum ibv_wc_status)k->status;
+	wc->opcode = (enum ibv_wc_opcode)k->opcode;
+	wc->vendor_err = k->vendor_err;
+	wc->byte_len = k->byte_len;
+	wc->imm_data = k->ex.imm_data;
+	wc->qp_num = k->qp_num;
+	wc->src_qp = k->src_qp;
+	wc->wc_flags = k->wc_flags;
+	wc->pkey_index = k->pkey_index;
+	wc->slid = k->slid;
+	wc->sl = k->sl;
+	wc->dlid_path_bits = k->dlid_path_bits;
+}
+
+int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
+{
+	struct rxe_cq *cq = to_rxecq(ibcq);
+	struct rxe_qhdr *hdr;
+	uint32_t prod, cons;
+	int done = 0;
+
+	pthread_spin_lock(&cq->lock);
+	hdr = cq->q.hdr; /* a resize may have moved it */
+	/* Only we write the consumer index, and we hold the lock. */
+	cons = atomic_load_explicit(&hdr->consumer_index, memory_order_relaxed);
+	/*
+	 * Acquire pairs with the kernel's release store of the producer
+	 * index after it filled the slot: the slots up to it are complete.
+	 */
+	prod = atomic_load_explicit(&hdr->producer_index, memory_order_acquire);
+	while (done < n && cons != prod) {
+		rxe_wc_from(&wc[done++], rxe_queue_slot(&cq->q, cons));
+		cons = (cons + 1) & cq->q.mask;
+	}
+	/*
+	 * Release pairs with the kernel's acquire load of the consumer index
+	 * before it reuses a slot: our reads of the slots come first.
+	 */
+	if (done)
+		atomic_store_explicit(&hdr->consumer_index, cons,
+				      memory_order_release);
+	pthread_spin_unlock(&cq->lock);
+	return done;
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The extended QP (ibv_create_qp_ex) and its work-request builders,
+ * ibv_wr_*(): each builder takes the send queue's next slot and fills
+ * it in place; the producer index is published, and the doorbell rung,
+ * once, at ibv_wr_complete(). The SQ's lock is held from ibv_wr_start()
+ * to ibv_wr_complete() or ibv_wr_abort(). A builder that cannot go on
+ * (queue full, too many SGEs, inline data too long) records the first
+ * error, which wr_complete returns after dropping the whole batch.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/driver.h>
+
+#include "rxe.h"
+#include "rxe_abi.h"
+
+static inline struct rxe_qp *to_rxeqp_ex(struct ibv_qp_ex *qp_ex)
+{
+	return container_of(qp_ex, struct rxe_qp, vqp.qp_ex);
+}
+
+static void rxe_wr_start(struct ibv_qp_ex *qp_ex)
+{
+	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
+
+	pthread_spin_lock(&qp->sq.lock);
+	/* Only we write the producer index, and we hold the lock. */
+	qp->wr_prod = atomic_load_explicit(&qp->sq.q.hdr->producer_index,
+					   memory_order_relaxed);
+	qp->wr_cur = NULL;
+	qp->wr_err = 0;
+	qp->wr_ssn = qp->ssn;
+}
+
+/* Takes the next slot for a WR of @opcode, or records why it cannot. */
+static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qp_ex,
+				       enum ibv_wr_opcode opcode)
+{
+	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
+	struct rxe_send_wqe *wqe;
+	uint32_t cons;
+
+	qp->wr_cur = NULL;
+	if (qp->wr_err)
+		return NULL;
+	/*
+	 * Acquire: pairs with the kernel's release of the consumer index
+	 * once it has read the slot, which is then ours to overwrite.
+	 */
+	cons = atomic_load_explicit(&qp->sq.q.hdr->consumer_index,
+				    memory_order_acquire);
+	if (((qp->wr_prod + 1) & qp->sq.q.mask) == cons) {
+		qp->wr_err = ENOMEM;
+		return NULL;
+	}
+	wqe = rxe_queue_slot(&qp->sq.q, qp->wr_prod);
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr.wr_id = qp_ex->wr_id;
+	wqe->wr.opcode = opcode;
+	wqe->wr.send_flags = qp_ex->wr_flags;
+	wqe->ssn = qp->ssn++;
+	qp->wr_prod = (qp->wr_prod + 1) & qp->sq.q.mask;
+	qp->wr_cur = wqe;
+	return wqe;
+}
+
+static void rxe_wr_send(struct ibv_qp_ex *qp_ex)
+{
+	rxe_wr_new(qp_ex, IBV_WR_SEND);
+}
+
+static void rxe_wr_send_imm(struct ibv_qp_ex *qp_ex, __be32 imm)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qp_ex, IBV_WR_SEND_WITH_IMM);
+
+	if (wqe)
+		wqe->wr.ex.imm_data = imm;
+}
+
+static void rxe_wr_send_inv(struct ibv_qp_ex *qp_ex, uint32_t rkey)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qp_ex, IBV_WR_SEND_WITH_INV);
+
+	if (wqe)
+		wqe->wr.ex.invalidate_rkey = rkey;
+}
+
+static void rxe_wr_local_inv(struct ibv_qp_ex *qp_ex, uint32_t rkey)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qp_ex, IBV_WR_LOCAL_INV);
+
+	if (wqe)
+		wqe->wr.ex.invalidate_rkey = rkey;
+}
+
+static struct rxe_send_wqe *rxe_wr_rdma(struct ibv_qp_ex *qp_ex,
+					enum ibv_wr_opcode opcode,
+					uint32_t rkey, uint64_t addr)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qp_ex, opcode);
+
+	if (wqe) {
+		wqe->wr.wr.rdma.remote_addr = addr;
+		wqe->wr.wr.rdma.rkey = rkey;
+		wqe->iova = addr;
+	}
+	return wqe;
+}
+
+static void rxe_wr_rdma_write(struct ibv_qp_ex *qp_ex, uint32_t rkey,
+			      uint64_t addr)
+{
+	rxe_wr_rdma(qp_ex, IBV_WR_RDMA_WRITE, rkey, addr);
+}
+
+static void rxe_wr_rdma_write_imm(struct ibv_qp_ex *qp_ex, uint32_t rkey,
+				  uint64_t addr, __be32 imm)
+{
+	struct rxe_send_wqe *wqe =
+		rxe_wr_rdma(qp_ex, IBV_WR_RDMA_WRITE_WITH_IMM, rkey, addr);
+
+	if (wqe)
+		wqe->wr.ex.imm_data = imm;
+}
+
+static void rxe_wr_rdma_read(struct ibv_qp_ex *qp_ex, uint32_t rkey,
+			     uint64_t addr)
+{
+	rxe_wr_rdma(qp_ex, IBV_WR_RDMA_READ, rkey, addr);
+}
+
+static void rxe_wr_atomic(struct ibv_qp_ex *qp_ex, enum ibv_wr_opcode opcode,
+			  uint32_t rkey, uint64_t addr, uint64_t compare_add,
+			  uint64_t swap)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qp_ex, opcode);
+
+	if (!wqe)
+		return;
+	wqe->wr.wr.atomic.remote_addr = addr;
+	wqe->wr.wr.atomic.compare_add = compare_add;
+	wqe->wr.wr.atomic.swap = swap;
+	wqe->wr.wr.atomic.rkey = rkey;
+	wqe->iova = addr;
+}
+
+static void rxe_wr_atomic_cmp_swp(struct ibv_qp_ex *qp_ex, uint32_t rkey,
+				  uint64_t addr, uint64_t compare,
+				  uint64_t swap)
+{
+	rxe_wr_atomic(qp_ex, IBV_WR_ATOMIC_CMP_AND_SWP, rkey, addr, compare,
+		      swap);
+}
+
+static void rxe_wr_atomic_fetch_add(struct ibv_qp_ex *qp_ex, uint32_t rkey,
+				    uint64_t addr, uint64_t add)
+{
+	rxe_wr_atomic(qp_ex, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, addr, add, 0);
+}
+
+/* The MW by its current rkey, the key it gets, and the MR range. */
+static void rxe_wr_bind_mw(struct ibv_qp_ex *qp_ex, struct ibv_mw *mw,
+			   uint32_t rkey, const struct ibv_mw_bind_info *info)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_new(qp_ex, IBV_WR_BIND_MW);
+
+	if (!wqe)
+		return;
+	wqe->wr.wr.mw.addr = info->addr;
+	wqe->wr.wr.mw.length = info->length;
+	wqe->wr.wr.mw.mr_lkey = info->mr ? info->mr->lkey : 0;
+	wqe->wr.wr.mw.mw_rkey = mw->rkey;
+	wqe->wr.wr.mw.rkey = rkey;
+	wqe->wr.wr.mw.access = info->mw_access_flags;
+}
+
+static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qp_ex, struct ibv_ah *ah,
+			       uint32_t remote_qpn, uint32_t remote_qkey)
+{
+	struct rxe_send_wqe *wqe = to_rxeqp_ex(qp_ex)->wr_cur;
+
+	if (!wqe)
+		return;
+	wqe->wr.wr.ud.remote_qpn = remote_qpn;
+	wqe->wr.wr.ud.remote_qkey = remote_qkey;
+	wqe->wr.wr.ud.ah_num = to_rxeah(ah)->ah_num;
+}
+
+static void rxe_wr_set_sge_list(struct ibv_qp_ex *qp_ex, size_t num_sge,
+				const struct ibv_sge *sg)
+{
+	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
+	struct rxe_send_wqe *wqe = qp->wr_cur;
+	uint32_t len = 0;
+
+	if (!wqe)
+		return;
+	if (num_sge > qp->sq.max_sge) {
+		qp->wr_err = EINVAL;
+		qp->wr_cur = NULL;
+		return;
+	}
+	for (size_t i = 0; i < num_sge; i++) {
+		wqe->dma.sge[i].addr = sg[i].addr;
+		wqe->dma.sge[i].length = sg[i].length;
+		wqe->dma.sge[i].lkey = sg[i].lkey;
+		len += sg[i].length;
+	}
+	wqe->dma.num_sge = (uint32_t)num_sge;
+	wqe->dma.length = len;
+	wqe->dma.resid = len;
+}
+
+static void rxe_wr_set_sge(struct ibv_qp_ex *qp_ex, uint32_t lkey,
+			   uint64_t addr, uint32_t length)
+{
+	struct ibv_sge sge = { .addr = addr, .length = length, .lkey = lkey };
+
+	rxe_wr_set_sge_list(qp_ex, 1, &sge);
+}
+
+static void rxe_wr_set_inline_data_list(struct ibv_qp_ex *qp_ex, size_t num_buf,
+					const struct ibv_data_buf *buf)
+{
+	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
+	struct rxe_send_wqe *wqe = qp->wr_cur;
+	size_t len = 0;
+
+	if (!wqe)
+		return;
+	for (size_t i = 0; i < num_buf; i++) {
+		if (len + buf[i].length > qp->sq.max_inline) {
+			qp->wr_err = EINVAL;
+			qp->wr_cur = NULL;
+			return;
+		}
+		memcpy(wqe->dma.inline_data + len, buf[i].addr, buf[i].length);
+		len += buf[i].length;
+	}
+	/* The kernel takes the payload from the slot when it sees INLINE. */
+	wqe->wr.send_flags |= IBV_SEND_INLINE;
+	wqe->dma.length = (uint32_t)len;
+	wqe->dma.resid = (uint32_t)len;
+}
+
+static void rxe_wr_set_inline_data(struct ibv_qp_ex *qp_ex, void *addr,
+				   size_t length)
+{
+	struct ibv_data_buf buf = { .addr = addr, .length = length };
+
+	rxe_wr_set_inline_data_list(qp_ex, 1, &buf);
+}
+
+static int rxe_wr_complete(struct ibv_qp_ex *qp_ex)
+{
+	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
+	struct rxe_qhdr *hdr = qp->sq.q.hdr;
+	int ret = qp->wr_err;
+	bool any;
+
+	any = !ret && qp->wr_prod != atomic_load_explicit(&hdr->producer_index,
+							  memory_order_relaxed);
+	/*
+	 * Release: pairs with the kernel's acquire of the producer index;
+	 * the slots are whole before it sees them.
+	 */
+	if (any)
+		atomic_store_explicit(&hdr->producer_index, qp->wr_prod,
+				      memory_order_release);
+	else
+		qp->ssn = qp->wr_ssn; /* nothing posted, nothing numbered */
+	qp->wr_cur = NULL;
+	pthread_spin_unlock(&qp->sq.lock);
+	if (any)
+		ret = rxe_ring_sq(qp);
+	return ret;
+}
+
+static void rxe_wr_abort(struct ibv_qp_ex *qp_ex)
+{
+	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
+
+	qp->wr_cur = NULL;
+	qp->ssn = qp->wr_ssn;
+	pthread_spin_unlock(&qp->sq.lock);
+}
+
+enum {
+	RXE_QP_EX_OPS =
+		IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+		IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
+		IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+		IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |
+		IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW,
+	RXE_QP_INIT_ATTR_MASK = IBV_QP_INIT_ATTR_PD |
+				IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+};
+
+static void rxe_set_wr_ops(struct ibv_qp_ex *ex)
+{
+	ex->wr_start = rxe_wr_start;
+	ex->wr_complete = rxe_wr_complete;
+	ex->wr_abort = rxe_wr_abort;
+	ex->wr_send = rxe_wr_send;
+	ex->wr_send_imm = rxe_wr_send_imm;
+	ex->wr_send_inv = rxe_wr_send_inv;
+	ex->wr_local_inv = rxe_wr_local_inv;
+	ex->wr_rdma_write = rxe_wr_rdma_write;
+	ex->wr_rdma_write_imm = rxe_wr_rdma_write_imm;
+	ex->wr_rdma_read = rxe_wr_rdma_read;
+	ex->wr_atomic_cmp_swp = rxe_wr_atomic_cmp_swp;
+	ex->wr_atomic_fetch_add = rxe_wr_atomic_fetch_add;
+	ex->wr_bind_mw = rxe_wr_bind_mw;
+	ex->wr_set_ud_addr = rxe_wr_set_ud_addr;
+	ex->wr_set_sge = rxe_wr_set_sge;
+	ex->wr_set_sge_list = rxe_wr_set_sge_list;
+	ex->wr_set_inline_data = rxe_wr_set_inline_data;
+	ex->wr_set_inline_data_list = rxe_wr_set_inline_data_list;
+}
+
+struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
+				struct ibv_qp_init_attr_ex *attr)
+{
+	struct rxe_resp_create_qp resp = {};
+	struct ibv_create_qp cmd;
+	struct rxe_qp *qp;
+	int ret;
+
+	if (attr->comp_mask & ~(uint32_t)RXE_QP_INIT_ATTR_MASK ||
+	    (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS &&
+	     attr->send_ops_flags & ~(uint64_t)RXE_QP_EX_OPS)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return NULL;
+	ret = ibv_cmd_create_qp_ex(ctx, &qp->vqp, attr, &cmd, sizeof(cmd),
+				   &resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_free;
+	ret = rxe_qp_map(qp, ctx->cmd_fd, &resp.drv, &attr->cap,
+			 attr->srq != NULL);
+	if (ret)
+		goto err_destroy;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		rxe_set_wr_ops(&qp->vqp.qp_ex);
+		qp->vqp.comp_mask |= VERBS_QP_EX;
+	}
+	return &qp->vqp.qp;
+
+err_destroy:
+	ibv_cmd_destroy_qp(&qp->vqp.qp);
+err_free:
+	free(qp);
+	errno = ret;
+	return NULL;
+}
