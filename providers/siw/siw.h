@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The siw provider's objects, each around the core object it extends,
+ * and the to_siw*() converters from the core's pointer to ours.
+ */
+#ifndef SIW_H
+#define SIW_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/driver.h>
+#include <rdma/siw-abi.h>
+
+struct siw_device {
+	struct verbs_device vdev;
+};
+
+struct siw_context {
+	struct verbs_context vctx;
+	uint32_t dev_id; /* from GET_CONTEXT's driver answer */
+	_Atomic uint8_t next_stag_key; /* low byte of the next MR's STag */
+};
+
+struct siw_pd {
+	struct ibv_pd ibv_pd;
+};
+
+struct siw_mr {
+	struct verbs_mr vmr;
+};
+
+/*
+ * A CQ: the kernel's ring of num_cqe struct siw_cqe, mapped from
+ * cmd_fd at cq_key, with the struct siw_cq_ctrl notify word right after
+ * the last entry. head counts the entries taken; lock serialises
+ * pollers (the kernel's side is the producer).
+ */
+struct siw_cq {
+	struct verbs_cq vcq;
+	pthread_spinlock_t lock;
+	struct siw_cqe *ring;
+	struct siw_cq_ctrl *ctrl;
+	size_t map_len;
+	uint32_t num_cqe; /* a power of two */
+	uint32_t cq_id;
+	uint32_t head;
+};
+
+static inline struct siw_context *to_siwctx(struct ibv_context *ctx)
+{
+	return container_of(ctx, struct siw_context, vctx.context);
+}
+
+static inline struct siw_pd *to_siwpd(struct ibv_pd *pd)
+{
+	return container_of(pd, struct siw_pd, ibv_pd);
+}
+
+static inline struct siw_mr *to_siwmr(struct verbs_mr *vmr)
+{
+	return container_of(vmr, struct siw_mr, vmr);
+}
+
+static inline struct siw_cq *to_siwcq(struct ibv_cq *cq)
+{
+	return container_of(cq, struct siw_cq, vcq.cq);
+}
+
+/* siw_pd.c */
+struct ibv_pd *siw_alloc_pd(struct ibv_context *ctx);
+int siw_dealloc_pd(struct ibv_pd *pd);
+
+/* siw_mr.c */
+struct ibv_mr *siw_reg_mr(struct ibv_pd *pd, void *addr, size_t len,
+			  uint64_t hca_va, int access);
+int siw_dereg_mr(struct verbs_mr *vmr);
+
+/* siw_cq.c */
+struct ibv_cq *siw_create_cq(struct ibv_context *ctx, int cqe,
+			     struct ibv_comp_channel *channel, int comp_vector);
+int siw_destroy_cq(struct ibv_cq *cq);
+int siw_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
+int siw_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+
+#endif /* SIW_H */
