@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Our siw provider (providers/siw) on the fake kernel of t_uverbs.h,
+ * with the test playing siw's kernel driver: the driver data of
+ * GET_CONTEXT, REG_MR and CREATE_CQ, and the CQ ring it shares through
+ * mmap(). The test writes completions into the ring as the kernel does
+ * (the fields, then SIW_WQE_VALID) and checks what ibv_poll_cq() makes
+ * of them, that polled entries are handed back (flags zero), that the
+ * ring wraps, and that arming writes the control word after the ring
+ * without a command. Run on our core and, as siw_provider_test_reference,
+ * on Debian's.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/siw-abi.h>
+
+#include "t_util.h"
+#include "t_uverbs.h"
+
+#define T_CQ_KEY 0x3000ull /* the ring's mmap offset, as siw hands out */
+#define T_NUM_CQE 16u /* what siw rounds a CQ of 10 up to */
+#define T_DEV_ID 0x5157u
+
+/* What the fake siw driver saw and shared. */
+static struct {
+	struct siw_ureq_reg_mr reg_mr_in;
+	size_t reg_mr_in_len, reg_mr_out_len, create_cq_out_len;
+	struct siw_cqe *ring; /* the provider's mapping of the CQ */
+	size_t ring_len;
+} kern;
+
+enum verb { V_OTHER, V_GET_CONTEXT, V_REG_MR, V_CREATE_CQ };
+
+static enum verb verb_of(const struct t_uv_cmd *cmd)
+{
+	if (cmd->is_ioctl) {
+		if (cmd->object == UVERBS_OBJECT_DEVICE &&
+		    cmd->method == UVERBS_METHOD_GET_CONTEXT)
+			return V_GET_CONTEXT;
+		if (cmd->object == UVERBS_OBJECT_CQ &&
+		    cmd->method == UVERBS_METHOD_CQ_CREATE)
+			return V_CREATE_CQ;
+		return V_OTHER;
+	}
+	switch (cmd->command) {
+	case IB_USER_VERBS_CMD_GET_CONTEXT:
+		return V_GET_CONTEXT;
+	case IB_USER_VERBS_CMD_REG_MR:
+		return V_REG_MR;
+	case IB_USER_VERBS_CMD_CREATE_CQ:
+	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ:
+		return V_CREATE_CQ;
+	}
+	return V_OTHER;
+}
+
+static int put(struct t_uv_cmd *cmd, const void *src, size_t len)
+{
+	memcpy(cmd->drv_out, src,
+	       len < cmd->drv_out_len ? len : cmd->drv_out_len);
+	return 0;
+}
+
+/* siw's side of each command: its driver data. */
+static int siw_answer(struct t_uv_cmd *cmd)
+{
+	switch (verb_of(cmd)) {
+	case V_GET_CONTEXT: {
+		struct siw_uresp_alloc_ctx r = { .dev_id = T_DEV_ID };
+
+		return put(cmd, &r, sizeof(r));
+	}
+	case V_REG_MR: {
+		struct siw_uresp_reg_mr r = { .stag = 0x2a00 };
+
+		kern.reg_mr_in_len = cmd->drv_in_len;
+		kern.reg_mr_out_len = cmd->drv_out_len;
+		if (cmd->drv_in_len >= sizeof(kern.reg_mr_in))
+			memcpy(&kern.reg_mr_in, cmd->drv_in,
+			       sizeof(kern.reg_mr_in));
+		r.stag |= kern.reg_mr_in.stag_key;
+		return put(cmd, &r, sizeof(r));
+	}
+	case V_CREATE_CQ: {
+		struct siw_uresp_create_cq r = {
+			.cq_id = 7,
+			.num_cqe = T_NUM_CQE,
+			.cq_key = T_CQ_KEY,
+		};
+
+		kern.create_cq_out_len = cmd->drv_out_len;
+		return put(cmd, &r, sizeof(r));
+	}
+	default:
+		return 0;
+	}
+}
+
+/* The provider mapped @len bytes at @offset: remember the CQ's. */
+static void siw_mmap(uint64_t offset, void *addr, size_t len)
+{
+	if (offset == T_CQ_KEY) {
+		kern.ring = addr;
+		kern.ring_len = len;
+	}
+}
+
+static const struct t_uv_driver siw_driver = {
+	.name = "siw",
+	.answer = siw_answer,
+	.mmap = siw_mmap,
+};
+
+/* A completion placed as the kernel places it: fields, then the flag. */
+static void kernel_complete(uint32_t idx, uint64_t id, uint8_t opcode,
+			    uint16_t status, uint32_t bytes)
+{
+	struct siw_cqe *cqe = &kern.ring[idx % T_NUM_CQE];
+
+	assert_int_equal(atomic_load_explicit((_Atomic uint8_t *)&cqe->flags,
+					      memory_order_acquire),
+			 0);
+	cqe->id = id;
+	cqe->opcode = opcode;
+	cqe->status = status;
+	cqe->bytes = bytes;
+	cqe->qp_id = 0x42;
+	atomic_store_explicit((_Atomic uint8_t *)&cqe->flags, SIW_WQE_VALID,
+			      memory_order_release);
+}
+
+static struct ibv_context *open_siw(void)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	int n;
+
+	list = ibv_get_device_list(&n);
+	assert_non_null(list);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), "siw0"))
+			ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	return ctx;
+}
+
+/* Whether this process mapped our plugin (not Debian's libsiw). */
+static bool mapped_ours(void)
+{
+	char want[4096], line[8192];
+	bool found = false;
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	assert_non_null(maps);
+	snprintf(want, sizeof(want), "%s/lib/libsiw-rdmav34.so", t_build_dir());
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, want))
+			found = true;
+	fclose(maps);
+	return found;
+}
+
+static void context_pd_mr(void **state)
+{
+	struct ibv_context *ctx = open_siw();
+	static char buf[8192];
+	struct ibv_pd *pd;
+	struct ibv_mr *mr1, *mr2;
+
+	struct ibv_device_attr_ex attr;
+	struct ibv_port_attr port;
+
+	(void)state;
+	assert_non_null(ctx);
+	assert_true(mapped_ours());
+	assert_int_equal(ibv_query_device_ex(ctx, NULL, &attr), 0);
+	assert_int_equal(ibv_query_port(ctx, 1, &port), 0);
+	pd = ibv_alloc_pd(ctx);
+	assert_non_null(pd);
+	mr1 = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	assert_non_null(mr1);
+	/* siw reads its request and writes its answer, 8 bytes each. */
+	assert_int_equal(kern.reg_mr_in_len, sizeof(struct siw_ureq_reg_mr));
+	assert_int_equal(kern.reg_mr_out_len, sizeof(struct siw_uresp_reg_mr));
+	uint8_t key1 = kern.reg_mr_in.stag_key;
+	mr2 = ibv_reg_mr(pd, buf + 4096, 4096, IBV_ACCESS_LOCAL_WRITE);
+	assert_non_null(mr2);
+	/* A new key for each registration. */
+	assert_int_not_equal(kern.reg_mr_in.stag_key, key1);
+	assert_int_equal(ibv_dereg_mr(mr2), 0);
+	assert_int_equal(ibv_dereg_mr(mr1), 0);
+	assert_int_equal(ibv_dealloc_pd(pd), 0);
+	assert_int_equal(ibv_close_device(ctx), 0);
+}
+
+static void cq_ring(void **state)
+{
+	struct ibv_context *ctx = open_siw();
+	struct siw_cq_ctrl *ctrl;
+	struct ibv_wc wc[4];
+	struct ibv_cq *cq;
+	unsigned int calls;
+
+	(void)state;
+	assert_non_null(ctx);
+	kern.ring = NULL;
+	cq = ibv_create_cq(ctx, 10, NULL, NULL, 0);
+	assert_non_null(cq);
+	assert_int_equal(kern.create_cq_out_len,
+			 sizeof(struct siw_uresp_create_cq));
+	/* The ring, then the control word, in one mapping at the key. */
+	assert_non_null(kern.ring);
+	assert_int_equal(kern.ring_len, T_NUM_CQE * sizeof(struct siw_cqe) +
+						sizeof(struct siw_cq_ctrl));
+	ctrl = (struct siw_cq_ctrl *)&kern.ring[T_NUM_CQE];
+
+	/* Polling and arming are no commands. */
+	calls = t_uv.calls;
+	assert_int_equal(ibv_poll_cq(cq, 4, wc), 0);
+
+	kernel_complete(0, 100, SIW_OP_SEND, SIW_WC_SUCCESS, 64);
+	kernel_complete(1, 101, SIW_OP_RECEIVE, SIW_WC_SUCCESS, 32);
+	kernel_complete(2, 102, SIW_OP_WRITE, SIW_WC_WR_FLUSH_ERR, 0);
+	assert_int_equal(ibv_poll_cq(cq, 2, wc), 2);
+	assert_int_equal(wc[0].wr_id, 100);
+	assert_int_equal(wc[0].opcode, IBV_WC_SEND);
+	assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+	assert_int_equal(wc[0].byte_len, 64);
+	assert_int_equal(wc[0].qp_num, 0x42);
+	assert_int_equal(wc[1].wr_id, 101);
+	assert_int_equal(wc[1].opcode, IBV_WC_RECV);
+	assert_int_equal(wc[1].byte_len, 32);
+	/* Taken entries go back to the kernel. */
+	assert_int_equal(kern.ring[0].flags, 0);
+	assert_int_equal(kern.ring[1].flags, 0);
+	assert_int_equal(kern.ring[2].flags, SIW_WQE_VALID);
+	assert_int_equal(ibv_poll_cq(cq, 4, wc), 1);
+	assert_int_equal(wc[0].wr_id, 102);
+	assert_int_equal(wc[0].status, IBV_WC_WR_FLUSH_ERR);
+
+	/* Many times round the ring, one completion at a time. */
+	for (uint32_t i = 3; i < 3 + 5 * T_NUM_CQE; i++) {
+		kernel_complete(i, 1000 + i, SIW_OP_READ, SIW_WC_SUCCESS, i);
+		assert_int_equal(ibv_poll_cq(cq, 4, wc), 1);
+		assert_int_equal(wc[0].wr_id, 1000 + i);
+		assert_int_equal(wc[0].opcode, IBV_WC_RDMA_READ);
+	}
+	assert_int_equal(ibv_poll_cq(cq, 4, wc), 0);
+
+	assert_int_equal(ibv_req_notify_cq(cq, 0), 0);
+	assert_int_equal(ctrl->flags,
+			 SIW_NOTIFY_SOLICITED | SIW_NOTIFY_NEXT_COMPLETION);
+	assert_int_equal(ibv_req_notify_cq(cq, 1), 0);
+	assert_int_equal(ctrl->flags, SIW_NOTIFY_SOLICITED);
+	assert_int_equal(t_uv.calls, calls);
+
+	assert_int_equal(ibv_destroy_cq(cq), 0);
+	assert_int_equal(ibv_close_device(ctx), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(context_pd_mr),
+		cmocka_unit_test(cq_ring),
+	};
+	struct t_dev dev = {
+		.ibdev = "siw0",
+		.uverbs = 0,
+		.maj = T_UV_MAJOR,
+		.min = T_UV_MINOR,
+		.abi = SIW_ABI_VERSION,
+		.node_type = 4, /* RNIC */
+	};
+	char drivers[4096];
+	char *root = t_fake_kernel(false);
+
+	if (!root)
+		return T_SKIP;
+	t_sysfs_add(root, &dev);
+	/* Our plugin only, by path, whichever core loads it. */
+	snprintf(drivers, sizeof(drivers), "%s/lib/libsiw", t_build_dir());
+	setenv("RDMAV_DRIVERS", drivers, 1);
+	t_uv_reset(T_UV_IOCTL);
+	t_uv.driver = &siw_driver;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
