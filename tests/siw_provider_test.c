@@ -32,6 +32,9 @@
 #define T_CQ_KEY 0x3000ull /* the ring's mmap offset, as siw hands out */
 #define T_NUM_CQE 16u /* what siw rounds a CQ of 10 up to */
 #define T_DEV_ID 0x5157u
+#define T_SQ_KEY 0x4000ull
+#define T_RQ_KEY 0x5000ull
+#define T_NUM_WQE 8u /* what siw rounds queues of 5 up to */
 
 /* What the fake siw driver saw and shared. */
 static struct {
@@ -39,9 +42,21 @@ static struct {
 	size_t reg_mr_in_len, reg_mr_out_len, create_cq_out_len;
 	struct siw_cqe *ring; /* the provider's mapping of the CQ */
 	size_t ring_len;
+	struct siw_sqe *sq; /* ... and of the QP's queues */
+	struct siw_rqe *rq;
+	size_t sq_len, rq_len;
+	unsigned int doorbells; /* POST_SEND commands, all without WR */
+	uint32_t doorbell_wrs;
 } kern;
 
-enum verb { V_OTHER, V_GET_CONTEXT, V_REG_MR, V_CREATE_CQ };
+enum verb {
+	V_OTHER,
+	V_GET_CONTEXT,
+	V_REG_MR,
+	V_CREATE_CQ,
+	V_CREATE_QP,
+	V_POST_SEND
+};
 
 static enum verb verb_of(const struct t_uv_cmd *cmd)
 {
@@ -52,6 +67,9 @@ static enum verb verb_of(const struct t_uv_cmd *cmd)
 		if (cmd->object == UVERBS_OBJECT_CQ &&
 		    cmd->method == UVERBS_METHOD_CQ_CREATE)
 			return V_CREATE_CQ;
+		if (cmd->object == UVERBS_OBJECT_QP &&
+		    cmd->method == UVERBS_METHOD_QP_CREATE)
+			return V_CREATE_QP;
 		return V_OTHER;
 	}
 	switch (cmd->command) {
@@ -62,6 +80,11 @@ static enum verb verb_of(const struct t_uv_cmd *cmd)
 	case IB_USER_VERBS_CMD_CREATE_CQ:
 	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ:
 		return V_CREATE_CQ;
+	case IB_USER_VERBS_CMD_CREATE_QP:
+	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_QP:
+		return V_CREATE_QP;
+	case IB_USER_VERBS_CMD_POST_SEND:
+		return V_POST_SEND;
 	}
 	return V_OTHER;
 }
@@ -103,6 +126,25 @@ static int siw_answer(struct t_uv_cmd *cmd)
 		kern.create_cq_out_len = cmd->drv_out_len;
 		return put(cmd, &r, sizeof(r));
 	}
+	case V_CREATE_QP: {
+		struct siw_uresp_create_qp r = {
+			.qp_id = 9,
+			.num_sqe = T_NUM_WQE,
+			.num_rqe = T_NUM_WQE,
+			.sq_key = T_SQ_KEY,
+			.rq_key = T_RQ_KEY,
+		};
+
+		return put(cmd, &r, sizeof(r));
+	}
+	case V_POST_SEND: {
+		const struct ib_uverbs_post_send *ps = cmd->core_in;
+
+		kern.doorbells++;
+		if (cmd->core_in_len >= sizeof(*ps))
+			kern.doorbell_wrs += ps->wr_count;
+		return 0;
+	}
 	default:
 		return 0;
 	}
@@ -114,7 +156,20 @@ static void siw_mmap(uint64_t offset, void *addr, size_t len)
 	if (offset == T_CQ_KEY) {
 		kern.ring = addr;
 		kern.ring_len = len;
+	} else if (offset == T_SQ_KEY) {
+		kern.sq = addr;
+		kern.sq_len = len;
+	} else if (offset == T_RQ_KEY) {
+		kern.rq = addr;
+		kern.rq_len = len;
 	}
+}
+
+/* The kernel takes an element: it copies it out, then clears its flags. */
+static void kernel_take(uint16_t *flags)
+{
+	atomic_store_explicit((_Atomic uint16_t *)flags, 0,
+			      memory_order_release);
 }
 
 static const struct t_uv_driver siw_driver = {
@@ -270,11 +325,120 @@ static void cq_ring(void **state)
 	assert_int_equal(ibv_close_device(ctx), 0);
 }
 
+static void qp_queues(void **state)
+{
+	struct ibv_context *ctx = open_siw();
+	static char buf[256], text[80];
+	struct ibv_sge sge[2], big = { (uintptr_t)buf, 81, 0 };
+	struct ibv_send_wr swr[2], *bad_s;
+	struct ibv_recv_wr rwr, *bad_r;
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5,
+			 .max_recv_wr = 5,
+			 .max_send_sge = 2,
+			 .max_recv_sge = 2,
+			 .max_inline_data = 64 },
+	};
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+
+	(void)state;
+	assert_non_null(ctx);
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 10, NULL, NULL, 0);
+	assert_non_null(pd);
+	assert_non_null(cq);
+	init.send_cq = init.recv_cq = cq;
+	kern.sq = NULL;
+	kern.rq = NULL;
+	qp = ibv_create_qp(pd, &init);
+	assert_non_null(qp);
+	assert_non_null(kern.sq);
+	assert_non_null(kern.rq);
+	assert_int_equal(kern.sq_len, T_NUM_WQE * sizeof(struct siw_sqe));
+	assert_int_equal(kern.rq_len, T_NUM_WQE * sizeof(struct siw_rqe));
+
+	/* A receive: the element, then VALID; no command. */
+	sge[0] = (struct ibv_sge){ (uintptr_t)buf, 64, 0x2a01 };
+	sge[1] = (struct ibv_sge){ (uintptr_t)buf + 64, 32, 0x2a01 };
+	rwr = (struct ibv_recv_wr){ .wr_id = 7, .sg_list = sge, .num_sge = 2 };
+	kern.doorbells = 0;
+	assert_int_equal(ibv_post_recv(qp, &rwr, &bad_r), 0);
+	assert_int_equal(kern.rq[0].flags, SIW_WQE_VALID);
+	assert_int_equal(kern.rq[0].id, 7);
+	assert_int_equal(kern.rq[0].num_sge, 2);
+	assert_int_equal(kern.rq[0].sge[1].laddr, (uintptr_t)buf + 64);
+	assert_int_equal(kern.rq[0].sge[1].length, 32);
+	assert_int_equal(kern.rq[0].sge[1].lkey, 0x2a01);
+	assert_int_equal(kern.doorbells, 0);
+
+	/* A signalled send of two SGEs and an inline write: one doorbell. */
+	memset(text, 'x', sizeof(text));
+	swr[0] = (struct ibv_send_wr){ .wr_id = 1,
+				       .next = &swr[1],
+				       .sg_list = sge,
+				       .num_sge = 2,
+				       .opcode = IBV_WR_SEND,
+				       .send_flags = IBV_SEND_SIGNALED };
+	sge[1].addr = (uintptr_t)text;
+	swr[1] = (struct ibv_send_wr){
+		.wr_id = 2,
+		.sg_list = &sge[1],
+		.num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_INLINE,
+		.wr.rdma = { .remote_addr = 0x1000, .rkey = 0x3300 },
+	};
+	kern.doorbell_wrs = 0;
+	assert_int_equal(ibv_post_send(qp, swr, &bad_s), 0);
+	assert_int_equal(kern.doorbells, 1);
+	assert_int_equal(kern.doorbell_wrs, 0);
+	assert_int_equal(kern.sq[0].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
+	assert_int_equal(kern.sq[0].opcode, SIW_OP_SEND);
+	assert_int_equal(kern.sq[0].num_sge, 2);
+	assert_int_equal(kern.sq[0].sge[0].length, 64);
+	assert_int_equal(kern.sq[1].flags, SIW_WQE_VALID | SIW_WQE_INLINE);
+	assert_int_equal(kern.sq[1].opcode, SIW_OP_WRITE);
+	assert_int_equal(kern.sq[1].raddr, 0x1000);
+	assert_int_equal(kern.sq[1].rkey, 0x3300);
+	assert_int_equal(kern.sq[1].num_sge, 1);
+	assert_int_equal(kern.sq[1].sge[0].length, 32);
+	assert_memory_equal(&kern.sq[1].sge[1], text, 32);
+
+	/* Over siw's inline room, and an opcode siw lacks: refused. */
+	swr[1].sg_list = &big;
+	swr[1].next = NULL;
+	assert_int_equal(ibv_post_send(qp, &swr[1], &bad_s), EINVAL);
+	assert_ptr_equal(bad_s, &swr[1]);
+	swr[1].opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	swr[1].send_flags = 0;
+	assert_int_equal(ibv_post_send(qp, &swr[1], &bad_s), EINVAL);
+	assert_int_equal(kern.doorbells, 1);
+
+	/* Round the ring: full until the kernel takes an element. */
+	swr[0].next = NULL;
+	for (unsigned int i = 2; i < T_NUM_WQE; i++)
+		assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
+	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), ENOMEM);
+	assert_ptr_equal(bad_s, &swr[0]);
+	kernel_take(&kern.sq[0].flags);
+	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
+	assert_int_equal(kern.sq[0].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
+
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+	assert_int_equal(ibv_destroy_cq(cq), 0);
+	assert_int_equal(ibv_dealloc_pd(pd), 0);
+	assert_int_equal(ibv_close_device(ctx), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(context_pd_mr),
 		cmocka_unit_test(cq_ring),
+		cmocka_unit_test(qp_queues),
 	};
 	struct t_dev dev = {
 		.ibdev = "siw0",

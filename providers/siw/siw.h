@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,27 @@ struct siw_cq {
 	uint32_t head;
 };
 
+/*
+ * A work queue the kernel shares: num ring elements (a power of two) of
+ * struct siw_sqe or struct siw_rqe, mapped from cmd_fd; put counts the
+ * elements posted. lock serialises posters.
+ */
+struct siw_wq {
+	pthread_spinlock_t lock;
+	void *ring;
+	size_t map_len;
+	uint32_t num;
+	uint32_t put;
+};
+
+struct siw_qp {
+	struct verbs_qp vqp;
+	struct siw_wq sq; /* struct siw_sqe */
+	struct siw_wq rq; /* struct siw_rqe; no ring with an SRQ */
+	uint32_t qp_id;
+	bool sq_sig_all;
+};
+
 static inline struct siw_context *to_siwctx(struct ibv_context *ctx)
 {
 	return container_of(ctx, struct siw_context, vctx.context);
@@ -69,6 +91,11 @@ static inline struct siw_cq *to_siwcq(struct ibv_cq *cq)
 	return container_of(cq, struct siw_cq, vcq.cq);
 }
 
+static inline struct siw_qp *to_siwqp(struct ibv_qp *qp)
+{
+	return container_of(qp, struct siw_qp, vqp.qp);
+}
+
 /* siw_pd.c */
 struct ibv_pd *siw_alloc_pd(struct ibv_context *ctx);
 int siw_dealloc_pd(struct ibv_pd *pd);
@@ -84,5 +111,16 @@ struct ibv_cq *siw_create_cq(struct ibv_context *ctx, int cqe,
 int siw_destroy_cq(struct ibv_cq *cq);
 int siw_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 int siw_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+
+/* siw_qp.c */
+struct ibv_qp *siw_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+int siw_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask);
+int siw_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+		 struct ibv_qp_init_attr *init);
+int siw_destroy_qp(struct ibv_qp *qp);
+int siw_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+		  struct ibv_send_wr **bad_wr);
+int siw_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad_wr);
 
 #endif /* SIW_H */

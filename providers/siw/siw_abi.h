@@ -56,6 +56,15 @@ static_assert(offsetof(struct siw_resp_create_cq, drv) ==
 		      sizeof(struct ib_uverbs_create_cq_resp),
 	      "siw_resp_create_cq: driver data right behind the core answer");
 
+/* CREATE_QP: the queues' depths, the QP's id and their mmap keys. */
+struct siw_resp_create_qp {
+	struct ib_uverbs_create_qp_resp ibv_resp;
+	struct siw_uresp_create_qp drv;
+};
+static_assert(offsetof(struct siw_resp_create_qp, drv) ==
+		      sizeof(struct ib_uverbs_create_qp_resp),
+	      "siw_resp_create_qp: driver data right behind the core answer");
+
 #ifdef __clang__
 #pragma clang diagnostic pop
 #endif
