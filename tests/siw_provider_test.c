@@ -35,6 +35,7 @@
 #define T_SQ_KEY 0x4000ull
 #define T_RQ_KEY 0x5000ull
 #define T_NUM_WQE 8u /* what siw rounds queues of 5 up to */
+#define T_SRQ_KEY 0x6000ull
 
 /* What the fake siw driver saw and shared. */
 static struct {
@@ -45,6 +46,8 @@ static struct {
 	struct siw_sqe *sq; /* ... and of the QP's queues */
 	struct siw_rqe *rq;
 	size_t sq_len, rq_len;
+	struct siw_rqe *srq; /* ... and of the SRQ */
+	size_t srq_len;
 	unsigned int doorbells; /* POST_SEND commands, all without WR */
 	uint32_t doorbell_wrs;
 } kern;
@@ -55,7 +58,8 @@ enum verb {
 	V_REG_MR,
 	V_CREATE_CQ,
 	V_CREATE_QP,
-	V_POST_SEND
+	V_POST_SEND,
+	V_CREATE_SRQ
 };
 
 static enum verb verb_of(const struct t_uv_cmd *cmd)
@@ -70,6 +74,9 @@ static enum verb verb_of(const struct t_uv_cmd *cmd)
 		if (cmd->object == UVERBS_OBJECT_QP &&
 		    cmd->method == UVERBS_METHOD_QP_CREATE)
 			return V_CREATE_QP;
+		if (cmd->object == UVERBS_OBJECT_SRQ &&
+		    cmd->method == UVERBS_METHOD_SRQ_CREATE)
+			return V_CREATE_SRQ;
 		return V_OTHER;
 	}
 	switch (cmd->command) {
@@ -85,6 +92,9 @@ static enum verb verb_of(const struct t_uv_cmd *cmd)
 		return V_CREATE_QP;
 	case IB_USER_VERBS_CMD_POST_SEND:
 		return V_POST_SEND;
+	case IB_USER_VERBS_CMD_CREATE_SRQ:
+	case IB_USER_VERBS_CMD_CREATE_XSRQ:
+		return V_CREATE_SRQ;
 	}
 	return V_OTHER;
 }
@@ -137,6 +147,14 @@ static int siw_answer(struct t_uv_cmd *cmd)
 
 		return put(cmd, &r, sizeof(r));
 	}
+	case V_CREATE_SRQ: {
+		struct siw_uresp_create_srq r = {
+			.num_rqe = T_NUM_WQE,
+			.srq_key = T_SRQ_KEY,
+		};
+
+		return put(cmd, &r, sizeof(r));
+	}
 	case V_POST_SEND: {
 		const struct ib_uverbs_post_send *ps = cmd->core_in;
 
@@ -162,6 +180,9 @@ static void siw_mmap(uint64_t offset, void *addr, size_t len)
 	} else if (offset == T_RQ_KEY) {
 		kern.rq = addr;
 		kern.rq_len = len;
+	} else if (offset == T_SRQ_KEY) {
+		kern.srq = addr;
+		kern.srq_len = len;
 	}
 }
 
@@ -433,12 +454,64 @@ static void qp_queues(void **state)
 	assert_int_equal(ibv_close_device(ctx), 0);
 }
 
+/* An SRQ's ring, and a QP on it that maps no RQ of its own. */
+static void srq_ring(void **state)
+{
+	struct ibv_context *ctx = open_siw();
+	static char buf[64];
+	struct ibv_sge sge = { (uintptr_t)buf, 64, 0x2a02 };
+	struct ibv_recv_wr rwr = { .wr_id = 33, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad_r;
+	struct ibv_srq_init_attr si = { .attr = { .max_wr = 5, .max_sge = 1 } };
+	struct ibv_srq_attr sa = { .srq_limit = 2 };
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5, .max_send_sge = 1 },
+	};
+	struct ibv_srq *srq;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+
+	(void)state;
+	assert_non_null(ctx);
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 10, NULL, NULL, 0);
+	assert_non_null(pd);
+	assert_non_null(cq);
+	kern.srq = NULL;
+	srq = ibv_create_srq(pd, &si);
+	assert_non_null(srq);
+	assert_non_null(kern.srq);
+	assert_int_equal(kern.srq_len, T_NUM_WQE * sizeof(struct siw_rqe));
+	assert_int_equal(ibv_post_srq_recv(srq, &rwr, &bad_r), 0);
+	assert_int_equal(kern.srq[0].flags, SIW_WQE_VALID);
+	assert_int_equal(kern.srq[0].id, 33);
+	assert_int_equal(kern.srq[0].sge[0].lkey, 0x2a02);
+	assert_int_equal(ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), 0);
+
+	init.send_cq = init.recv_cq = cq;
+	init.srq = srq;
+	kern.rq = NULL;
+	qp = ibv_create_qp(pd, &init);
+	assert_non_null(qp);
+	assert_null(kern.rq);
+	assert_int_equal(ibv_post_recv(qp, &rwr, &bad_r), EINVAL);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+
+	assert_int_equal(ibv_destroy_srq(srq), 0);
+	assert_int_equal(ibv_destroy_cq(cq), 0);
+	assert_int_equal(ibv_dealloc_pd(pd), 0);
+	assert_int_equal(ibv_close_device(ctx), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(context_pd_mr),
 		cmocka_unit_test(cq_ring),
 		cmocka_unit_test(qp_queues),
+		cmocka_unit_test(srq_ring),
 	};
 	struct t_dev dev = {
 		.ibdev = "siw0",

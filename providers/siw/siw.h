@@ -96,6 +96,16 @@ static inline struct siw_qp *to_siwqp(struct ibv_qp *qp)
 	return container_of(qp, struct siw_qp, vqp.qp);
 }
 
+struct siw_srq {
+	struct verbs_srq vsrq;
+	struct siw_wq rq; /* struct siw_rqe */
+};
+
+static inline struct siw_srq *to_siwsrq(struct ibv_srq *srq)
+{
+	return container_of(srq, struct siw_srq, vsrq.srq);
+}
+
 /* siw_pd.c */
 struct ibv_pd *siw_alloc_pd(struct ibv_context *ctx);
 int siw_dealloc_pd(struct ibv_pd *pd);
@@ -122,5 +132,19 @@ int siw_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr);
 int siw_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad_wr);
+int siw_wq_map(struct siw_wq *wq, int cmd_fd, uint32_t num, size_t elem,
+	       uint64_t key);
+void siw_wq_unmap(struct siw_wq *wq);
+int siw_post_rqes(struct siw_wq *wq, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad_wr);
+
+/* siw_srq.c */
+struct ibv_srq *siw_create_srq(struct ibv_pd *pd,
+			       struct ibv_srq_init_attr *attr);
+int siw_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask);
+int siw_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
+int siw_destroy_srq(struct ibv_srq *srq);
+int siw_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad_wr);
 
 #endif /* SIW_H */

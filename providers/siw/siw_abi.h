@@ -65,6 +65,15 @@ static_assert(offsetof(struct siw_resp_create_qp, drv) ==
 		      sizeof(struct ib_uverbs_create_qp_resp),
 	      "siw_resp_create_qp: driver data right behind the core answer");
 
+/* CREATE_SRQ: the queue's depth and its mmap key. */
+struct siw_resp_create_srq {
+	struct ib_uverbs_create_srq_resp ibv_resp;
+	struct siw_uresp_create_srq drv;
+};
+static_assert(offsetof(struct siw_resp_create_srq, drv) ==
+		      sizeof(struct ib_uverbs_create_srq_resp),
+	      "siw_resp_create_srq: driver data right behind the core answer");
+
 #ifdef __clang__
 #pragma clang diagnostic pop
 #endif

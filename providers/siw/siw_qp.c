@@ -21,8 +21,8 @@
 #include "siw.h"
 #include "siw_abi.h"
 
-static int siw_wq_map(struct siw_wq *wq, int cmd_fd, uint32_t num, size_t elem,
-		      uint64_t key)
+int siw_wq_map(struct siw_wq *wq, int cmd_fd, uint32_t num, size_t elem,
+	       uint64_t key)
 {
 	void *map;
 
@@ -38,7 +38,7 @@ static int siw_wq_map(struct siw_wq *wq, int cmd_fd, uint32_t num, size_t elem,
 	return 0;
 }
 
-static void siw_wq_unmap(struct siw_wq *wq)
+void siw_wq_unmap(struct siw_wq *wq)
 {
 	if (wq->ring)
 		munmap(wq->ring, wq->map_len);
@@ -257,24 +257,23 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	return ret;
 }
 
-int siw_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+/*
+ * Posts receives into @wq, a QP's RQ or an SRQ: no doorbell, the kernel
+ * reads the elements when data arrive.
+ */
+int siw_post_rqes(struct siw_wq *wq, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad_wr)
 {
-	struct siw_qp *qp = to_siwqp(ibqp);
-	struct siw_rqe *ring = qp->rq.ring;
-	uint32_t mask = qp->rq.num - 1;
+	struct siw_rqe *ring = wq->ring;
+	uint32_t mask = wq->num - 1;
 	int ret = 0;
 
-	if (!ring) { /* the QP receives through an SRQ */
-		*bad_wr = wr;
-		return EINVAL;
-	}
-	pthread_spin_lock(&qp->rq.lock);
+	pthread_spin_lock(&wq->lock);
 	for (; wr; wr = wr->next) {
-		struct siw_rqe *rqe = &ring[qp->rq.put & mask];
+		struct siw_rqe *rqe = &ring[wq->put & mask];
 
 		if (!siw_wqe_free(&rqe->flags)) {
-			ret = ENOMEM; /* the RQ is full */
+			ret = ENOMEM; /* the queue is full */
 			break;
 		}
 		if (wr->num_sge < 0 || wr->num_sge > SIW_MAX_SGE) {
@@ -287,10 +286,22 @@ int siw_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 			memcpy(rqe->sge, wr->sg_list,
 			       wr->num_sge * sizeof(rqe->sge[0]));
 		siw_wqe_publish(&rqe->flags, SIW_WQE_VALID);
-		qp->rq.put++;
+		wq->put++;
 	}
-	pthread_spin_unlock(&qp->rq.lock);
+	pthread_spin_unlock(&wq->lock);
 	if (ret)
 		*bad_wr = wr;
 	return ret;
+}
+
+int siw_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad_wr)
+{
+	struct siw_qp *qp = to_siwqp(ibqp);
+
+	if (!qp->rq.ring) { /* the QP receives through an SRQ */
+		*bad_wr = wr;
+		return EINVAL;
+	}
+	return siw_post_rqes(&qp->rq, wr, bad_wr);
 }
