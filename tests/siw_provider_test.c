@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -346,6 +347,40 @@ static void cq_ring(void **state)
 	assert_int_equal(ibv_close_device(ctx), 0);
 }
 
+/* The library's log (VERBS_LOG_FILE), at level 3. */
+static char log_path[] = "/tmp/ibvt-siw-log-XXXXXX";
+
+/* One ibv_post_send() that must fail; what the log gained meanwhile. */
+struct post {
+	struct ibv_qp *qp;
+	struct ibv_send_wr *wr, *bad;
+	int ret;
+};
+
+static char *post_refused(struct post *p)
+{
+	static long seen;
+	char *text;
+	long len;
+	FILE *f;
+
+	p->ret = ibv_post_send(p->qp, p->wr, &p->bad);
+	/* rdma-core 44 does not flush its log file; every stream, then. */
+	fflush(NULL);
+	f = fopen(log_path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	text = calloc(1, len - seen + 1);
+	assert_non_null(text);
+	fseek(f, seen, SEEK_SET);
+	if (fread(text, 1, len - seen, f) != (size_t)(len - seen))
+		text[0] = '\0';
+	fclose(f);
+	seen = len;
+	return text;
+}
+
 static void qp_queues(void **state)
 {
 	struct ibv_context *ctx = open_siw();
@@ -361,9 +396,11 @@ static void qp_queues(void **state)
 			 .max_recv_sge = 2,
 			 .max_inline_data = 64 },
 	};
+	struct post refused = {};
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
+	char *log;
 
 	(void)state;
 	assert_non_null(ctx);
@@ -428,22 +465,37 @@ static void qp_queues(void **state)
 	assert_int_equal(kern.sq[1].sge[0].length, 32);
 	assert_memory_equal(&kern.sq[1].sge[1], text, 32);
 
-	/* Over siw's inline room, and an opcode siw lacks: refused. */
+	/*
+	 * Over siw's inline room, and an opcode siw lacks: refused, and
+	 * explained at VERBS_LOG_LEVEL=3.
+	 */
 	swr[1].sg_list = &big;
 	swr[1].next = NULL;
-	assert_int_equal(ibv_post_send(qp, &swr[1], &bad_s), EINVAL);
-	assert_ptr_equal(bad_s, &swr[1]);
+	refused.qp = qp;
+	refused.wr = &swr[1];
+	log = post_refused(&refused);
+	assert_int_equal(refused.ret, EINVAL);
+	assert_ptr_equal(refused.bad, &swr[1]);
+	assert_non_null(strstr(log, "81 bytes of inline data"));
+	free(log);
 	swr[1].opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
 	swr[1].send_flags = 0;
-	assert_int_equal(ibv_post_send(qp, &swr[1], &bad_s), EINVAL);
+	log = post_refused(&refused);
+	assert_int_equal(refused.ret, EINVAL);
+	assert_non_null(strstr(log, "siw has no ATOMIC_FETCH_AND_ADD"));
+	free(log);
 	assert_int_equal(kern.doorbells, 1);
 
 	/* Round the ring: full until the kernel takes an element. */
 	swr[0].next = NULL;
 	for (unsigned int i = 2; i < T_NUM_WQE; i++)
 		assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
-	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), ENOMEM);
-	assert_ptr_equal(bad_s, &swr[0]);
+	refused.wr = &swr[0];
+	log = post_refused(&refused);
+	assert_int_equal(refused.ret, ENOMEM);
+	assert_ptr_equal(refused.bad, &swr[0]);
+	assert_non_null(strstr(log, "the send queue is full"));
+	free(log);
 	kernel_take(&kern.sq[0].flags);
 	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
 	assert_int_equal(kern.sq[0].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
@@ -523,6 +575,7 @@ int main(void)
 	};
 	char drivers[4096];
 	char *root = t_fake_kernel(false);
+	int ret;
 
 	if (!root)
 		return T_SKIP;
@@ -530,7 +583,13 @@ int main(void)
 	/* Our plugin only, by path, whichever core loads it. */
 	snprintf(drivers, sizeof(drivers), "%s/lib/libsiw", t_build_dir());
 	setenv("RDMAV_DRIVERS", drivers, 1);
+	/* Refusals explain themselves from level 3 (info). */
+	close(mkstemp(log_path));
+	setenv("VERBS_LOG_LEVEL", "3", 1);
+	setenv("VERBS_LOG_FILE", log_path, 1);
 	t_uv_reset(T_UV_IOCTL);
 	t_uv.driver = &siw_driver;
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(log_path);
+	return ret;
 }

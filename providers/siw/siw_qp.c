@@ -218,6 +218,68 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 	return 0;
 }
 
+static const char *siw_wr_opcode_name(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		return "RDMA_WRITE_WITH_IMM";
+	case IBV_WR_SEND_WITH_IMM:
+		return "SEND_WITH_IMM";
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		return "ATOMIC_CMP_AND_SWP";
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		return "ATOMIC_FETCH_AND_ADD";
+	case IBV_WR_LOCAL_INV:
+		return "LOCAL_INV";
+	case IBV_WR_BIND_MW:
+		return "BIND_MW";
+	case IBV_WR_SEND_WITH_INV:
+		return "SEND_WITH_INV";
+	case IBV_WR_TSO:
+		return "TSO";
+	default:
+		return "unknown";
+	}
+}
+
+/*
+ * Why a send work request was refused, at VERBS_LOG_LEVEL=3 (info), the
+ * way the core explains its verbs: which limit or which opcode, on which
+ * QP. Only the failure path calls it.
+ */
+static void __attribute__((cold, noinline))
+siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
+{
+	struct verbs_context *vctx = &to_siwctx(qp->vqp.qp.context)->vctx;
+	uint32_t qpn = qp->vqp.qp.qp_num;
+	uint32_t len = 0;
+
+	if (err == ENOMEM) {
+		verbs_info(
+			vctx,
+			"post_send on QP %u: the send queue is full (%u work requests)",
+			qpn, qp->sq.num);
+		return;
+	}
+	if (siw_sq_opcode(wr->opcode) < 0) {
+		verbs_info(vctx,
+			   "post_send on QP %u (RC): siw has no %s (opcode %d)",
+			   qpn, siw_wr_opcode_name(wr->opcode), wr->opcode);
+		return;
+	}
+	if (wr->send_flags & IBV_SEND_INLINE) {
+		for (int i = 0; i < wr->num_sge; i++)
+			len += wr->sg_list[i].length;
+		verbs_info(
+			vctx,
+			"post_send on QP %u: %u bytes of inline data, siw takes at most %zu",
+			qpn, len, (size_t)SIW_MAX_INLINE);
+		return;
+	}
+	verbs_info(vctx, "post_send on QP %u: num_sge %d, siw takes at most %d",
+		   qpn, wr->num_sge, SIW_MAX_SGE);
+}
+
 int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr)
 {
@@ -226,6 +288,7 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	struct ibv_send_wr *first = wr;
 	struct ibv_send_wr *bad;
 	uint32_t mask = qp->sq.num - 1;
+	bool refused = false;
 	int ret = 0, db;
 
 	pthread_spin_lock(&qp->sq.lock);
@@ -243,6 +306,7 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		siw_wqe_publish(&sqe->flags, flags);
 		qp->sq.put++;
 	}
+	refused = ret != 0;
 	/* Ring the doorbell once for everything posted by this call. */
 	if (wr != first) {
 		db = ibv_cmd_post_send(ibqp, NULL, &bad);
@@ -252,8 +316,11 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		}
 	}
 	pthread_spin_unlock(&qp->sq.lock);
-	if (ret)
+	if (ret) {
 		*bad_wr = wr;
+		if (refused)
+			siw_explain_send(qp, wr, ret);
+	}
 	return ret;
 }
 
