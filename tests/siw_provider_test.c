@@ -27,6 +27,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/siw-abi.h>
 
+#include "t_diffrun.h"
 #include "t_util.h"
 #include "t_uverbs.h"
 
@@ -587,9 +588,15 @@ int main(void)
 	close(mkstemp(log_path));
 	setenv("VERBS_LOG_LEVEL", "3", 1);
 	setenv("VERBS_LOG_FILE", log_path, 1);
-	t_uv_reset(T_UV_IOCTL);
-	t_uv.driver = &siw_driver;
-	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	/* Each of the fake's kernels: ioctl, write() only, the tunnel. */
+	ret = 0;
+	for (size_t k = 0; k < T_DIFFRUN_NKERNELS; k++) {
+		t_uv_reset(t_diffrun_kernels[k]);
+		t_uv.driver = &siw_driver;
+		ret |= _cmocka_run_group_tests(
+			t_uv_kernel_name(t_diffrun_kernels[k]), tests,
+			sizeof(tests) / sizeof(tests[0]), NULL, NULL);
+	}
 	unlink(log_path);
 	return ret;
 }
