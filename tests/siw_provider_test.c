@@ -351,6 +351,22 @@ static void cq_ring(void **state)
 /* The library's log (VERBS_LOG_FILE), at level 3. */
 static char log_path[] = "/tmp/ibvt-siw-log-XXXXXX";
 
+/* Whether the log holds @needle (flushed first, see post_refused()). */
+static bool log_has(const char *needle)
+{
+	char text[65536];
+	size_t n;
+	FILE *f;
+
+	fflush(NULL);
+	f = fopen(log_path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return strstr(text, needle) != NULL;
+}
+
 /* One ibv_post_send() that must fail; what the log gained meanwhile. */
 struct post {
 	struct ibv_qp *qp;
@@ -537,6 +553,14 @@ static void srq_ring(void **state)
 	assert_non_null(srq);
 	assert_non_null(kern.srq);
 	assert_int_equal(kern.srq_len, T_NUM_WQE * sizeof(struct siw_rqe));
+	assert_int_equal(ibv_post_srq_recv(srq, &rwr, &bad_r), 0);
+	/* Full once the ring holds T_NUM_WQE the kernel has not taken. */
+	for (unsigned int i = 1; i < T_NUM_WQE; i++)
+		assert_int_equal(ibv_post_srq_recv(srq, &rwr, &bad_r), 0);
+	assert_int_equal(ibv_post_srq_recv(srq, &rwr, &bad_r), ENOMEM);
+	assert_ptr_equal(bad_r, &rwr);
+	assert_true(log_has("post_srq_recv: the receive queue is full"));
+	kernel_take(&kern.srq[0].flags);
 	assert_int_equal(ibv_post_srq_recv(srq, &rwr, &bad_r), 0);
 	assert_int_equal(kern.srq[0].flags, SIW_WQE_VALID);
 	assert_int_equal(kern.srq[0].id, 33);

@@ -135,8 +135,8 @@ int siw_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 int siw_wq_map(struct siw_wq *wq, int cmd_fd, uint32_t num, size_t elem,
 	       uint64_t key);
 void siw_wq_unmap(struct siw_wq *wq);
-int siw_post_rqes(struct siw_wq *wq, struct ibv_recv_wr *wr,
-		  struct ibv_recv_wr **bad_wr);
+int siw_post_rqes(struct siw_context *ctx, const char *verb, struct siw_wq *wq,
+		  struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
 
 /* siw_srq.c */
 struct ibv_srq *siw_create_srq(struct ibv_pd *pd,

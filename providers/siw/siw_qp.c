@@ -324,12 +324,27 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	return ret;
 }
 
+/* Why a receive was refused, at VERBS_LOG_LEVEL=3; failure path only. */
+static void __attribute__((cold, noinline))
+siw_explain_recv(struct siw_context *ctx, const char *verb, uint32_t num,
+		 const struct ibv_recv_wr *wr, int err)
+{
+	if (err == ENOMEM)
+		verbs_info(&ctx->vctx,
+			   "%s: the receive queue is full (%u work requests)",
+			   verb, num);
+	else
+		verbs_info(&ctx->vctx, "%s: num_sge %d, siw takes at most %d",
+			   verb, wr->num_sge, SIW_MAX_SGE);
+}
+
 /*
  * Posts receives into @wq, a QP's RQ or an SRQ: no doorbell, the kernel
- * reads the elements when data arrive.
+ * reads the elements when data arrive. @verb names the caller for the
+ * explanation of a refusal.
  */
-int siw_post_rqes(struct siw_wq *wq, struct ibv_recv_wr *wr,
-		  struct ibv_recv_wr **bad_wr)
+int siw_post_rqes(struct siw_context *ctx, const char *verb, struct siw_wq *wq,
+		  struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
 {
 	struct siw_rqe *ring = wq->ring;
 	uint32_t mask = wq->num - 1;
@@ -356,8 +371,10 @@ int siw_post_rqes(struct siw_wq *wq, struct ibv_recv_wr *wr,
 		wq->put++;
 	}
 	pthread_spin_unlock(&wq->lock);
-	if (ret)
+	if (ret) {
 		*bad_wr = wr;
+		siw_explain_recv(ctx, verb, wq->num, wr, ret);
+	}
 	return ret;
 }
 
@@ -370,5 +387,6 @@ int siw_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		*bad_wr = wr;
 		return EINVAL;
 	}
-	return siw_post_rqes(&qp->rq, wr, bad_wr);
+	return siw_post_rqes(to_siwctx(ibqp->context), "post_recv", &qp->rq, wr,
+			     bad_wr);
 }

@@ -73,5 +73,6 @@ int siw_destroy_srq(struct ibv_srq *ibsrq)
 int siw_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 		      struct ibv_recv_wr **bad_wr)
 {
-	return siw_post_rqes(&to_siwsrq(srq)->rq, wr, bad_wr);
+	return siw_post_rqes(to_siwctx(srq->context), "post_srq_recv",
+			     &to_siwsrq(srq)->rq, wr, bad_wr);
 }
