@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * siw's queue pairs. CREATE_QP answers the depth of each queue (a power
+ * of two), the QP's id and a key per queue (struct siw_uresp_create_qp):
+ * the send queue is num_sqe struct siw_sqe mapped at sq_key, the receive
+ * queue num_rqe struct siw_rqe at rq_key (none when the QP uses an SRQ).
+ *
+ * Each element is owned by its flags word. A poster takes the element at
+ * put only while its flags read zero (the kernel clears them once it has
+ * taken the element), fills it, and hands it over by writing the flags
+ * with SIW_WQE_VALID last. The kernel reads receive elements when data
+ * arrive; for send elements it must be told, and the doorbell is a
+ * POST_SEND command that carries no work request (ibv_cmd_post_send()
+ * with an empty list), which the kernel takes as "look at the SQ".
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "siw.h"
+#include "siw_abi.h"
+
+int siw_wq_map(struct siw_wq *wq, int cmd_fd, uint32_t num, size_t elem,
+	       uint64_t key)
+{
+	void *map;
+
+	if (!num || (num & (num - 1)) || key == SIW_INVAL_UOBJ_KEY)
+		return EPROTO;
+	wq->num = num;
+	wq->map_len = (size_t)num * elem;
+	map = mmap(NULL, wq->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   cmd_fd, (off_t)key);
+	if (map == MAP_FAILED)
+		return errno;
+	wq->ring = map;
+	return 0;
+}
+
+void siw_wq_unmap(struct siw_wq *wq)
+{
+	if (wq->ring)
+		munmap(wq->ring, wq->map_len);
+	wq->ring = NULL;
+}
+
+static void siw_qp_free(struct siw_qp *qp)
+{
+	siw_wq_unmap(&qp->sq);
+	siw_wq_unmap(&qp->rq);
+	pthread_spin_destroy(&qp->sq.lock);
+	pthread_spin_destroy(&qp->rq.lock);
+	free(qp);
+}
+
+struct ibv_qp *siw_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct ibv_create_qp cmd = {};
+	struct siw_resp_create_qp resp = {};
+	int fd = pd->context->cmd_fd;
+	struct siw_qp *qp;
+	int ret;
+
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return NULL;
+	pthread_spin_init(&qp->sq.lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_spin_init(&qp->rq.lock, PTHREAD_PROCESS_PRIVATE);
+	ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd, sizeof(cmd),
+				&resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_free;
+	qp->qp_id = resp.drv.qp_id;
+	qp->sq_sig_all = attr->sq_sig_all;
+	ret = siw_wq_map(&qp->sq, fd, resp.drv.num_sqe, sizeof(struct siw_sqe),
+			 resp.drv.sq_key);
+	if (!ret && !attr->srq)
+		ret = siw_wq_map(&qp->rq, fd, resp.drv.num_rqe,
+				 sizeof(struct siw_rqe), resp.drv.rq_key);
+	if (ret)
+		goto err_destroy;
+	return &qp->vqp.qp;
+
+err_destroy:
+	ibv_cmd_destroy_qp(&qp->vqp.qp);
+err_free:
+	siw_qp_free(qp);
+	errno = ret;
+	return NULL;
+}
+
+int siw_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	struct ibv_modify_qp cmd = {};
+
+	return ibv_cmd_modify_qp(qp, attr, mask, &cmd, sizeof(cmd));
+}
+
+int siw_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+		 struct ibv_qp_init_attr *init)
+{
+	struct ibv_query_qp cmd = {};
+
+	return ibv_cmd_query_qp(qp, attr, mask, init, &cmd, sizeof(cmd));
+}
+
+int siw_destroy_qp(struct ibv_qp *ibqp)
+{
+	int ret = ibv_cmd_destroy_qp(ibqp);
+
+	if (ret)
+		return ret;
+	siw_qp_free(to_siwqp(ibqp));
+	return 0;
+}
+
+/* The flags word of a queue element, the one field both sides write. */
+static inline _Atomic uint16_t *siw_wqe_flags(uint16_t *flags)
+{
+	return (_Atomic uint16_t *)flags;
+}
+
+/*
+ * Whether the element is ours to fill. Acquire pairs with the kernel's
+ * clearing of the flags after it copied the element out: our writes
+ * that follow cannot overtake its reads.
+ */
+static inline bool siw_wqe_free(uint16_t *flags)
+{
+	return !atomic_load_explicit(siw_wqe_flags(flags),
+				     memory_order_acquire);
+}
+
+/*
+ * Hands the element over. Release pairs with the kernel's read of the
+ * flags before it reads the element: it sees every field written above.
+ */
+static inline void siw_wqe_publish(uint16_t *flags, uint16_t value)
+{
+	atomic_store_explicit(siw_wqe_flags(flags), value,
+			      memory_order_release);
+}
+
+/* enum ibv_wr_opcode -> enum siw_opcode; -1: siw has no such operation. */
+static int siw_sq_opcode(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_SEND:
+		return SIW_OP_SEND;
+	case IBV_WR_SEND_WITH_INV:
+		return SIW_OP_SEND_REMOTE_INV;
+	case IBV_WR_RDMA_WRITE:
+		return SIW_OP_WRITE;
+	case IBV_WR_RDMA_READ:
+		return SIW_OP_READ;
+	default:
+		return -1;
+	}
+}
+
+/* Fills @sqe from @wr; an errno value if siw cannot take it. */
+static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
+			const struct ibv_send_wr *wr, uint16_t *flags)
+{
+	int opcode = siw_sq_opcode(wr->opcode);
+
+	if (opcode < 0)
+		return EINVAL;
+	*flags = SIW_WQE_VALID;
+	if (wr->send_flags & IBV_SEND_SIGNALED || qp->sq_sig_all)
+		*flags |= SIW_WQE_SIGNALLED;
+	if (wr->send_flags & IBV_SEND_SOLICITED)
+		*flags |= SIW_WQE_SOLICITED;
+	if (wr->send_flags & IBV_SEND_FENCE)
+		*flags |= SIW_WQE_READ_FENCE;
+	sqe->id = wr->wr_id;
+	sqe->opcode = (uint8_t)opcode;
+	if (opcode == SIW_OP_WRITE || opcode == SIW_OP_READ) {
+		sqe->raddr = wr->wr.rdma.remote_addr;
+		sqe->rkey = wr->wr.rdma.rkey;
+	} else if (opcode == SIW_OP_SEND_REMOTE_INV) {
+		sqe->rkey = wr->invalidate_rkey;
+	} else {
+		sqe->rkey = 0;
+		sqe->raddr = 0;
+	}
+
+	if (wr->send_flags & IBV_SEND_INLINE &&
+	    (opcode == SIW_OP_SEND || opcode == SIW_OP_WRITE)) {
+		/* The data ride in sge[1..], their length in sge[0]. */
+		uint8_t *dst = (uint8_t *)&sqe->sge[1];
+		uint32_t len = 0;
+
+		for (int i = 0; i < wr->num_sge; i++) {
+			uint32_t n = wr->sg_list[i].length;
+
+			if (n > SIW_MAX_INLINE - len)
+				return EINVAL;
+			memcpy(dst + len,
+			       (const void *)(uintptr_t)wr->sg_list[i].addr, n);
+			len += n;
+		}
+		sqe->sge[0].laddr = 0;
+		sqe->sge[0].length = len;
+		sqe->sge[0].lkey = 0;
+		sqe->num_sge = 1;
+		*flags |= SIW_WQE_INLINE;
+		return 0;
+	}
+	if (wr->num_sge < 0 || wr->num_sge > SIW_MAX_SGE)
+		return EINVAL;
+	/* struct siw_sge and struct ibv_sge have one layout. */
+	if (wr->num_sge)
+		memcpy(sqe->sge, wr->sg_list,
+		       wr->num_sge * sizeof(sqe->sge[0]));
+	sqe->num_sge = (uint8_t)wr->num_sge;
+	return 0;
+}
+
+static const char *siw_wr_opcode_name(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		return "RDMA_WRITE_WITH_IMM";
+	case IBV_WR_SEND_WITH_IMM:
+		return "SEND_WITH_IMM";
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		return "ATOMIC_CMP_AND_SWP";
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		return "ATOMIC_FETCH_AND_ADD";
+	case IBV_WR_LOCAL_INV:
+		return "LOCAL_INV";
+	case IBV_WR_BIND_MW:
+		return "BIND_MW";
+	case IBV_WR_SEND_WITH_INV:
+		return "SEND_WITH_INV";
+	case IBV_WR_TSO:
+		return "TSO";
+	default:
+		return "unknown";
+	}
+}
+
+/*
+ * Why a send work request was refused, at VERBS_LOG_LEVEL=3 (info), the
+ * way the core explains its verbs: which limit or which opcode, on which
+ * QP. Only the failure path calls it.
+ */
+static void __attribute__((cold, noinline))
+siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
+{
+	struct verbs_context *vctx = &to_siwctx(qp->vqp.qp.context)->vctx;
+	uint32_t qpn = qp->vqp.qp.qp_num;
+	uint32_t len = 0;
+
+	if (err == ENOMEM) {
+		verbs_info(
+			vctx,
+			"post_send on QP %u: the send queue is full (%u work requests)",
+			qpn, qp->sq.num);
+		return;
+	}
+	if (siw_sq_opcode(wr->opcode) < 0) {
+		verbs_info(vctx,
+			   "post_send on QP %u (RC): siw has no %s (opcode %d)",
+			   qpn, siw_wr_opcode_name(wr->opcode), wr->opcode);
+		return;
+	}
+	if (wr->send_flags & IBV_SEND_INLINE) {
+		for (int i = 0; i < wr->num_sge; i++)
+			len += wr->sg_list[i].length;
+		verbs_info(
+			vctx,
+			"post_send on QP %u: %u bytes of inline data, siw takes at most %zu",
+			qpn, len, (size_t)SIW_MAX_INLINE);
+		return;
+	}
+	verbs_info(vctx, "post_send on QP %u: num_sge %d, siw takes at most %d",
+		   qpn, wr->num_sge, SIW_MAX_SGE);
+}
+
+int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		  struct ibv_send_wr **bad_wr)
+{
+	struct siw_qp *qp = to_siwqp(ibqp);
+	struct siw_sqe *ring = qp->sq.ring;
+	struct ibv_send_wr *first = wr;
+	struct ibv_send_wr *bad;
+	uint32_t mask = qp->sq.num - 1;
+	bool refused = false;
+	int ret = 0, db;
+
+	pthread_spin_lock(&qp->sq.lock);
+	for (; wr; wr = wr->next) {
+		struct siw_sqe *sqe = &ring[qp->sq.put & mask];
+		uint16_t flags;
+
+		if (!siw_wqe_free(&sqe->flags)) {
+			ret = ENOMEM; /* the SQ is full */
+			break;
+		}
+		ret = siw_fill_sqe(qp, sqe, wr, &flags);
+		if (ret)
+			break;
+		siw_wqe_publish(&sqe->flags, flags);
+		qp->sq.put++;
+	}
+	refused = ret != 0;
+	/* Ring the doorbell once for everything posted by this call. */
+	if (wr != first) {
+		db = ibv_cmd_post_send(ibqp, NULL, &bad);
+		if (db && !ret) {
+			ret = db;
+			wr = first;
+		}
+	}
+	pthread_spin_unlock(&qp->sq.lock);
+	if (ret) {
+		*bad_wr = wr;
+		if (refused)
+			siw_explain_send(qp, wr, ret);
+	}
+	return ret;
+}
+
+/* Why a receive was refused, at VERBS_LOG_LEVEL=3; failure path only. */
+static void __attribute__((cold, noinline))
+siw_explain_recv(struct siw_context *ctx, const char *verb, uint32_t num,
+		 const struct ibv_recv_wr *wr, int err)
+{
+	if (err == ENOMEM)
+		verbs_info(&ctx->vctx,
+			   "%s: the receive queue is full (%u work requests)",
+			   verb, num);
+	else
+		verbs_info(&ctx->vctx, "%s: num_sge %d, siw takes at most %d",
+			   verb, wr->num_sge, SIW_MAX_SGE);
+}
+
+/*
+ * Posts receives into @wq, a QP's RQ or an SRQ: no doorbell, the kernel
+ * reads the elements when data arrive. @verb names the caller for the
+ * explanation of a refusal.
+ */
+int siw_post_rqes(struct siw_context *ctx, const char *verb, struct siw_wq *wq,
+		  struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
+{
+	struct siw_rqe *ring = wq->ring;
+	uint32_t mask = wq->num - 1;
+	int ret = 0;
+
+	pthread_spin_lock(&wq->lock);
+	for (; wr; wr = wr->next) {
+		struct siw_rqe *rqe = &ring[wq->put & mask];
+
+		if (!siw_wqe_free(&rqe->flags)) {
+			ret = ENOMEM; /* the queue is full */
+			break;
+		}
+		if (wr->num_sge < 0 || wr->num_sge > SIW_MAX_SGE) {
+			ret = EINVAL;
+			break;
+		}
+		rqe->id = wr->wr_id;
+		rqe->num_sge = (uint8_t)wr->num_sge;
+		if (wr->num_sge)
+			memcpy(rqe->sge, wr->sg_list,
+			       wr->num_sge * sizeof(rqe->sge[0]));
+		siw_wqe_publish(&rqe->flags, SIW_WQE_VALID);
+		wq->put++;
+	}
+	pthread_spin_unlock(&wq->lock);
+	if (ret) {
+		*bad_wr = wr;
+		siw_explain_recv(ctx, verb, wq->num, wr, ret);
+	}
+	return ret;
+}
+
+int siw_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		  struct ibv_recv_wr **bad_wr)
+{
+	struct siw_qp *qp = to_siwqp(ibqp);
+
+	if (!qp->rq.ring) { /* the QP receives through an SRQ */
+		*bad_wr = wr;
+		return EINVAL;
+	}
+	return siw_post_rqes(to_siwctx(ibqp->context), "post_recv", &qp->rq, wr,
+			     bad_wr);
+}
