@@ -1,0 +1,129 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The cells of the VM tier's differential checks, sourced by tests/vm/clients
+# and tests/vm/verbs_diff.  A cell is "<core>/<providers>", each "deb"
+# (Debian's) or "ours" (the build's):
+#
+#   deb/deb    Debian's libibverbs, Debian's rxe and siw providers
+#   ours/deb   our libibverbs, Debian's providers
+#   deb/ours   Debian's libibverbs, our providers
+#   ours/ours  our libibverbs, our providers
+#
+# The core is chosen by LD_LIBRARY_PATH, the providers by the driver files
+# /etc/libibverbs.d/rxe.driver and siw.driver, rewritten in place: the
+# guest's root is a throw-away overlay.  Only those two change, so every
+# other provider of the system stays as it is.  The callers set OURS (the
+# build's library directory) and CELL_SAVE (a scratch directory), and
+# call cell_save once before the first set_providers.
+
+CELL_CONF=/etc/libibverbs.d
+DEB_LIBDIR=/usr/lib/x86_64-linux-gnu
+DEB_PROVIDERS=$DEB_LIBDIR/libibverbs
+
+# The file a path names, as /proc/PID/maps shows it.
+real()
+{
+	readlink -f "$1"
+}
+
+cell_valid()
+{
+	case $1 in
+	deb/deb | ours/deb | deb/ours | ours/ours) return 0 ;;
+	esac
+	return 1
+}
+
+cell_save()
+{
+	cp "$CELL_CONF/rxe.driver" "$CELL_SAVE/rxe.driver.orig" &&
+		cp "$CELL_CONF/siw.driver" "$CELL_SAVE/siw.driver.orig"
+}
+
+# set_providers pristine|deb|ours: Debian's own driver files; Debian's
+# providers named by path (our library, built for another prefix, finds
+# them no other way); or our plug-ins named by path.
+set_providers()
+{
+	local hw dir=$DEB_PROVIDERS
+	[[ $1 == ours ]] && dir=$OURS
+	for hw in rxe siw; do
+		if [[ $1 == pristine ]]; then
+			cp "$CELL_SAVE/$hw.driver.orig" "$CELL_CONF/$hw.driver"
+		else
+			echo "driver $dir/lib$hw" >"$CELL_CONF/$hw.driver"
+		fi
+	done
+}
+
+# cell_providers CELL: put the cell's providers in place.  deb/deb keeps
+# Debian's files untouched: it is the reference of every comparison.
+cell_providers()
+{
+	case $1 in
+	deb/deb) set_providers pristine ;;
+	*/deb) set_providers deb ;;
+	*/ours) set_providers ours ;;
+	esac
+}
+
+# cell_missing CELL: echo what the build lacks to run the cell.
+cell_missing()
+{
+	local hw
+	if [[ ${1%/*} == ours && ! -e $OURS/libibverbs.so.1 ]]; then
+		echo "our library is not built ($OURS/libibverbs.so.1)"
+		return 0
+	fi
+	if [[ ${1#*/} == ours ]]; then
+		for hw in rxe siw; do
+			[[ -e $OURS/lib$hw-rdmav34.so ]] && continue
+			echo "our $hw provider is not built ($OURS/lib$hw-rdmav34.so)"
+			return 0
+		done
+	fi
+	return 1
+}
+
+cell_describe()
+{
+	echo "core $2, providers: $(cat "$CELL_CONF/rxe.driver"), $(cat "$CELL_CONF/siw.driver")"
+}
+
+# wrong_maps FILE CORE CELL DEVICE...: FILE is what the probe
+# (maps_probe.c) logged for the processes of one run; echo why it is not
+# the core CORE (a path) with the CELL's provider of each DEVICE, and
+# nothing else of either name.
+wrong_maps()
+{
+	local f=$1 core=$2 cell=$3 dev hw want path prov=$DEB_PROVIDERS
+	shift 3
+	[[ ${cell#*/} == ours ]] && prov=$(real "$OURS")
+	[[ -s $f ]] || { echo "no process logged its mappings"; return 0; }
+	core=$(real "$core")
+	while read -r _ _ path; do
+		[[ ${path##*/} == libibverbs.so* && $path != "$core" ]] &&
+			{ echo "${path##*/} mapped from ${path%/*}"; return 0; }
+	done <"$f"
+	grep -q -F -x -- "$core" <(awk '{ print $3 }' "$f") ||
+		{ echo "the core $core not mapped"; return 0; }
+	for dev; do
+		hw=${dev%%[0-9]*}
+		want=$prov/lib$hw-rdmav34.so
+		while read -r _ _ path; do
+			[[ ${path##*/} == "lib$hw-rdmav34.so" && $path != "$want" ]] &&
+				{ echo "lib$hw mapped from ${path%/*}"; return 0; }
+		done <"$f"
+		grep -q -F -x -- "$want" <(awk '{ print $3 }' "$f") ||
+			{ echo "$want not mapped"; return 0; }
+	done
+	return 1
+}
+
+# cell_mapped FILE: the core and the rxe and siw plug-ins a probe log
+# names, each once, on one line.
+cell_mapped()
+{
+	awk '$3 ~ /libibverbs[.]so|lib(rxe|siw)-rdmav/ { print $3 }' "$1" |
+		sort -u | tr '\n' ' '
+}
