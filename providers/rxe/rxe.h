@@ -118,6 +118,19 @@ static inline struct rxe_mr *to_rxemr(struct verbs_mr *vmr)
 	return container_of(vmr, struct rxe_mr, vmr);
 }
 
+/*
+ * The completion flags in the verbs API's bits. rdma_rxe writes the
+ * kernel's IB_WC_* bits (<rdma/ib_verbs.h>): IB_WC_WITH_INVALIDATE is
+ * bit 2 and IB_WC_IP_CSUM_OK bit 3, where the verbs API has
+ * IBV_WC_IP_CSUM_OK at bit 2 and IBV_WC_WITH_INV at bit 3; seen in the
+ * VM, where a SEND_WITH_INV arrived flagged 0x4. The two bits trade
+ * places; GRH and WITH_IMM agree.
+ */
+static inline unsigned int rxe_wc_flags(uint32_t k)
+{
+	return (k & ~(uint32_t)0xc) | (k & 0x4) << 1 | (k & 0x8) >> 1;
+}
+
 /* rxe_pd.c */
 struct ibv_pd *rxe_alloc_pd(struct ibv_context *ctx);
 int rxe_dealloc_pd(struct ibv_pd *pd);
