@@ -473,6 +473,26 @@ int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 	return ret;
 }
 
+/*
+ * A QP in ERROR: rdma_rxe flushes its receive queue only when the
+ * responder runs, which nothing does for receives posted after the
+ * move (seen in the VM: they stayed in the queue). An empty POST_RECV
+ * does not help (the kernel answers EOPNOTSUPP for a user QP); moving
+ * the QP to ERROR again runs the responder, which flushes them.
+ */
+static void __attribute__((cold, noinline)) rxe_kick_rq(struct ibv_qp *ibqp)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	struct ibv_modify_qp cmd = {};
+	int ret =
+		ibv_cmd_modify_qp(ibqp, &attr, IBV_QP_STATE, &cmd, sizeof(cmd));
+
+	if (ret)
+		verbs_info(verbs_get_ctx(ibqp->context),
+			   "QP 0x%x: flushing its receives failed: %s\n",
+			   ibqp->qp_num, strerror(ret));
+}
+
 int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad_wr)
 {
@@ -501,6 +521,8 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	if (ret)
 		rxe_explain_recv(ibqp->context, "QP", ibqp->qp_num, &qp->rq,
 				 *bad_wr, ret);
+	if (ibqp->state == IBV_QPS_ERR)
+		rxe_kick_rq(ibqp);
 	return ret;
 }
 
