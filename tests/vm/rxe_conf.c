@@ -5,7 +5,7 @@
  * Environment: IBV_VM_RXE, IBV_VM_RXE_GID_INDEX (tests/vm/run),
  * RXE_CONF_PROVIDER (the librxe .so that must be mapped: a pass on the
  * wrong provider proves nothing), RXE_CONF_WHICH (ours or debian),
- * RXE_CONF_ONLY (run one subject: ops, queues, err, ud).
+ * RXE_CONF_ONLY (run one subject: ops, queues, err, ud, log).
  */
 #include <errno.h>
 #include <limits.h>
@@ -381,10 +381,9 @@ int main(void)
 		const char *name;
 		void (*fn)(void);
 	} subjects[] = {
-		{ "ops", conf_ops },
-		{ "queues", conf_queues },
-		{ "err", conf_err },
-		{ "ud", conf_ud },
+		{ "ops", conf_ops }, { "queues", conf_queues },
+		{ "err", conf_err }, { "ud", conf_ud },
+		{ "log", conf_log },
 	};
 	const char *only = getenv("RXE_CONF_ONLY");
 	int ret = setup();

@@ -14,7 +14,8 @@
  * fields, inline and SGE limits, ibv_wr_*, memory windows),
  * rxe_conf_queues.c (wrap-around, CQ overflow, SRQ limit, resize),
  * rxe_conf_err.c (RNR, retry exceeded, flush), rxe_conf_ud.c (UD with
- * GRH, the extended CQ).
+ * GRH, the extended CQ), rxe_conf_log.c (refusals and their messages at
+ * VERBS_LOG_LEVEL=3).
  */
 #ifndef RXE_CONF_H
 #define RXE_CONF_H
@@ -106,5 +107,6 @@ void conf_ops(void);
 void conf_queues(void);
 void conf_err(void);
 void conf_ud(void);
+void conf_log(void);
 
 #endif
