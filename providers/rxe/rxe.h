@@ -66,7 +66,17 @@ struct rxe_qp {
 	struct rxe_send_wqe *wr_cur; /* the WR being built, NULL after an error */
 	uint32_t wr_prod; /* the SQ's producer index, not yet published */
 	int wr_err; /* the first error, which wr_complete returns */
+	uint8_t wr_why; /* what it was, for the message: enum rxe_wr_why */
+	uint32_t wr_arg; /* the opcode, SGE count or inline bytes refused */
 	uint32_t wr_ssn; /* ssn at wr_start, restored if nothing is posted */
+};
+
+/* Why an ibv_wr_*() batch was refused (rxe_qp_ex.c). */
+enum rxe_wr_why {
+	RXE_WR_FULL = 1,
+	RXE_WR_OPCODE,
+	RXE_WR_SGES,
+	RXE_WR_INLINE,
 };
 
 struct rxe_srq {
@@ -118,6 +128,50 @@ static inline struct rxe_mr *to_rxemr(struct verbs_mr *vmr)
 	return container_of(vmr, struct rxe_mr, vmr);
 }
 
+/*
+ * The completion flags in the verbs API's bits. rdma_rxe writes the
+ * kernel's IB_WC_* bits (<rdma/ib_verbs.h>): IB_WC_WITH_INVALIDATE is
+ * bit 2 and IB_WC_IP_CSUM_OK bit 3, where the verbs API has
+ * IBV_WC_IP_CSUM_OK at bit 2 and IBV_WC_WITH_INV at bit 3; seen in the
+ * VM, where a SEND_WITH_INV arrived flagged 0x4. The two bits trade
+ * places; GRH and WITH_IMM agree.
+ */
+static inline unsigned int rxe_wc_flags(uint32_t k)
+{
+	return (k & ~(uint32_t)0xc) | (k & 0x4) << 1 | (k & 0x8) >> 1;
+}
+
+/*
+ * Whether a QP of @type carries @opcode, as rdma_rxe's own table has it
+ * (rxe_wr_opcode_info in drivers/infiniband/sw/rxe/rxe_opcode.c): sends
+ * on RC, UC and UD; RDMA WRITE and BIND_MW on RC and UC; READ, atomics
+ * and LOCAL_INV on RC only. The kernel fails anything else only at
+ * completion time, with the QP in error.
+ */
+static inline bool rxe_op_ok(enum ibv_qp_type type, enum ibv_wr_opcode op)
+{
+	enum {
+		RC = 1 << IBV_QPT_RC,
+		UC = 1 << IBV_QPT_UC,
+		UD = 1 << IBV_QPT_UD,
+	};
+	static const uint8_t types[] = {
+		[IBV_WR_RDMA_WRITE] = RC | UC,
+		[IBV_WR_RDMA_WRITE_WITH_IMM] = RC | UC,
+		[IBV_WR_SEND] = RC | UC | UD,
+		[IBV_WR_SEND_WITH_IMM] = RC | UC | UD,
+		[IBV_WR_RDMA_READ] = RC,
+		[IBV_WR_ATOMIC_CMP_AND_SWP] = RC,
+		[IBV_WR_ATOMIC_FETCH_AND_ADD] = RC,
+		[IBV_WR_LOCAL_INV] = RC,
+		[IBV_WR_BIND_MW] = RC | UC,
+		[IBV_WR_SEND_WITH_INV] = RC | UC | UD,
+	};
+
+	return (unsigned int)op < sizeof(types) && (unsigned int)type < 8 &&
+	       types[op] & 1u << type;
+}
+
 /* rxe_pd.c */
 struct ibv_pd *rxe_alloc_pd(struct ibv_context *ctx);
 int rxe_dealloc_pd(struct ibv_pd *pd);
@@ -163,6 +217,8 @@ int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 int rxe_qp_map(struct rxe_qp *qp, int fd, const struct rxe_create_qp_resp *drv,
 	       const struct ibv_qp_cap *cap, bool srq);
 int rxe_ring_sq(struct rxe_qp *qp);
+const char *rxe_opcode_name(enum ibv_wr_opcode op);
+const char *rxe_qp_type_name(enum ibv_qp_type type);
 
 /* rxe_qp_ex.c */
 struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,

@@ -90,9 +90,9 @@ int rxe_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 }
 
 /*
- * The kernel's completion in the core's. The opcode values and the flag
- * bits are the ones the kernel's own POLL_CQ command hands to user space
- * unchanged, so they are copied as they are.
+ * The kernel's completion in the core's. The opcode values are the
+ * verbs API's (IB_UVERBS_WC_*), copied as they are; two flag bits are
+ * not (rxe_wc_flags()).
  */
 static inline void rxe_wc_from(struct ibv_wc *wc, const struct ib_uverbs_wc *k)
 {
@@ -104,7 +104,7 @@ static inline void rxe_wc_from(struct ibv_wc *wc, const struct ib_uverbs_wc *k)
 	wc->imm_data = k->ex.imm_data;
 	wc->qp_num = k->qp_num;
 	wc->src_qp = k->src_qp;
-	wc->wc_flags = k->wc_flags;
+	wc->wc_flags = rxe_wc_flags(k->wc_flags);
 	wc->pkey_index = k->pkey_index;
 	wc->slid = k->slid;
 	wc->sl = k->sl;

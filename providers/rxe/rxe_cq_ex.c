@@ -124,7 +124,7 @@ static uint32_t rxe_read_src_qp(struct ibv_cq_ex *cq_ex)
 
 static unsigned int rxe_read_wc_flags(struct ibv_cq_ex *cq_ex)
 {
-	return rxe_cur(cq_ex)->wc_flags;
+	return rxe_wc_flags(rxe_cur(cq_ex)->wc_flags);
 }
 
 static uint32_t rxe_read_slid(struct ibv_cq_ex *cq_ex)

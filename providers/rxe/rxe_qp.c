@@ -236,6 +236,8 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 {
 	struct rxe_send_wr *k = &wqe->wr;
 
+	if (!rxe_op_ok(qp->vqp.qp.qp_type, wr->opcode))
+		return EINVAL;
 	memset(wqe, 0, sizeof(*wqe));
 	k->wr_id = wr->wr_id;
 	/* IBV_WR_* and IBV_SEND_* are the kernel's IB_UVERBS values. */
@@ -317,7 +319,29 @@ int rxe_ring_sq(struct rxe_qp *qp)
 	return ibv_cmd_post_send(&qp->vqp.qp, NULL, &bad);
 }
 
-static const char *rxe_qp_type_name(enum ibv_qp_type type)
+const char *rxe_opcode_name(enum ibv_wr_opcode op)
+{
+	static const char *const names[] = {
+		[IBV_WR_RDMA_WRITE] = "RDMA_WRITE",
+		[IBV_WR_RDMA_WRITE_WITH_IMM] = "RDMA_WRITE_WITH_IMM",
+		[IBV_WR_SEND] = "SEND",
+		[IBV_WR_SEND_WITH_IMM] = "SEND_WITH_IMM",
+		[IBV_WR_RDMA_READ] = "RDMA_READ",
+		[IBV_WR_ATOMIC_CMP_AND_SWP] = "ATOMIC_CMP_AND_SWP",
+		[IBV_WR_ATOMIC_FETCH_AND_ADD] = "ATOMIC_FETCH_AND_ADD",
+		[IBV_WR_LOCAL_INV] = "LOCAL_INV",
+		[IBV_WR_BIND_MW] = "BIND_MW",
+		[IBV_WR_SEND_WITH_INV] = "SEND_WITH_INV",
+		[IBV_WR_TSO] = "TSO",
+		[IBV_WR_DRIVER1] = "DRIVER1",
+	};
+
+	if ((unsigned int)op < sizeof(names) / sizeof(names[0]) && names[op])
+		return names[op];
+	return "unknown";
+}
+
+const char *rxe_qp_type_name(enum ibv_qp_type type)
 {
 	switch (type) {
 	case IBV_QPT_RC:
@@ -340,6 +364,9 @@ rxe_explain_send(struct rxe_qp *qp, const struct ibv_send_wr *wr, int ret)
 {
 	struct verbs_context *vctx = verbs_get_ctx(qp->vqp.qp.context);
 	uint32_t num = qp->vqp.qp.qp_num;
+	bool inl = wr->send_flags & IBV_SEND_INLINE &&
+		   wr->opcode != IBV_WR_RDMA_READ;
+	enum ibv_qp_type type = qp->vqp.qp.qp_type;
 	uint32_t len = 0;
 
 	for (int i = 0; wr->sg_list && i < wr->num_sge; i++)
@@ -347,19 +374,23 @@ rxe_explain_send(struct rxe_qp *qp, const struct ibv_send_wr *wr, int ret)
 	if (ret == ENOMEM)
 		verbs_info(vctx, "QP 0x%x: send queue full (%u WRs)\n", num,
 			   qp->sq.q.mask);
-	else if (wr->send_flags & IBV_SEND_INLINE && len > qp->sq.max_inline)
+	else if (!rxe_op_ok(type, wr->opcode))
+		verbs_info(vctx, "QP 0x%x: opcode %s (%d) refused on a %s QP\n",
+			   num, rxe_opcode_name(wr->opcode), wr->opcode,
+			   rxe_qp_type_name(type));
+	else if (inl && len > qp->sq.max_inline)
 		verbs_info(vctx, "QP 0x%x: %u bytes inline, the limit is %u\n",
 			   num, len, qp->sq.max_inline);
-	else if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
+	else if (!inl &&
+		 (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge))
 		verbs_info(vctx, "QP 0x%x: %d SGEs, the limit is %u\n", num,
 			   wr->num_sge, qp->sq.max_sge);
+	else if (type == IBV_QPT_UD && !wr->wr.ud.ah)
+		verbs_info(vctx, "QP 0x%x: UD send without an AH\n", num);
 	else
-		verbs_info(vctx, "QP 0x%x: opcode %d refused on a %s QP%s\n",
-			   num, wr->opcode,
-			   rxe_qp_type_name(qp->vqp.qp.qp_type),
-			   qp->vqp.qp.qp_type == IBV_QPT_UD && !wr->wr.ud.ah ?
-				   " (no AH)" :
-				   "");
+		verbs_info(vctx, "QP 0x%x: %s refused (%s)\n", num,
+			   rxe_opcode_name(wr->opcode),
+			   wr->opcode == IBV_WR_BIND_MW ? "no MW" : "invalid");
 }
 
 static void __attribute__((cold, noinline))
@@ -442,6 +473,26 @@ int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 	return ret;
 }
 
+/*
+ * A QP in ERROR: rdma_rxe flushes its receive queue only when the
+ * responder runs, which nothing does for receives posted after the
+ * move (seen in the VM: they stayed in the queue). An empty POST_RECV
+ * does not help (the kernel answers EOPNOTSUPP for a user QP); moving
+ * the QP to ERROR again runs the responder, which flushes them.
+ */
+static void __attribute__((cold, noinline)) rxe_kick_rq(struct ibv_qp *ibqp)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	struct ibv_modify_qp cmd = {};
+	int ret =
+		ibv_cmd_modify_qp(ibqp, &attr, IBV_QP_STATE, &cmd, sizeof(cmd));
+
+	if (ret)
+		verbs_info(verbs_get_ctx(ibqp->context),
+			   "QP 0x%x: flushing its receives failed: %s\n",
+			   ibqp->qp_num, strerror(ret));
+}
+
 int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad_wr)
 {
@@ -470,6 +521,8 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	if (ret)
 		rxe_explain_recv(ibqp->context, "QP", ibqp->qp_num, &qp->rq,
 				 *bad_wr, ret);
+	if (ibqp->state == IBV_QPS_ERR)
+		rxe_kick_rq(ibqp);
 	return ret;
 }
 

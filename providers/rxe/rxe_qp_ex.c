@@ -22,6 +22,44 @@ static inline struct rxe_qp *to_rxeqp_ex(struct ibv_qp_ex *qp_ex)
 	return container_of(qp_ex, struct rxe_qp, vqp.qp_ex);
 }
 
+/* Records the batch's first error and why, for rxe_explain_wr(). */
+static void __attribute__((cold, noinline))
+rxe_wr_fail(struct rxe_qp *qp, enum rxe_wr_why why, uint32_t arg)
+{
+	qp->wr_err = why == RXE_WR_FULL ? ENOMEM : EINVAL;
+	qp->wr_why = (uint8_t)why;
+	qp->wr_arg = arg;
+	qp->wr_cur = NULL;
+}
+
+/* Why ibv_wr_complete() refused the batch, at VERBS_LOG_LEVEL=3. */
+static void __attribute__((cold, noinline)) rxe_explain_wr(struct rxe_qp *qp)
+{
+	struct verbs_context *vctx = verbs_get_ctx(qp->vqp.qp.context);
+	uint32_t num = qp->vqp.qp.qp_num;
+
+	switch (qp->wr_why) {
+	case RXE_WR_FULL:
+		verbs_info(vctx, "QP 0x%x: send queue full (%u WRs)\n", num,
+			   qp->wr_arg);
+		break;
+	case RXE_WR_OPCODE:
+		verbs_info(vctx, "QP 0x%x: opcode %s (%u) refused on a %s QP\n",
+			   num, rxe_opcode_name((enum ibv_wr_opcode)qp->wr_arg),
+			   qp->wr_arg, rxe_qp_type_name(qp->vqp.qp.qp_type));
+		break;
+	case RXE_WR_SGES:
+		verbs_info(vctx, "QP 0x%x: %u SGEs, the limit is %u\n", num,
+			   qp->wr_arg, qp->sq.max_sge);
+		break;
+	case RXE_WR_INLINE:
+		verbs_info(vctx, "QP 0x%x: %u bytes inline, the limit is %u\n",
+			   num, qp->wr_arg, qp->sq.max_inline);
+		break;
+	}
+	verbs_info(vctx, "QP 0x%x: ibv_wr_complete() dropped the batch\n", num);
+}
+
 static void rxe_wr_start(struct ibv_qp_ex *qp_ex)
 {
 	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
@@ -46,6 +84,10 @@ static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qp_ex,
 	qp->wr_cur = NULL;
 	if (qp->wr_err)
 		return NULL;
+	if (!rxe_op_ok(qp->vqp.qp.qp_type, opcode)) {
+		rxe_wr_fail(qp, RXE_WR_OPCODE, opcode);
+		return NULL;
+	}
 	/*
 	 * Acquire: pairs with the kernel's release of the consumer index
 	 * once it has read the slot, which is then ours to overwrite.
@@ -53,7 +95,7 @@ static struct rxe_send_wqe *rxe_wr_new(struct ibv_qp_ex *qp_ex,
 	cons = atomic_load_explicit(&qp->sq.q.hdr->consumer_index,
 				    memory_order_acquire);
 	if (((qp->wr_prod + 1) & qp->sq.q.mask) == cons) {
-		qp->wr_err = ENOMEM;
+		rxe_wr_fail(qp, RXE_WR_FULL, qp->sq.q.mask);
 		return NULL;
 	}
 	wqe = rxe_queue_slot(&qp->sq.q, qp->wr_prod);
@@ -199,8 +241,7 @@ static void rxe_wr_set_sge_list(struct ibv_qp_ex *qp_ex, size_t num_sge,
 	if (!wqe)
 		return;
 	if (num_sge > qp->sq.max_sge) {
-		qp->wr_err = EINVAL;
-		qp->wr_cur = NULL;
+		rxe_wr_fail(qp, RXE_WR_SGES, (uint32_t)num_sge);
 		return;
 	}
 	for (size_t i = 0; i < num_sge; i++) {
@@ -233,8 +274,9 @@ static void rxe_wr_set_inline_data_list(struct ibv_qp_ex *qp_ex, size_t num_buf,
 		return;
 	for (size_t i = 0; i < num_buf; i++) {
 		if (len + buf[i].length > qp->sq.max_inline) {
-			qp->wr_err = EINVAL;
-			qp->wr_cur = NULL;
+			for (; i < num_buf; i++)
+				len += buf[i].length;
+			rxe_wr_fail(qp, RXE_WR_INLINE, (uint32_t)len);
 			return;
 		}
 		memcpy(wqe->dma.inline_data + len, buf[i].addr, buf[i].length);
@@ -276,6 +318,8 @@ static int rxe_wr_complete(struct ibv_qp_ex *qp_ex)
 	pthread_spin_unlock(&qp->sq.lock);
 	if (any)
 		ret = rxe_ring_sq(qp);
+	else if (ret)
+		rxe_explain_wr(qp);
 	return ret;
 }
 

@@ -3,7 +3,7 @@
  * The header of a queue the rdma_rxe driver shares through mmap(), and
  * our view of one mapped queue.
  *
- * The facts (NOTES.md has the sources): the header is the kernel's
+ * The facts (README.md has the sources): the header is the kernel's
  * struct rxe_queue_buf of <rdma/rdma_user_rxe.h>: the log2 of the slot
  * size and the index mask, then the producer index and the consumer
  * index each on a 128-byte line of its own, then the slots. The slot

@@ -368,8 +368,8 @@ static void wr_ex_dump(struct ibv_qp *base)
 	ibv_wr_set_sge(qx, 0x1234, (uintptr_t)buf, 8);
 	/*
 	 * The flag a careful user sets: without it Debian's librxe leaves
-	 * send_flags without IBV_SEND_INLINE and ours adds it (NOTES.md
-	 * of providers/rxe).
+	 * send_flags without IBV_SEND_INLINE and ours adds it, which
+	 * rdma_rxe needs (README.md of providers/rxe).
 	 */
 	qx->wr_id = 23;
 	qx->wr_flags = IBV_SEND_INLINE;
