@@ -501,6 +501,21 @@ static void qp_queues(void **state)
 	assert_int_equal(refused.ret, EINVAL);
 	assert_non_null(strstr(log, "siw has no ATOMIC_FETCH_AND_ADD"));
 	free(log);
+	swr[1].sg_list = sge;
+	/* The kernel reads a READ into sge[0] only and cannot fence one. */
+	swr[1].opcode = IBV_WR_RDMA_READ;
+	swr[1].send_flags = 0;
+	swr[1].num_sge = 2;
+	log = post_refused(&refused);
+	assert_int_equal(refused.ret, EINVAL);
+	assert_non_null(strstr(log, "RDMA_READ with num_sge 2"));
+	free(log);
+	swr[1].num_sge = 1;
+	swr[1].send_flags = IBV_SEND_FENCE;
+	log = post_refused(&refused);
+	assert_int_equal(refused.ret, EINVAL);
+	assert_non_null(strstr(log, "cannot fence an RDMA_READ"));
+	free(log);
 	assert_int_equal(kern.doorbells, 1);
 
 	/* Round the ring: full until the kernel takes an element. */

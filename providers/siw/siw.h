@@ -61,6 +61,7 @@ struct siw_wq {
 	size_t map_len;
 	uint32_t num;
 	uint32_t put;
+	uint32_t max_sge; /* the queue's own, as CREATE answered */
 };
 
 struct siw_qp {
@@ -134,6 +135,8 @@ int siw_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		  struct ibv_recv_wr **bad_wr);
 int siw_wq_map(struct siw_wq *wq, int cmd_fd, uint32_t num, size_t elem,
 	       uint64_t key);
+void siw_explain_create(struct ibv_context *ctx, const char *verb, uint32_t wr,
+			uint32_t sge, uint32_t inline_data);
 void siw_wq_unmap(struct siw_wq *wq);
 int siw_post_rqes(struct siw_context *ctx, const char *verb, struct siw_wq *wq,
 		  struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);

@@ -38,6 +38,31 @@ int siw_wq_map(struct siw_wq *wq, int cmd_fd, uint32_t num, size_t elem,
 	return 0;
 }
 
+/*
+ * Why the kernel refused to create a queue (EINVAL), at VERBS_LOG_LEVEL=3:
+ * the limit of siw's that the request passed. Failure path only.
+ */
+void __attribute__((cold, noinline))
+siw_explain_create(struct ibv_context *ctx, const char *verb, uint32_t wr,
+		   uint32_t sge, uint32_t inline_data)
+{
+	struct verbs_context *vctx = verbs_get_ctx(ctx);
+	struct ibv_device_attr dev;
+
+	if (sge > SIW_MAX_SGE)
+		verbs_info(vctx, "%s: max_sge %u, siw takes at most %d", verb,
+			   sge, SIW_MAX_SGE);
+	else if (inline_data > SIW_MAX_INLINE)
+		verbs_info(vctx,
+			   "%s: max_inline_data %u, siw takes at most %zu",
+			   verb, inline_data, (size_t)SIW_MAX_INLINE);
+	else if (!ibv_query_device(ctx, &dev) && wr > (uint32_t)dev.max_qp_wr)
+		verbs_info(vctx, "%s: %u work requests, siw0 takes at most %d",
+			   verb, wr, dev.max_qp_wr);
+	else
+		verbs_info(vctx, "%s: the kernel refused it (EINVAL)", verb);
+}
+
 void siw_wq_unmap(struct siw_wq *wq)
 {
 	if (wq->ring)
@@ -69,9 +94,23 @@ struct ibv_qp *siw_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 	pthread_spin_init(&qp->rq.lock, PTHREAD_PROCESS_PRIVATE);
 	ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
-	if (ret)
+	if (ret) {
+		if (ret == EINVAL)
+			siw_explain_create(
+				pd->context, "create_qp",
+				attr->cap.max_send_wr > attr->cap.max_recv_wr ?
+					attr->cap.max_send_wr :
+					attr->cap.max_recv_wr,
+				attr->cap.max_send_sge >
+						attr->cap.max_recv_sge ?
+					attr->cap.max_send_sge :
+					attr->cap.max_recv_sge,
+				attr->cap.max_inline_data);
 		goto err_free;
+	}
 	qp->qp_id = resp.drv.qp_id;
+	qp->sq.max_sge = attr->cap.max_send_sge;
+	qp->rq.max_sge = attr->cap.max_recv_sge;
 	qp->sq_sig_all = attr->sq_sig_all;
 	ret = siw_wq_map(&qp->sq, fd, resp.drv.num_sqe, sizeof(struct siw_sqe),
 			 resp.drv.sq_key);
@@ -167,6 +206,14 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 
 	if (opcode < 0)
 		return EINVAL;
+	/*
+	 * The kernel takes a READ's sge[0] only and refuses a fenced READ
+	 * when it picks the element up (siw_activate_tx()): refuse both
+	 * here, where the caller still learns which WR it was.
+	 */
+	if (opcode == SIW_OP_READ &&
+	    (wr->num_sge > 1 || wr->send_flags & IBV_SEND_FENCE))
+		return EINVAL;
 	*flags = SIW_WQE_VALID;
 	if (wr->send_flags & IBV_SEND_SIGNALED || qp->sq_sig_all)
 		*flags |= SIW_WQE_SIGNALLED;
@@ -208,7 +255,7 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 		*flags |= SIW_WQE_INLINE;
 		return 0;
 	}
-	if (wr->num_sge < 0 || wr->num_sge > SIW_MAX_SGE)
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
 		return EINVAL;
 	/* struct siw_sge and struct ibv_sge have one layout. */
 	if (wr->num_sge)
@@ -261,10 +308,30 @@ siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
 			qpn, qp->sq.num);
 		return;
 	}
+	if (err != EINVAL) {
+		verbs_info(
+			vctx,
+			"post_send on QP %u: the doorbell failed (%s), nothing of this call was posted",
+			qpn, strerror(err));
+		return;
+	}
 	if (siw_sq_opcode(wr->opcode) < 0) {
 		verbs_info(vctx,
 			   "post_send on QP %u (RC): siw has no %s (opcode %d)",
 			   qpn, siw_wr_opcode_name(wr->opcode), wr->opcode);
+		return;
+	}
+	if (wr->opcode == IBV_WR_RDMA_READ && wr->send_flags & IBV_SEND_FENCE) {
+		verbs_info(vctx,
+			   "post_send on QP %u: siw cannot fence an RDMA_READ",
+			   qpn);
+		return;
+	}
+	if (wr->opcode == IBV_WR_RDMA_READ && wr->num_sge > 1) {
+		verbs_info(
+			vctx,
+			"post_send on QP %u: RDMA_READ with num_sge %d, siw reads into one SGE",
+			qpn, wr->num_sge);
 		return;
 	}
 	if (wr->send_flags & IBV_SEND_INLINE) {
@@ -276,8 +343,28 @@ siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
 			qpn, len, (size_t)SIW_MAX_INLINE);
 		return;
 	}
-	verbs_info(vctx, "post_send on QP %u: num_sge %d, siw takes at most %d",
-		   qpn, wr->num_sge, SIW_MAX_SGE);
+	verbs_info(
+		vctx,
+		"post_send on QP %u: num_sge %d, the QP takes at most %u (max_send_sge)",
+		qpn, wr->num_sge, qp->sq.max_sge);
+}
+
+/*
+ * The kernel refused the doorbell: the QP is not in RTS (ENOTCONN from
+ * siw_post_send()). The elements of this call stay valid in the ring and
+ * the kernel would send them at the next doorbell once connected, so a
+ * failure reported now would be a lie: take them back (the kernel reads
+ * the SQ only when told to, which it just refused).
+ */
+static void __attribute__((cold, noinline))
+siw_sq_withdraw(struct siw_qp *qp, uint32_t put0)
+{
+	struct siw_sqe *ring = qp->sq.ring;
+
+	while (qp->sq.put != put0) {
+		qp->sq.put--;
+		siw_wqe_publish(&ring[qp->sq.put & (qp->sq.num - 1)].flags, 0);
+	}
 }
 
 int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
@@ -288,7 +375,7 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	struct ibv_send_wr *first = wr;
 	struct ibv_send_wr *bad;
 	uint32_t mask = qp->sq.num - 1;
-	bool refused = false;
+	uint32_t put0 = qp->sq.put;
 	int ret = 0, db;
 
 	pthread_spin_lock(&qp->sq.lock);
@@ -306,11 +393,11 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		siw_wqe_publish(&sqe->flags, flags);
 		qp->sq.put++;
 	}
-	refused = ret != 0;
 	/* Ring the doorbell once for everything posted by this call. */
 	if (wr != first) {
 		db = ibv_cmd_post_send(ibqp, NULL, &bad);
-		if (db && !ret) {
+		if (db) {
+			siw_sq_withdraw(qp, put0);
 			ret = db;
 			wr = first;
 		}
@@ -318,24 +405,25 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	pthread_spin_unlock(&qp->sq.lock);
 	if (ret) {
 		*bad_wr = wr;
-		if (refused)
-			siw_explain_send(qp, wr, ret);
+		siw_explain_send(qp, wr, ret);
 	}
 	return ret;
 }
 
 /* Why a receive was refused, at VERBS_LOG_LEVEL=3; failure path only. */
 static void __attribute__((cold, noinline))
-siw_explain_recv(struct siw_context *ctx, const char *verb, uint32_t num,
-		 const struct ibv_recv_wr *wr, int err)
+siw_explain_recv(struct siw_context *ctx, const char *verb,
+		 const struct siw_wq *wq, const struct ibv_recv_wr *wr, int err)
 {
 	if (err == ENOMEM)
 		verbs_info(&ctx->vctx,
 			   "%s: the receive queue is full (%u work requests)",
-			   verb, num);
+			   verb, wq->num);
 	else
-		verbs_info(&ctx->vctx, "%s: num_sge %d, siw takes at most %d",
-			   verb, wr->num_sge, SIW_MAX_SGE);
+		verbs_info(
+			&ctx->vctx,
+			"%s: num_sge %d, the queue takes at most %u (max_sge)",
+			verb, wr->num_sge, wq->max_sge);
 }
 
 /*
@@ -358,7 +446,7 @@ int siw_post_rqes(struct siw_context *ctx, const char *verb, struct siw_wq *wq,
 			ret = ENOMEM; /* the queue is full */
 			break;
 		}
-		if (wr->num_sge < 0 || wr->num_sge > SIW_MAX_SGE) {
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > wq->max_sge) {
 			ret = EINVAL;
 			break;
 		}
@@ -373,7 +461,7 @@ int siw_post_rqes(struct siw_context *ctx, const char *verb, struct siw_wq *wq,
 	pthread_spin_unlock(&wq->lock);
 	if (ret) {
 		*bad_wr = wr;
-		siw_explain_recv(ctx, verb, wq->num, wr, ret);
+		siw_explain_recv(ctx, verb, wq, wr, ret);
 	}
 	return ret;
 }

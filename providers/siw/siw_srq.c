@@ -26,8 +26,14 @@ struct ibv_srq *siw_create_srq(struct ibv_pd *pd,
 	pthread_spin_init(&srq->rq.lock, PTHREAD_PROCESS_PRIVATE);
 	ret = ibv_cmd_create_srq(pd, &srq->vsrq.srq, attr, &cmd, sizeof(cmd),
 				 &resp.ibv_resp, sizeof(resp));
-	if (ret)
+	if (ret) {
+		if (ret == EINVAL)
+			siw_explain_create(pd->context, "create_srq",
+					   attr->attr.max_wr,
+					   attr->attr.max_sge, 0);
 		goto err_free;
+	}
+	srq->rq.max_sge = attr->attr.max_sge;
 	ret = siw_wq_map(&srq->rq, pd->context->cmd_fd, resp.drv.num_rqe,
 			 sizeof(struct siw_rqe), resp.drv.srq_key);
 	if (ret)

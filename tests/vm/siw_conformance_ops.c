@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * siw_conformance_vm_test: the opcodes siw carries and the ones it
+ * refuses, inline data and SGE counts at their limits and one past, and
+ * the queues lapped many times over.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rdma/siw-abi.h>
+
+#include "siw_conformance.h"
+
+#define WAIT_MS 3000
+
+static void fill(struct ibv_mr *mr, size_t off, size_t len, unsigned seed)
+{
+	unsigned char *p = (unsigned char *)mr->addr + off;
+
+	for (size_t i = 0; i < len; i++)
+		p[i] = (unsigned char)(seed + i * 7);
+}
+
+static bool same(struct ibv_mr *a, size_t aoff, struct ibv_mr *b, size_t boff,
+		 size_t len)
+{
+	return !memcmp((char *)a->addr + aoff, (char *)b->addr + boff, len);
+}
+
+/* One send completion: status, opcode, wr_id, qp_num. */
+static void check_swc(const char *what, struct ibv_cq *cq, uint64_t id,
+		      enum ibv_wc_opcode op, struct ibv_qp *qp)
+{
+	struct ibv_wc wc = {};
+	char name[96];
+
+	snprintf(name, sizeof(name), "%s_completes", what);
+	CHECK_EQ(name, poll_wc(cq, 1, &wc, WAIT_MS), 1);
+	snprintf(name, sizeof(name), "%s_wc_status", what);
+	CHECK_EQ(name, wc.status, IBV_WC_SUCCESS);
+	snprintf(name, sizeof(name), "%s_wc_opcode", what);
+	CHECK_EQ(name, wc.opcode, op);
+	snprintf(name, sizeof(name), "%s_wc_wr_id", what);
+	CHECK_EQ(name, wc.wr_id, id);
+	snprintf(name, sizeof(name), "%s_wc_qp_num", what);
+	CHECK_EQ(name, wc.qp_num, qp->qp_num);
+}
+
+/* One receive completion of @len bytes on @qp. */
+static void check_rwc(const char *what, struct ibv_cq *cq, uint64_t id,
+		      uint32_t len, struct ibv_qp *qp, struct ibv_wc *out)
+{
+	struct ibv_wc wc = {};
+	char name[96];
+
+	snprintf(name, sizeof(name), "%s_recv_completes", what);
+	CHECK_EQ(name, poll_wc(cq, 1, &wc, WAIT_MS), 1);
+	snprintf(name, sizeof(name), "%s_recv_wc_status", what);
+	CHECK_EQ(name, wc.status, IBV_WC_SUCCESS);
+	snprintf(name, sizeof(name), "%s_recv_wc_opcode", what);
+	CHECK_EQ(name, wc.opcode, IBV_WC_RECV);
+	snprintf(name, sizeof(name), "%s_recv_wc_wr_id", what);
+	CHECK_EQ(name, wc.wr_id, id);
+	snprintf(name, sizeof(name), "%s_recv_wc_byte_len", what);
+	CHECK_EQ(name, wc.byte_len, len);
+	snprintf(name, sizeof(name), "%s_recv_wc_qp_num", what);
+	CHECK_EQ(name, wc.qp_num, qp->qp_num);
+	if (out)
+		*out = wc;
+}
+
+void t_opcodes(void)
+{
+	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
+	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
+	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 16, SIW_MAX_SGE);
+	struct ibv_mr *cm = buf_mr(4096, 0), *sm = buf_mr(4096, 0);
+	struct ibv_mr *inv = buf_mr(64, 0);
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge sg[3], rs;
+	struct ibv_wc wc;
+	struct cm_pair p = {};
+
+	if (!scq || !rcq || !cm || !sm || !inv || pair_up(&p, &a, &a))
+		return check(false, "opcodes_setup", "no pair");
+
+	/* SEND of three SGEs into one receive SGE. */
+	fill(cm, 0, 4096, 1);
+	sg[0] = sge_of(cm, 0, 100);
+	sg[1] = sge_of(cm, 100, 1);
+	sg[2] = sge_of(cm, 200, 300);
+	rs = sge_of(sm, 0, 4096);
+	CHECK_EQ("send_recv_posted", post_recv(p.s, 0x51, &rs, 1), 0);
+	wr = (struct ibv_send_wr){ .wr_id = 0x5e,
+				   .sg_list = sg,
+				   .num_sge = 3,
+				   .opcode = IBV_WR_SEND,
+				   .send_flags = IBV_SEND_SIGNALED };
+	CHECK_EQ("send_posted", post_send(p.c, &wr, &bad), 0);
+	check_swc("send", scq, 0x5e, IBV_WC_SEND, p.c);
+	check_rwc("send", rcq, 0x51, 401, p.s, NULL);
+	check(same(cm, 0, sm, 0, 100) && same(cm, 100, sm, 100, 1) &&
+		      same(cm, 200, sm, 101, 300),
+	      "send_data", "the received bytes differ");
+
+	/* RDMA WRITE of two SGEs. */
+	fill(cm, 1024, 512, 3);
+	sg[0] = sge_of(cm, 1024, 256);
+	sg[1] = sge_of(cm, 1280, 256);
+	wr = (struct ibv_send_wr){ .wr_id = 0x3e,
+				   .sg_list = sg,
+				   .num_sge = 2,
+				   .opcode = IBV_WR_RDMA_WRITE,
+				   .send_flags = IBV_SEND_SIGNALED };
+	wr.wr.rdma.remote_addr = (uintptr_t)sm->addr + 1024;
+	wr.wr.rdma.rkey = sm->rkey;
+	CHECK_EQ("write_posted", post_send(p.c, &wr, &bad), 0);
+	check_swc("write", scq, 0x3e, IBV_WC_RDMA_WRITE, p.c);
+	check(same(cm, 1024, sm, 1024, 512), "write_data",
+	      "the written bytes differ");
+
+	/* RDMA READ into one SGE. */
+	fill(sm, 2048, 1000, 5);
+	sg[0] = sge_of(cm, 2048, 1000);
+	wr = (struct ibv_send_wr){ .wr_id = 0x4e,
+				   .sg_list = sg,
+				   .num_sge = 1,
+				   .opcode = IBV_WR_RDMA_READ,
+				   .send_flags = IBV_SEND_SIGNALED };
+	wr.wr.rdma.remote_addr = (uintptr_t)sm->addr + 2048;
+	wr.wr.rdma.rkey = sm->rkey;
+	CHECK_EQ("read_posted", post_send(p.c, &wr, &bad), 0);
+	check_swc("read", scq, 0x4e, IBV_WC_RDMA_READ, p.c);
+	check(same(cm, 2048, sm, 2048, 1000), "read_data",
+	      "the read bytes differ");
+
+	/*
+	 * READ into two SGEs: the kernel takes a READ's sge[0] only
+	 * (siw_activate_tx() sets num_sge 1), so the second part is never
+	 * written. Debian's libsiw posts it anyway; ours refuses it at post
+	 * time (EINVAL, explained) rather than lose data silently.
+	 */
+	fill(sm, 3072, 64, 9);
+	memset((char *)cm->addr + 3072, 0, 64);
+	sg[0] = sge_of(cm, 3072, 32);
+	sg[1] = sge_of(cm, 3072 + 32, 32);
+	wr = (struct ibv_send_wr){ .wr_id = 0x4f,
+				   .sg_list = sg,
+				   .num_sge = 2,
+				   .opcode = IBV_WR_RDMA_READ,
+				   .send_flags = IBV_SEND_SIGNALED };
+	wr.wr.rdma.remote_addr = (uintptr_t)sm->addr + 3072;
+	wr.wr.rdma.rkey = sm->rkey;
+	if (t.ours) {
+		CHECK_EQ("read_2sge_refused", post_send(p.c, &wr, &bad),
+			 EINVAL);
+		check(bad == &wr, "read_2sge_bad_wr", "bad_wr %p", bad);
+	} else {
+		CHECK_EQ("read_2sge_posted", post_send(p.c, &wr, &bad), 0);
+		wc = (struct ibv_wc){};
+		CHECK_EQ("read_2sge_completes", poll_wc(scq, 1, &wc, WAIT_MS),
+			 1);
+		CHECK_EQ("read_2sge_debian_status", wc.status, 0);
+		CHECK_EQ("read_2sge_debian_byte_len", wc.byte_len, 32);
+		CHECK_EQ("read_2sge_debian_first", same(cm, 3072, sm, 3072, 32),
+			 1);
+		CHECK_EQ("read_2sge_debian_second_lost",
+			 same(cm, 3072 + 32, sm, 3072 + 32, 32), 0);
+	}
+	/*
+	 * SEND with invalidate of the receiver's MR @inv: ours carries
+	 * invalidate_rkey in the element's rkey, where the kernel reads the
+	 * STag to invalidate. Debian's libsiw 44 copies wr.rdma.rkey there
+	 * whatever the opcode (0 here), so the receiver cannot invalidate
+	 * and completes with REM_INV_REQ_ERR, which ends the connection:
+	 * this comes last.
+	 */
+	CHECK_EQ("send_inv_recv_posted", post_recv(p.s, 0x52, &rs, 1), 0);
+	wr = (struct ibv_send_wr){ .wr_id = 0x5f,
+				   .sg_list = sg,
+				   .num_sge = 1,
+				   .opcode = IBV_WR_SEND_WITH_INV,
+				   .send_flags = IBV_SEND_SIGNALED,
+				   .invalidate_rkey = inv->rkey };
+	sg[0] = sge_of(cm, 0, 100);
+	CHECK_EQ("send_inv_posted", post_send(p.c, &wr, &bad), 0);
+	check_swc("send_inv", scq, 0x5f, IBV_WC_SEND, p.c);
+	wc = (struct ibv_wc){};
+	CHECK_EQ("send_inv_recv_completes", poll_wc(rcq, 1, &wc, WAIT_MS), 1);
+	CHECK_EQ("send_inv_recv_wc_status", wc.status,
+		 t.ours ? IBV_WC_SUCCESS : IBV_WC_REM_INV_REQ_ERR);
+	CHECK_EQ("send_inv_recv_wc_wr_id", wc.wr_id, 0x52);
+
+	cm_pair_destroy(&p);
+	ibv_destroy_cq(scq);
+	ibv_destroy_cq(rcq);
+	buf_free(cm);
+	buf_free(sm);
+	buf_free(inv);
+}
+
+void t_unsupported(void)
+{
+	static const struct {
+		enum ibv_wr_opcode op;
+		const char *name;
+	} ops[] = {
+		{ IBV_WR_SEND_WITH_IMM, "send_imm" },
+		{ IBV_WR_RDMA_WRITE_WITH_IMM, "write_imm" },
+		{ IBV_WR_ATOMIC_CMP_AND_SWP, "cmp_swp" },
+		{ IBV_WR_ATOMIC_FETCH_AND_ADD, "fetch_add" },
+		{ IBV_WR_LOCAL_INV, "local_inv" },
+		{ IBV_WR_BIND_MW, "bind_mw" },
+		{ IBV_WR_TSO, "tso" },
+	};
+	struct ibv_cq *cq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
+	struct ibv_qp_init_attr a = qp_attr(cq, cq, 16, 2);
+	struct ibv_mr *m = buf_mr(4096, 1);
+	struct ibv_send_wr wr[2], *bad;
+	struct ibv_sge sg, rs;
+	struct ibv_wc wc[4];
+	struct cm_pair p = {};
+	char name[64];
+	int n;
+
+	if (!cq || !m || pair_up(&p, &a, &a))
+		return check(false, "unsupported_setup", "no pair");
+	sg = sge_of(m, 0, 8);
+	rs = sge_of(m, 2048, 2048);
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		wr[0] = (struct ibv_send_wr){ .wr_id = i,
+					      .sg_list = &sg,
+					      .num_sge = 1,
+					      .opcode = ops[i].op,
+					      .send_flags = IBV_SEND_SIGNALED };
+		wr[0].wr.rdma.remote_addr = (uintptr_t)m->addr;
+		wr[0].wr.rdma.rkey = m->rkey;
+		snprintf(name, sizeof(name), "%s_refused", ops[i].name);
+		CHECK_EQ(name, post_send(p.c, wr, &bad), ERR(EINVAL));
+		snprintf(name, sizeof(name), "%s_bad_wr", ops[i].name);
+		check(bad == wr, name, "bad_wr %p, wr %p", bad, wr);
+	}
+	/* A list: the good SEND goes, the refused one is bad_wr. */
+	CHECK_EQ("list_recv_posted", post_recv(p.s, 0x77, &rs, 1), 0);
+	wr[0] = (struct ibv_send_wr){ .wr_id = 0x70,
+				      .sg_list = &sg,
+				      .num_sge = 1,
+				      .opcode = IBV_WR_SEND,
+				      .send_flags = IBV_SEND_SIGNALED,
+				      .next = &wr[1] };
+	wr[1] = wr[0];
+	wr[1].wr_id = 0x71;
+	wr[1].opcode = IBV_WR_SEND_WITH_IMM;
+	wr[1].next = NULL;
+	/* Debian's libsiw 44 loses the refusal once the doorbell rang. */
+	CHECK_EQ("list_refused", post_send(p.c, wr, &bad), t.ours ? EINVAL : 0);
+	check(bad == &wr[1], "list_bad_wr", "bad_wr %p, second %p", bad,
+	      &wr[1]);
+	n = poll_wc(cq, 4, wc, 500);
+	for (int i = 0; i < n; i++)
+		printf("  list wc %d: id %#llx status %d opcode %d\n", i,
+		       (unsigned long long)wc[i].wr_id, wc[i].status,
+		       wc[i].opcode);
+	CHECK_EQ("list_completions", n, 2);
+	CHECK_EQ("list_first_sent", wc[0].wr_id == 0x70 || wc[1].wr_id == 0x70,
+		 1);
+	cm_pair_destroy(&p);
+	ibv_destroy_cq(cq);
+	buf_free(m);
+}
+
+/* Sends @len inline bytes (from two pieces) and checks what arrived. */
+static void inline_send(struct cm_pair *p, struct ibv_cq *scq,
+			struct ibv_cq *rcq, struct ibv_mr *rm, uint32_t len)
+{
+	char data[128], name[64];
+	struct ibv_sge sg[2] = {
+		{ .addr = (uintptr_t)data, .length = len / 2 },
+		{ .addr = (uintptr_t)data + len / 2, .length = len - len / 2 },
+	};
+	struct ibv_send_wr wr = { .wr_id = len,
+				  .sg_list = sg,
+				  .num_sge = 2,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED |
+						IBV_SEND_INLINE };
+	struct ibv_send_wr *bad;
+	struct ibv_sge rs = sge_of(rm, 0, 128);
+	int ret;
+
+	for (unsigned i = 0; i < sizeof(data); i++)
+		data[i] = (char)(len + i);
+	if (len <= SIW_MAX_INLINE)
+		post_recv(p->s, len, &rs, 1);
+	ret = post_send(p->c, &wr, &bad);
+	/* The data were copied: the buffer may change at once. */
+	memset(data, 0, sizeof(data));
+	if (len > SIW_MAX_INLINE) {
+		snprintf(name, sizeof(name), "inline_%u_refused", len);
+		CHECK_EQ(name, ret, ERR(EINVAL));
+		snprintf(name, sizeof(name), "inline_%u_bad_wr", len);
+		check(bad == &wr, name, "bad_wr %p", bad);
+		return;
+	}
+	snprintf(name, sizeof(name), "inline_%u", len);
+	CHECK_EQ(name, ret, 0);
+	check_swc(name, scq, len, IBV_WC_SEND, p->c);
+	check_rwc(name, rcq, len, len, p->s, NULL);
+	for (unsigned i = 0; i < sizeof(data); i++)
+		data[i] = (char)(len + i);
+	snprintf(name, sizeof(name), "inline_%u_data", len);
+	check(!memcmp(rm->addr, data, len), name, "the bytes differ");
+}
+
+/* A SEND of @n SGEs, one byte each, into a receive of @n SGEs. */
+static void sge_send(struct cm_pair *p, struct ibv_cq *scq, struct ibv_cq *rcq,
+		     struct ibv_mr *m, int n, int allowed)
+{
+	struct ibv_sge sg[SIW_MAX_SGE + 1], rs[SIW_MAX_SGE + 1];
+	struct ibv_send_wr wr = { .wr_id = 0x600 + n,
+				  .sg_list = sg,
+				  .num_sge = n,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_recv_wr rwr = { .wr_id = 0x700 + n,
+				   .sg_list = rs,
+				   .num_sge = n };
+	struct ibv_recv_wr *rbad = NULL;
+	struct ibv_send_wr *bad;
+	char name[64];
+	int ret;
+
+	fill(m, 0, 2048, (unsigned)n);
+	memset((char *)m->addr + 2048, 0, 2048);
+	for (int i = 0; i < n; i++) {
+		sg[i] = sge_of(m, (size_t)i * 16, 1);
+		rs[i] = sge_of(m, 2048 + (size_t)i * 16, 1);
+	}
+	ret = ibv_post_recv(p->s, &rwr, &rbad);
+	snprintf(name, sizeof(name), "recv_sge_%d", n);
+	if (n > allowed) {
+		CHECK_EQ(name, ret, ERR(EINVAL));
+		snprintf(name, sizeof(name), "recv_sge_%d_bad_wr", n);
+		check(rbad == &rwr, name, "bad_wr %p", rbad);
+		ret = post_send(p->c, &wr, &bad);
+		snprintf(name, sizeof(name), "send_sge_%d", n);
+		CHECK_EQ(name, ret, ERR(EINVAL));
+		snprintf(name, sizeof(name), "send_sge_%d_bad_wr", n);
+		check(bad == &wr, name, "bad_wr %p", bad);
+		return;
+	}
+	CHECK_EQ(name, ret, 0);
+	snprintf(name, sizeof(name), "send_sge_%d", n);
+	CHECK_EQ(name, post_send(p->c, &wr, &bad), 0);
+	check_swc(name, scq, wr.wr_id, IBV_WC_SEND, p->c);
+	check_rwc(name, rcq, rwr.wr_id, (uint32_t)n, p->s, NULL);
+	ret = 1;
+	for (int i = 0; i < n; i++)
+		ret &= same(m, (size_t)i * 16, m, 2048 + (size_t)i * 16, 1);
+	snprintf(name, sizeof(name), "send_sge_%d_data", n);
+	check(ret, name, "the bytes differ");
+}
+
+/* A QP asked beyond a limit of siw's: refused, with errno EINVAL. */
+static void create_beyond(const char *name, struct ibv_qp_init_attr a)
+{
+	struct ibv_qp *qp = ibv_create_qp(t.b.pd, &a);
+	int err = qp ? 0 : errno;
+
+	if (qp)
+		ibv_destroy_qp(qp);
+	CHECK_EQ(name, err, EINVAL);
+}
+
+void t_limits(void)
+{
+	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 32, NULL, NULL, 0);
+	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 32, NULL, NULL, 0);
+	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 16, SIW_MAX_SGE);
+	struct ibv_mr *m = buf_mr(4096, 0);
+	struct ibv_qp_init_attr got;
+	struct ibv_qp_attr qa;
+	struct cm_pair p = {};
+
+	if (!scq || !rcq || !m || pair_up(&p, &a, &a))
+		return check(false, "limits_setup", "no pair");
+	CHECK_EQ("query_qp", ibv_query_qp(p.c, &qa, IBV_QP_CAP, &got), 0);
+	CHECK_EQ("qp_cap_max_send_sge", qa.cap.max_send_sge, SIW_MAX_SGE);
+	CHECK_EQ("qp_cap_max_recv_sge", qa.cap.max_recv_sge, SIW_MAX_SGE);
+	CHECK_EQ("qp_cap_max_inline", qa.cap.max_inline_data, SIW_MAX_INLINE);
+	inline_send(&p, scq, rcq, m, SIW_MAX_INLINE);
+	inline_send(&p, scq, rcq, m, SIW_MAX_INLINE + 1);
+	sge_send(&p, scq, rcq, m, SIW_MAX_SGE, SIW_MAX_SGE);
+	sge_send(&p, scq, rcq, m, SIW_MAX_SGE + 1, SIW_MAX_SGE);
+	cm_pair_destroy(&p);
+
+	/* The QP's own SGE limits, below siw's. */
+	a = qp_attr(scq, rcq, 16, 2);
+	if (pair_up(&p, &a, &a))
+		return;
+	CHECK_EQ("query_qp_2sge", ibv_query_qp(p.c, &qa, IBV_QP_CAP, &got), 0);
+	CHECK_EQ("qp_2sge_cap_max_send_sge", qa.cap.max_send_sge, 2);
+	CHECK_EQ("qp_2sge_cap_max_recv_sge", qa.cap.max_recv_sge, 2);
+	sge_send(&p, scq, rcq, m, 2, 2);
+	sge_send(&p, scq, rcq, m, 3, t.ours ? 2 : SIW_MAX_SGE);
+	cm_pair_destroy(&p);
+
+	a = qp_attr(scq, rcq, 16, SIW_MAX_SGE + 1);
+	create_beyond("create_qp_max_sge_7", a);
+	a = qp_attr(scq, rcq, 16, 1);
+	a.cap.max_inline_data = SIW_MAX_INLINE + 1;
+	create_beyond("create_qp_max_inline_41", a);
+	a = qp_attr(scq, rcq, 1u << 20, 1);
+	create_beyond("create_qp_max_wr_1M", a);
+	ibv_destroy_cq(scq);
+	ibv_destroy_cq(rcq);
+	buf_free(m);
+}
+
+/*
+ * SQ, RQ and both CQs of depth 8 lapped 15 times, six WRs a round so
+ * that the rounds straddle the end of each ring.
+ */
+void t_wrap(void)
+{
+	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 8, NULL, NULL, 0);
+	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 8, NULL, NULL, 0);
+	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 8, 1);
+	struct ibv_mr *m = buf_mr(4096, 0);
+	struct ibv_send_wr wr[6], *bad;
+	struct ibv_sge sg[6], rs[6];
+	struct ibv_wc wc[6];
+	struct cm_pair p = {};
+	int bad_order = 0, bad_data = 0, missing = 0;
+
+	if (!scq || !rcq || !m || pair_up(&p, &a, &a))
+		return check(false, "wrap_setup", "no pair");
+	CHECK_EQ("wrap_cq_depth", scq->cqe, 8);
+	for (uint32_t round = 0; round < 20; round++) {
+		for (int i = 0; i < 6; i++) {
+			uint32_t n = round * 6 + (uint32_t)i;
+
+			memcpy((char *)m->addr + i * 8, &n, 4);
+			sg[i] = sge_of(m, (size_t)i * 8, 4);
+			rs[i] = sge_of(m, 2048 + (size_t)i * 8, 4);
+			post_recv(p.s, n, &rs[i], 1);
+			wr[i] = (struct ibv_send_wr){
+				.wr_id = n,
+				.sg_list = &sg[i],
+				.num_sge = 1,
+				.opcode = IBV_WR_SEND,
+				.send_flags = IBV_SEND_SIGNALED,
+				.next = i < 5 ? &wr[i + 1] : NULL
+			};
+		}
+		if (post_send(p.c, wr, &bad)) {
+			missing++;
+			break;
+		}
+		missing += 6 - poll_wc(scq, 6, wc, WAIT_MS);
+		for (int i = 0; i < 6; i++)
+			bad_order += wc[i].wr_id != round * 6 + (uint64_t)i ||
+				     wc[i].status;
+		missing += 6 - poll_wc(rcq, 6, wc, WAIT_MS);
+		for (int i = 0; i < 6; i++) {
+			uint32_t n = round * 6 + (uint32_t)i, v;
+
+			bad_order += wc[i].wr_id != n || wc[i].status;
+			memcpy(&v, (char *)m->addr + 2048 + i * 8, 4);
+			bad_data += v != n;
+		}
+	}
+	CHECK_EQ("wrap_120_completions", missing, 0);
+	CHECK_EQ("wrap_in_order", bad_order, 0);
+	CHECK_EQ("wrap_data", bad_data, 0);
+	cm_pair_destroy(&p);
+	ibv_destroy_cq(scq);
+	ibv_destroy_cq(rcq);
+	buf_free(m);
+}
