@@ -14,9 +14,20 @@
 # demo): it is built the same way, installed nowhere, and not part of
 # "all".
 #
-# Installing the plugin and a <name>.driver file is left out on purpose:
-# where they go depends on how they share the system with Debian's
-# ibverbs-providers, which installs the same names.
+# A provider of the tree (not TEST) is installed the way rdma-core's are,
+# so that either core finds it with no setting of its own:
+#   - the plugin into VERBS_PROVIDER_DIR (/usr/lib/<multiarch>/libibverbs),
+#     the directory both cores dlopen() "driver <name>" from, whatever
+#     CMAKE_INSTALL_PREFIX is;
+#   - <name>.driver, the one line "driver <name>", into IBV_CONFIG_DIR
+#     (/etc/libibverbs.d), written into the build tree by this function.
+# The global property IBV_INSTALLED_PROVIDERS lists them (the install
+# test checks that each lands there).
+# These are the paths Debian's ibverbs-providers uses for rxe and siw:
+# installing this tree by hand over a system that has it overwrites its
+# files. The Debian package shares the system with it instead (a
+# diversion of the two plugins and driver files of other names; see
+# debian/README.source), and the RPM takes its place.
 function(ibv_add_provider name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "TEST" "" "")
   set(sources ${arg_UNPARSED_ARGUMENTS})
@@ -34,6 +45,13 @@ function(ibv_add_provider name)
     SUFFIX ".so")
   target_link_options(${name} PRIVATE -Wl,--no-undefined)
   target_link_libraries(${name} PRIVATE ibverbs)
+  if(NOT arg_TEST)
+    install(TARGETS ${name} LIBRARY DESTINATION ${VERBS_PROVIDER_DIR})
+    set(driver_file ${CMAKE_CURRENT_BINARY_DIR}/${name}.driver)
+    file(WRITE ${driver_file} "driver ${name}\n")
+    install(FILES ${driver_file} DESTINATION ${IBV_CONFIG_DIR})
+    set_property(GLOBAL APPEND PROPERTY IBV_INSTALLED_PROVIDERS ${name})
+  endif()
 
   if(NOT ENABLE_STATIC)
     return()
