@@ -280,6 +280,30 @@ siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
 		   qpn, wr->num_sge, SIW_MAX_SGE);
 }
 
+/*
+ * Whether the kernel's send engine may be idle, after this call posted
+ * @posted elements from index @start on. The kernel clears an element's
+ * flags as it takes the element into its engine, and once done with one
+ * element takes the next valid one. So while the element before our
+ * first is still valid, the engine has yet to take it and will come to
+ * ours without a doorbell. The fence orders our publishing before that
+ * read, as the kernel's full barrier after its clearing orders it before
+ * its look at the next element: either it sees ours, or we see its
+ * clearing and ring. When this call filled the whole ring, the element
+ * before the first is one of ours, and the queue was empty: ring.
+ */
+static bool siw_sq_may_idle(struct siw_qp *qp, uint32_t start, uint32_t posted)
+{
+	struct siw_sqe *prev;
+
+	if (posted >= qp->sq.num)
+		return true;
+	prev = (struct siw_sqe *)qp->sq.ring + ((start - 1) & (qp->sq.num - 1));
+	atomic_thread_fence(memory_order_seq_cst);
+	return !atomic_load_explicit(siw_wqe_flags(&prev->flags),
+				     memory_order_relaxed);
+}
+
 int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr)
 {
@@ -288,10 +312,12 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	struct ibv_send_wr *first = wr;
 	struct ibv_send_wr *bad;
 	uint32_t mask = qp->sq.num - 1;
+	uint32_t start;
 	bool refused = false;
 	int ret = 0, db;
 
 	pthread_spin_lock(&qp->sq.lock);
+	start = qp->sq.put;
 	for (; wr; wr = wr->next) {
 		struct siw_sqe *sqe = &ring[qp->sq.put & mask];
 		uint16_t flags;
@@ -307,8 +333,12 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		qp->sq.put++;
 	}
 	refused = ret != 0;
-	/* Ring the doorbell once for everything posted by this call. */
-	if (wr != first) {
+	/*
+	 * Ring the doorbell once for everything posted by this call, and
+	 * only when the engine may be idle (a system call saved per WR
+	 * while the queue is busy, as Debian's libsiw does).
+	 */
+	if (wr != first && siw_sq_may_idle(qp, start, qp->sq.put - start)) {
 		db = ibv_cmd_post_send(ibqp, NULL, &bad);
 		if (db && !ret) {
 			ret = db;
