@@ -159,6 +159,23 @@ static int siw_sq_opcode(enum ibv_wr_opcode op)
 	}
 }
 
+/*
+ * A work request's gather list into an element: struct siw_sge and
+ * struct ibv_sge have one layout. One entry, the common case, is three
+ * stores rather than a call to memcpy(), a per-WR cost the counts showed.
+ */
+static inline void siw_copy_sges(struct siw_sge *dst, const struct ibv_sge *src,
+				 int n)
+{
+	if (n == 1) {
+		dst->laddr = src->addr;
+		dst->length = src->length;
+		dst->lkey = src->lkey;
+	} else if (n > 1) {
+		memcpy(dst, src, (size_t)n * sizeof(*dst));
+	}
+}
+
 /* Fills @sqe from @wr; an errno value if siw cannot take it. */
 static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 			const struct ibv_send_wr *wr, uint16_t *flags)
@@ -210,10 +227,7 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 	}
 	if (wr->num_sge < 0 || wr->num_sge > SIW_MAX_SGE)
 		return EINVAL;
-	/* struct siw_sge and struct ibv_sge have one layout. */
-	if (wr->num_sge)
-		memcpy(sqe->sge, wr->sg_list,
-		       wr->num_sge * sizeof(sqe->sge[0]));
+	siw_copy_sges(sqe->sge, wr->sg_list, wr->num_sge);
 	sqe->num_sge = (uint8_t)wr->num_sge;
 	return 0;
 }
@@ -394,9 +408,7 @@ int siw_post_rqes(struct siw_context *ctx, const char *verb, struct siw_wq *wq,
 		}
 		rqe->id = wr->wr_id;
 		rqe->num_sge = (uint8_t)wr->num_sge;
-		if (wr->num_sge)
-			memcpy(rqe->sge, wr->sg_list,
-			       wr->num_sge * sizeof(rqe->sge[0]));
+		siw_copy_sges(rqe->sge, wr->sg_list, wr->num_sge);
 		siw_wqe_publish(&rqe->flags, SIW_WQE_VALID);
 		wq->put++;
 	}
