@@ -531,6 +531,16 @@ static void qp_queues(void **state)
 	kernel_take(&kern.sq[0].flags);
 	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
 	assert_int_equal(kern.sq[0].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
+	/*
+	 * Every post since the first found the element before its own still
+	 * untaken: the kernel's engine comes to it unasked, no doorbell. Once
+	 * the kernel took them all, a post rings again.
+	 */
+	assert_int_equal(kern.doorbells, 1);
+	for (unsigned int i = 0; i < T_NUM_WQE; i++)
+		kernel_take(&kern.sq[i].flags);
+	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
+	assert_int_equal(kern.doorbells, 2);
 
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 	assert_int_equal(ibv_destroy_cq(cq), 0);

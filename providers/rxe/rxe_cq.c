@@ -90,25 +90,39 @@ int rxe_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 }
 
 /*
- * The kernel's completion in the core's. The opcode values are the
- * verbs API's (IB_UVERBS_WC_*), copied as they are; two flag bits are
- * not (rxe_wc_flags()).
+ * The kernel's completion in the core's. struct ib_uverbs_wc and struct
+ * ibv_wc have one layout (the assertions check each field) and the
+ * opcode values are the verbs API's: one block copy, three vector moves
+ * rather than a store per field, then the two flag bits that differ
+ * (rxe_wc_flags()). The kernel's last two bytes (port_num, reserved)
+ * land in the padding of struct ibv_wc.
  */
+#define RXE_WC_SAME(f, k)                                                    \
+	static_assert(offsetof(struct ibv_wc, f) ==                          \
+				      offsetof(struct ib_uverbs_wc, k) &&    \
+			      sizeof(((struct ibv_wc *)0)->f) ==             \
+				      sizeof(((struct ib_uverbs_wc *)0)->k), \
+		      "ibv_wc." #f " where the kernel has " #k)
+RXE_WC_SAME(wr_id, wr_id);
+RXE_WC_SAME(status, status);
+RXE_WC_SAME(opcode, opcode);
+RXE_WC_SAME(vendor_err, vendor_err);
+RXE_WC_SAME(byte_len, byte_len);
+RXE_WC_SAME(imm_data, ex.imm_data);
+RXE_WC_SAME(qp_num, qp_num);
+RXE_WC_SAME(src_qp, src_qp);
+RXE_WC_SAME(wc_flags, wc_flags);
+RXE_WC_SAME(pkey_index, pkey_index);
+RXE_WC_SAME(slid, slid);
+RXE_WC_SAME(sl, sl);
+RXE_WC_SAME(dlid_path_bits, dlid_path_bits);
+static_assert(sizeof(struct ibv_wc) == sizeof(struct ib_uverbs_wc),
+	      "a kernel completion fills exactly one struct ibv_wc");
+
 static inline void rxe_wc_from(struct ibv_wc *wc, const struct ib_uverbs_wc *k)
 {
-	wc->wr_id = k->wr_id;
-	wc->status = (enum ibv_wc_status)k->status;
-	wc->opcode = (enum ibv_wc_opcode)k->opcode;
-	wc->vendor_err = k->vendor_err;
-	wc->byte_len = k->byte_len;
-	wc->imm_data = k->ex.imm_data;
-	wc->qp_num = k->qp_num;
-	wc->src_qp = k->src_qp;
+	memcpy(wc, k, sizeof(*wc));
 	wc->wc_flags = rxe_wc_flags(k->wc_flags);
-	wc->pkey_index = k->pkey_index;
-	wc->slid = k->slid;
-	wc->sl = k->sl;
-	wc->dlid_path_bits = k->dlid_path_bits;
 }
 
 int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
