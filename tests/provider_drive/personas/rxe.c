@@ -126,9 +126,11 @@ static int resize_cq(struct t_uv_cmd *cmd)
 	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
+uint32_t sr_ah_num = 1;
+
 static int create_ah(struct t_uv_cmd *cmd)
 {
-	struct rxe_create_ah_resp r = { .ah_num = 1 };
+	struct rxe_create_ah_resp r = { .ah_num = sr_ah_num };
 
 	return t_drv_answer(cmd, &r, sizeof(r));
 }

@@ -8,6 +8,7 @@
  * binds, full queues and their wrap-around, SRQs, CQ polling classic
  * and extended.
  */
+#include <dlfcn.h>
 #include <endian.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -17,6 +18,57 @@
 
 #include "soft_roce_dp.h"
 #include "t_drive.h"
+
+/*
+ * An AH whose kernel answers ah_num 0 makes a Soft-RoCE provider build
+ * the address vector itself: the source GID (ibv_query_gid()) and the
+ * destination's MAC (ibv_resolve_eth_l2_from_gid(), the host's
+ * neighbour table). The fake device has no GIDs and no network, so
+ * while @sr_fake_l2 is set (that one ibv_create_ah()) the test answers
+ * both for the provider: source ::ffff:192.0.2.1, every destination at
+ * 02:00:5e:00:02:09. Otherwise, and for every other persona, the
+ * library's own verbs answer.
+ */
+static bool sr_fake_l2;
+
+int ibv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
+		  union ibv_gid *gid);
+int ibv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
+		  union ibv_gid *gid)
+{
+	static const union ibv_gid src = {
+		.raw = { [10] = 0xff, [11] = 0xff, [12] = 192, [14] = 2, [15] = 1 }
+	};
+	int (*real)(struct ibv_context *, uint8_t, int, union ibv_gid *);
+
+	if (sr_fake_l2) {
+		*gid = src;
+		return 0;
+	}
+	real = dlvsym(RTLD_NEXT, "ibv_query_gid", "IBVERBS_1.1");
+	return real ? real(ctx, port, index, gid) : -1;
+}
+
+int ibv_resolve_eth_l2_from_gid(struct ibv_context *ctx,
+				struct ibv_ah_attr *attr, uint8_t mac[6],
+				uint16_t *vid);
+int ibv_resolve_eth_l2_from_gid(struct ibv_context *ctx,
+				struct ibv_ah_attr *attr, uint8_t mac[6],
+				uint16_t *vid)
+{
+	static const uint8_t peer[6] = { 0x02, 0x00, 0x5e, 0x00, 0x02, 0x09 };
+	int (*real)(struct ibv_context *, struct ibv_ah_attr *, uint8_t *,
+		    uint16_t *);
+
+	if (sr_fake_l2) {
+		memcpy(mac, peer, sizeof(peer));
+		if (vid)
+			*vid = 0xffff;
+		return 0;
+	}
+	real = dlvsym(RTLD_NEXT, "ibv_resolve_eth_l2_from_gid", "IBVERBS_1.1");
+	return real ? real(ctx, attr, mac, vid) : -1;
+}
 
 /*
  * The kernel's side of the first CQ: four completions written into its
@@ -249,7 +301,7 @@ static void wr_ex_dump(struct ibv_qp *base)
 }
 
 /* The same UD SEND through the builders of an extended UD QP. */
-static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah)
+static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah, const char *what)
 {
 	static char buf[64];
 	struct ibv_qp_init_attr_ex init = {
@@ -284,7 +336,7 @@ static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah)
 	ret = ibv_wr_complete(qx);
 	t_uv_note("wr_complete(ud) ret=%d", ret);
 	if (!ret && sr_last_queue_of('s'))
-		slots_dump("ud_ex_wqe", sr_last_queue_of('s'), 1,
+		slots_dump(what, sr_last_queue_of('s'), 1,
 			   sizeof(struct rxe_send_wqe) +
 				   sizeof(struct rxe_sge));
 	t_uv_unname(buf);
@@ -293,9 +345,12 @@ static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah)
 
 /*
  * A UD SEND to an AH (a RoCE peer, 192.0.2.9) on a UD QP of its own:
- * the slot carries the remote QPN, the Q_Key and the AH's number.
+ * the slot carries the remote QPN, the Q_Key and the AH's number; or,
+ * when the kernel answered CREATE_AH with number 0 (@ah_num, as an
+ * rdma_rxe before AH numbers does), the whole address vector.
  */
-static void ud_dump(struct ibv_qp *base)
+static void ud_case(struct ibv_qp *base, uint32_t ah_num, const char *what,
+		    const char *what_ex)
 {
 	static char buf[64];
 	struct ibv_ah_attr aa = { .is_global = 1,
@@ -324,9 +379,20 @@ static void ud_dump(struct ibv_qp *base)
 				  .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_SIGNALED },
 			   *bad;
-	struct ibv_ah *ah = ibv_create_ah(base->pd, &aa);
+	struct ibv_ah *ah;
 	struct ibv_qp *qp;
 	int ret;
+
+	if (!ah_num) { /* every field of the GRH seen in the AV */
+		aa.grh.flow_label = 0x12345;
+		aa.grh.sgid_index = 1;
+		aa.grh.traffic_class = 0x20;
+	}
+	sr_ah_num = ah_num;
+	sr_fake_l2 = !ah_num;
+	ah = ibv_create_ah(base->pd, &aa);
+	sr_fake_l2 = false;
+	sr_ah_num = 1;
 
 	if (!t_note_made("ud ah", ah))
 		return;
@@ -339,14 +405,20 @@ static void ud_dump(struct ibv_qp *base)
 		ret = ibv_post_send(qp, &wr, &bad);
 		t_uv_note("post_send(ud) ret=%d", ret);
 		if (!ret && sr_last_queue_of('s'))
-			slots_dump("ud_wqe", sr_last_queue_of('s'), 1,
+			slots_dump(what, sr_last_queue_of('s'), 1,
 				   sizeof(struct rxe_send_wqe) +
 					   sizeof(struct rxe_sge));
 		t_uv_unname(buf);
 		t_uv_note("destroy ud qp ret=%d", ibv_destroy_qp(qp));
 	}
-	ud_ex_dump(base, ah);
+	ud_ex_dump(base, ah, what_ex);
 	t_uv_note("destroy ud ah ret=%d", ibv_destroy_ah(ah));
+}
+
+static void ud_dump(struct ibv_qp *base)
+{
+	ud_case(base, 1, "ud_wqe", "ud_ex_wqe");
+	ud_case(base, 0, "av_wqe", "av_ex_wqe");
 }
 
 /* The same bind through ibv_wr_bind_mw() on an extended QP of its own. */

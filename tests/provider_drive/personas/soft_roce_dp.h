@@ -18,6 +18,9 @@ struct rxe_queue_buf;
 struct rxe_queue_buf *sr_queue_of(char kind);
 struct rxe_queue_buf *sr_last_queue_of(char kind);
 
+/* What the kernel answers the next CREATE_AH with (1 unless set). */
+extern uint32_t sr_ah_num;
+
 /* The first CQ filled by the kernel and polled with ibv_poll_cq(). */
 void sr_cq_fill_and_poll(struct ibv_cq *cq);
 /* The same through an extended CQ of its own. */
