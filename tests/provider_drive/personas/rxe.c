@@ -21,15 +21,28 @@
 #include "soft_roce_dp.h"
 #include "t_drive.h"
 
-/* The queues handed out, for their headers when the provider maps them. */
+/*
+ * The queues handed out, for their headers when the provider maps them;
+ * room for every queue of a drive (the oldest are reused past it).
+ */
+#define NQUEUES 64
 static struct queue {
 	uint64_t offset;
 	uint32_t slots, log2_elem;
 	bool cq;
+	bool carry; /* takes the entries the resized SRQ had pending */
 	char kind; /* 'c'q, 'r'ecv, 's'end, shared recv 'q' */
 	struct rxe_queue_buf *buf; /* where the provider mapped it */
-} queues[16];
+} queues[NQUEUES];
 static unsigned int nqueues;
+
+/*
+ * The receives pending in an SRQ when it was resized, which rdma_rxe
+ * copies into the new queue (rxe_queue_resize()): the new queue starts
+ * with them at index 0.
+ */
+static uint8_t carried[64 * 128];
+static uint32_t ncarried, carried_log2;
 
 /* The kernel's next mmap offset: it starts one page up. */
 static uint64_t next_offset = 4096;
@@ -37,7 +50,7 @@ static uint64_t next_offset = 4096;
 /* A queue of @slots entries of at least @elem bytes, at a fresh offset. */
 static struct mminfo queue_at(uint32_t slots, size_t elem, char kind)
 {
-	struct queue *q = &queues[nqueues++ % 16];
+	struct queue *q = &queues[nqueues++ % NQUEUES];
 	struct mminfo mi = { 0 };
 
 	q->kind = kind;
@@ -54,11 +67,17 @@ static void rxe_mmap(uint64_t offset, void *addr, size_t len)
 {
 	struct rxe_queue_buf *buf = addr;
 
-	for (unsigned int i = 0; i < nqueues && i < 16; i++)
+	for (unsigned int i = 0; i < nqueues && i < NQUEUES; i++)
 		if (queues[i].offset == offset && len >= sizeof(*buf)) {
 			buf->log2_elem_size = queues[i].log2_elem;
 			buf->index_mask = queues[i].slots - 1;
 			queues[i].buf = buf;
+			if (queues[i].carry) {
+				memcpy(buf->data, carried,
+				       (size_t)ncarried << carried_log2);
+				buf->producer_index = ncarried;
+				queues[i].carry = false;
+			}
 			/*
 			 * A CQ starts three slots before the end of its ring, as
 			 * one the kernel resized may: the completions the drive
@@ -77,8 +96,24 @@ static void rxe_mmap(uint64_t offset, void *addr, size_t len)
 /* The kernel remaps an SRQ it resized: where to, at the provider's address. */
 static int modify_srq(struct t_uv_cmd *cmd)
 {
+	struct rxe_queue_buf *old = sr_last_queue_of('q');
 	struct rxe_modify_srq_cmd req;
-	struct mminfo mi = queue_at(64, RECV_WQE, 'q');
+	struct mminfo mi;
+
+	ncarried = 0;
+	if (old) {
+		carried_log2 = old->log2_elem_size;
+		for (uint32_t i = old->consumer_index; i != old->producer_index;
+		     i = (i + 1) & old->index_mask)
+			if (((size_t)(ncarried + 1) << carried_log2) <=
+			    sizeof(carried))
+				memcpy(carried + ((size_t)ncarried++
+						  << carried_log2),
+				       old->data + ((size_t)i << carried_log2),
+				       (size_t)1 << carried_log2);
+	}
+	mi = queue_at(64, RECV_WQE, 'q');
+	queues[(nqueues - 1) % NQUEUES].carry = ncarried > 0;
 
 	if (cmd->drv_in_len < sizeof(req))
 		return 0;
@@ -93,7 +128,7 @@ static int create_cq(struct t_uv_cmd *cmd)
 		.mi = queue_at(64, sizeof(struct ib_uverbs_wc), 'c')
 	};
 
-	queues[(nqueues - 1) % 16].cq = true;
+	queues[(nqueues - 1) % NQUEUES].cq = true;
 	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
@@ -138,7 +173,7 @@ static int create_ah(struct t_uv_cmd *cmd)
 /* The first queue of @kind the provider mapped. */
 struct rxe_queue_buf *sr_queue_of(char kind)
 {
-	for (unsigned int i = 0; i < nqueues && i < 16; i++)
+	for (unsigned int i = 0; i < nqueues && i < NQUEUES; i++)
 		if (queues[i].kind == kind)
 			return queues[i].buf;
 	return NULL;
@@ -149,7 +184,7 @@ struct rxe_queue_buf *sr_last_queue_of(char kind)
 {
 	struct rxe_queue_buf *buf = NULL;
 
-	for (unsigned int i = 0; i < nqueues && i < 16; i++)
+	for (unsigned int i = 0; i < nqueues && i < NQUEUES; i++)
 		if (queues[i].kind == kind)
 			buf = queues[i].buf;
 	return buf;

@@ -622,6 +622,68 @@ static void rq_full_dump(struct ibv_qp *base)
 }
 
 /*
+ * An SRQ filled until the provider refuses, then all but three taken
+ * by the kernel and filled past its end (wrap-around), then grown with
+ * those entries pending: the kernel moves them into the new queue,
+ * where the provider must go on posting behind them.
+ */
+static void srq_dump(struct ibv_pd *pd)
+{
+	static char buf[64];
+	struct ibv_srq_init_attr init = { .attr = { .max_wr = 16,
+						    .max_sge = 1 } };
+	struct ibv_srq_attr attr = { .max_wr = 48 };
+	struct ibv_sge sge = { .addr = (uintptr_t)buf,
+			       .length = 8,
+			       .lkey = 0x1234 };
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	struct ibv_srq *srq = ibv_create_srq(pd, &init);
+	struct rxe_queue_buf *q;
+	uint32_t prod;
+	int ret = 0, n;
+
+	if (!t_note_made("full srq", srq))
+		return;
+	q = sr_last_queue_of('q');
+	t_uv_name("srq_buf", buf, sizeof(buf));
+	for (n = 0; n < 80 && !ret; n++) {
+		wr.wr_id = 500 + n;
+		ret = ibv_post_srq_recv(srq, &wr, &bad);
+	}
+	t_uv_note("srq full after %d ret=%d bad=%s", n - 1, ret,
+		  bad == &wr ? "wr" : "other");
+	if (q) {
+		prod = __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE);
+		__atomic_store_n(&q->consumer_index, (prod - 3) & q->index_mask,
+				 __ATOMIC_RELEASE);
+		for (n = 0, ret = 0; n < 20 && !ret; n++) {
+			wr.wr_id = 600 + n;
+			ret = ibv_post_srq_recv(srq, &wr, &bad);
+		}
+		t_uv_note("srq again %d ret=%d producer=%u", n, ret,
+			  __atomic_load_n(&q->producer_index,
+					  __ATOMIC_ACQUIRE));
+		slots_dump("srq_wrapped", q, 1,
+			   sizeof(struct rxe_recv_wqe) +
+				   sizeof(struct rxe_sge));
+	}
+	ret = ibv_modify_srq(srq, &attr, IBV_SRQ_MAX_WR);
+	q = sr_last_queue_of('q');
+	t_uv_note("modify_srq(pending) ret=%d producer=%u", ret,
+		  q ? __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE) :
+		      0);
+	wr.wr_id = 700;
+	ret = ibv_post_srq_recv(srq, &wr, &bad);
+	t_uv_note("post_srq_recv(moved) ret=%d", ret);
+	if (q && !ret)
+		slots_dump("srq_moved", q, 3,
+			   sizeof(struct rxe_recv_wqe) +
+				   sizeof(struct rxe_sge));
+	t_uv_unname(buf);
+	t_uv_note("destroy full srq ret=%d", ibv_destroy_srq(srq));
+}
+
+/*
  * The work requests the provider writes into the first QP's queues: a
  * receive, and sends of three kinds in one post, each slot dumped.
  */
@@ -681,4 +743,5 @@ void sr_wqe_dump(struct ibv_qp *qp)
 	bind_dump(qp);
 	sq_full_dump(qp);
 	rq_full_dump(qp);
+	srq_dump(qp->pd);
 }
