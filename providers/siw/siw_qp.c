@@ -375,10 +375,11 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	struct ibv_send_wr *first = wr;
 	struct ibv_send_wr *bad;
 	uint32_t mask = qp->sq.num - 1;
-	uint32_t put0 = qp->sq.put;
+	uint32_t put0;
 	int ret = 0, db;
 
 	pthread_spin_lock(&qp->sq.lock);
+	put0 = qp->sq.put; /* under the lock: another poster may be ahead */
 	for (; wr; wr = wr->next) {
 		struct siw_sqe *sqe = &ring[qp->sq.put & mask];
 		uint16_t flags;
