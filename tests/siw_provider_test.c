@@ -52,6 +52,7 @@ static struct {
 	size_t srq_len;
 	unsigned int doorbells; /* POST_SEND commands, all without WR */
 	uint32_t doorbell_wrs;
+	int doorbell_err; /* what POST_SEND fails with (0: it succeeds) */
 } kern;
 
 enum verb {
@@ -101,6 +102,43 @@ static enum verb verb_of(const struct t_uv_cmd *cmd)
 	return V_OTHER;
 }
 
+/*
+ * siw keeps the capacities a QP is created with (siw_create_qp() checks
+ * them against its limits only), so its answer gives back the request's
+ * struct ib_uverbs_qp_cap: five u32 from max_send_wr on, in the request
+ * and in the answer alike, or the method's CAP and RESP_CAP.
+ */
+static void echo_qp_caps(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *in, *out;
+	size_t in_off, out_off;
+
+	if (cmd->is_ioctl) {
+		in = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP);
+		out = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_RESP_CAP);
+		if (in && out && in->len >= sizeof(struct ib_uverbs_qp_cap) &&
+		    out->len >= sizeof(struct ib_uverbs_qp_cap))
+			memmove((void *)(uintptr_t)out->data,
+				(const void *)(uintptr_t)in->data,
+				sizeof(struct ib_uverbs_qp_cap));
+		return;
+	}
+	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
+		in_off = offsetof(struct ib_uverbs_ex_create_qp, max_send_wr);
+		out_off = offsetof(struct ib_uverbs_ex_create_qp_resp,
+				   base.max_send_wr);
+	} else {
+		in_off = offsetof(struct ib_uverbs_create_qp, max_send_wr);
+		out_off =
+			offsetof(struct ib_uverbs_create_qp_resp, max_send_wr);
+	}
+	if (cmd->core_in_len >= in_off + sizeof(struct ib_uverbs_qp_cap) &&
+	    cmd->core_out_len >= out_off + sizeof(struct ib_uverbs_qp_cap))
+		memcpy((uint8_t *)cmd->core_out + out_off,
+		       (const uint8_t *)cmd->core_in + in_off,
+		       sizeof(struct ib_uverbs_qp_cap));
+}
+
 static int put(struct t_uv_cmd *cmd, const void *src, size_t len)
 {
 	memcpy(cmd->drv_out, src,
@@ -147,6 +185,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 			.rq_key = T_RQ_KEY,
 		};
 
+		echo_qp_caps(cmd);
 		return put(cmd, &r, sizeof(r));
 	}
 	case V_CREATE_SRQ: {
@@ -163,7 +202,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 		kern.doorbells++;
 		if (cmd->core_in_len >= sizeof(*ps))
 			kern.doorbell_wrs += ps->wr_count;
-		return 0;
+		return kern.doorbell_err;
 	}
 	default:
 		return 0;
@@ -402,7 +441,7 @@ static void qp_queues(void **state)
 {
 	struct ibv_context *ctx = open_siw();
 	static char buf[256], text[80];
-	struct ibv_sge sge[2], big = { (uintptr_t)buf, 81, 0 };
+	struct ibv_sge sge[3], big = { (uintptr_t)buf, 81, 0 };
 	struct ibv_send_wr swr[2], *bad_s;
 	struct ibv_recv_wr rwr, *bad_r;
 	struct ibv_qp_init_attr init = {
@@ -518,9 +557,59 @@ static void qp_queues(void **state)
 	free(log);
 	assert_int_equal(kern.doorbells, 1);
 
+	/*
+	 * The kernel granted the 2 SGEs asked for (under siw's 6): a send
+	 * or a receive of 3 is refused by the provider, said at level 3.
+	 */
+	assert_int_equal(init.cap.max_send_sge, 2); /* as answered */
+	assert_int_equal(init.cap.max_recv_sge, 2);
+	sge[2] = sge[1];
+	swr[1] = (struct ibv_send_wr){
+		.wr_id = 3, .sg_list = sge, .num_sge = 3, .opcode = IBV_WR_SEND
+	};
+	log = post_refused(&refused);
+	assert_int_equal(refused.ret, EINVAL);
+	assert_ptr_equal(refused.bad, &swr[1]);
+	assert_non_null(strstr(log, "num_sge 3, the QP takes at most 2"));
+	free(log);
+	rwr.num_sge = 3;
+	assert_int_equal(ibv_post_recv(qp, &rwr, &bad_r), EINVAL);
+	assert_ptr_equal(bad_r, &rwr);
+	assert_int_equal(kern.rq[1].flags, 0);
+	rwr.num_sge = 2;
+	assert_int_equal(kern.doorbells, 1);
+
+	/*
+	 * The doorbell refused (ENOTCONN: not in RTS): the call's elements
+	 * are taken back, its first WR reported with the kernel's errno.
+	 */
+	swr[1] = (struct ibv_send_wr){
+		.wr_id = 4, .sg_list = sge, .num_sge = 1, .opcode = IBV_WR_SEND
+	};
+	swr[0].next = &swr[1];
+	kern.doorbell_err = ENOTCONN;
+	refused.wr = &swr[0];
+	log = post_refused(&refused);
+	kern.doorbell_err = 0;
+	assert_int_equal(refused.ret, ENOTCONN);
+	assert_ptr_equal(refused.bad, &swr[0]);
+	assert_int_equal(kern.doorbells, 2);
+	assert_int_equal(kern.sq[2].flags, 0);
+	assert_int_equal(kern.sq[3].flags, 0);
+	assert_non_null(strstr(log, "the doorbell failed"));
+	free(log);
+	/* The slots are free again: the same call now goes in there. */
+	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
+	assert_int_equal(kern.doorbells, 3);
+	assert_int_equal(kern.sq[2].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
+	assert_int_equal(kern.sq[2].id, 1);
+	assert_int_equal(kern.sq[3].flags, SIW_WQE_VALID);
+	assert_int_equal(kern.sq[3].id, 4);
+	refused.wr = &swr[1];
+
 	/* Round the ring: full until the kernel takes an element. */
 	swr[0].next = NULL;
-	for (unsigned int i = 2; i < T_NUM_WQE; i++)
+	for (unsigned int i = 4; i < T_NUM_WQE; i++)
 		assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
 	refused.wr = &swr[0];
 	log = post_refused(&refused);

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <infiniband/driver.h>
 
@@ -87,7 +88,16 @@ struct rxe_srq {
 struct rxe_ah {
 	struct ibv_ah ibv_ah;
 	uint32_t ah_num; /* the kernel's, for UD send WRs */
+	struct rxe_av av; /* for a kernel that answers ah_num 0 (rxe_ah.c) */
 };
+
+/* The destination of a UD send WQE: the AH's number, or its AV. */
+static inline void rxe_ud_dest(struct rxe_send_wr *k, const struct rxe_ah *ah)
+{
+	k->wr.ud.ah_num = ah->ah_num;
+	if (__builtin_expect(!ah->ah_num, 0))
+		memcpy(&k->wr.ud.av, &ah->av, sizeof(ah->av));
+}
 
 struct rxe_mr {
 	struct verbs_mr vmr;

@@ -305,7 +305,7 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 			return EINVAL;
 		k->wr.ud.remote_qpn = wr->wr.ud.remote_qpn;
 		k->wr.ud.remote_qkey = wr->wr.ud.remote_qkey;
-		k->wr.ud.ah_num = to_rxeah(wr->wr.ud.ah)->ah_num;
+		rxe_ud_dest(k, to_rxeah(wr->wr.ud.ah));
 	}
 	if (wr->opcode == IBV_WR_LOCAL_INV)
 		return 0;

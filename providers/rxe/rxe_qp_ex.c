@@ -228,7 +228,7 @@ static void rxe_wr_set_ud_addr(struct ibv_qp_ex *qp_ex, struct ibv_ah *ah,
 		return;
 	wqe->wr.wr.ud.remote_qpn = remote_qpn;
 	wqe->wr.wr.ud.remote_qkey = remote_qkey;
-	wqe->wr.wr.ud.ah_num = to_rxeah(ah)->ah_num;
+	rxe_ud_dest(&wqe->wr, to_rxeah(ah));
 }
 
 static void rxe_wr_set_sge_list(struct ibv_qp_ex *qp_ex, size_t num_sge,

@@ -417,7 +417,7 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	int ret = 0, db;
 
 	pthread_spin_lock(&qp->sq.lock);
-	start = qp->sq.put;
+	start = qp->sq.put; /* under the lock: another poster may be ahead */
 	for (; wr; wr = wr->next) {
 		struct siw_sqe *sqe = &ring[qp->sq.put & mask];
 		uint16_t flags;
