@@ -247,11 +247,46 @@ static int send_post(struct ibv_context *ctx, uint32_t command,
 	return ret;
 }
 
+/*
+ * A post of no work request: a provider's doorbell, saying that the queue
+ * it shares with the kernel has new entries (rxe, siw). It is on the data
+ * path, once per post call, so it goes by write(), the command's native
+ * form, rather than through the ioctl tunnel that the posts of work
+ * requests take as rdma-core 44's do: the same request without the layer
+ * of attributes on both sides of the system call. Every kernel with
+ * uverbs takes it so; Debian's providers write() their doorbells too.
+ */
+static int ring(struct ibv_context *ctx, const struct post_kind *kind,
+		uint32_t handle)
+{
+	struct ib_uverbs_post_send_resp resp;
+	struct ibv_post_send req = {
+		.qp_handle = handle,
+		.wqe_size = kind->wqe_size,
+		.response = ioctl_ptr_to_u64(&resp),
+	};
+	struct kcmd_write_args w = {
+		.command = kind->command,
+		KCMD_REQ(&req, sizeof(req)),
+		KCMD_RESP(&resp, sizeof(resp)),
+	};
+
+	return kcmd_write_direct(ctx, &w);
+}
+
 /* The one body of the three posts: build the request on the stack, send. */
 static int post(struct ibv_context *ctx, const struct post_kind *kind,
 		uint32_t handle, enum ibv_qp_type type, void *head, void **bad)
 {
 	struct post_size s;
+
+	if (!head) {
+		int ret = ring(ctx, kind, handle);
+
+		if (ret)
+			*bad = NULL;
+		return ret;
+	}
 
 	if (!chain_size(kind, head, &s)) {
 		*bad = head;

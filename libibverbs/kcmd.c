@@ -334,6 +334,13 @@ static bool sizes_ok(const struct kcmd_write_args *w)
 	       (w->resp_len - w->resp_core) / 8 <= UINT16_MAX;
 }
 
+int kcmd_write_direct(struct ibv_context *ctx, const struct kcmd_write_args *w)
+{
+	if (!sizes_ok(w) || w->extended)
+		return with_errno(EINVAL);
+	return write_basic(ctx, w);
+}
+
 int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *w)
 {
 	int ret;

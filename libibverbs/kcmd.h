@@ -72,6 +72,14 @@ struct kcmd_write_args {
 int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *args);
 
 /*
+ * kcmd_write() by write() alone, for a basic command whose native form it
+ * is and whose cost counts: a provider's doorbell, the empty post of the
+ * data path (cmd_post.c). Every kernel with uverbs takes it so.
+ */
+int kcmd_write_direct(struct ibv_context *ctx,
+		      const struct kcmd_write_args *args);
+
+/*
  * execute_ioctl() for a caller that has another way to send the command
  * when the kernel lacks the method: the same, without explaining the
  * refusal (explain.c), since nothing has failed yet.

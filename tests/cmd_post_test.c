@@ -143,6 +143,47 @@ static void test_post_send_bytes(void **state)
 }
 
 /*
+ * A post of no work request, a provider's doorbell, goes by write() even
+ * where the kernel has the ioctl tunnel that posts of work requests take:
+ * the bare request, no WR, one system call; a refusal leaves *bad_wr NULL.
+ */
+static void test_doorbell_by_write(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_qp qp = { .context = ctx,
+			     .handle = 9,
+			     .qp_type = IBV_QPT_RC };
+	struct ibv_srq srq = { .context = ctx, .handle = 4 };
+	struct ibv_send_wr *bad = (void *)1;
+	struct ibv_recv_wr *rbad = (void *)1;
+	uint8_t want[CMD_HDR_SIZE + 24];
+	unsigned int calls = tk.ncalls;
+
+	tk.no_ioctl = false;
+	assert_int_equal(ibv_cmd_post_send(&qp, NULL, &bad), 0);
+	assert_int_equal(tk.ncalls, calls + 1);
+	put_post(want, sizeof(want), IB_USER_VERBS_CMD_POST_SEND, 9, 0, 0,
+		 SEND_WR_SIZE);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
+	assert_ptr_equal(bad, (void *)1); /* untouched on success */
+
+	assert_int_equal(ibv_cmd_post_recv(&qp, NULL, &rbad), 0);
+	put_post(want, sizeof(want), IB_USER_VERBS_CMD_POST_RECV, 9, 0, 0,
+		 RECV_WR_SIZE);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
+	assert_int_equal(ibv_cmd_post_srq_recv(&srq, NULL, &rbad), 0);
+	put_post(want, sizeof(want), IB_USER_VERBS_CMD_POST_SRQ_RECV, 4, 0, 0,
+		 RECV_WR_SIZE);
+	t_expect(tk.ncalls - 1, false, want, sizeof(want));
+
+	tk.write_err = ENOTCONN;
+	assert_int_equal(ibv_cmd_post_send(&qp, NULL, &bad), ENOTCONN);
+	assert_int_equal(errno, ENOTCONN);
+	assert_null(bad);
+	tk.write_err = 0;
+}
+
+/*
  * Counts a request cannot hold fail with EINVAL before anything is
  * copied or sent: scatter counts whose 32-bit sum wraps, a negative
  * count, a chain that loops back on itself.
@@ -212,6 +253,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T_CASE(test_post_send_bytes),
+		T_CASE(test_doorbell_by_write),
 		T_CASE(test_post_recv_bytes),
 		T_CASE(test_post_counts_cannot_wrap),
 	};
