@@ -248,30 +248,21 @@ static int send_post(struct ibv_context *ctx, uint32_t command,
 }
 
 /*
- * A post of no work request: a provider's doorbell, saying that the queue
- * it shares with the kernel has new entries (rxe, siw). It is on the data
- * path, once per post call, so it goes by write(), the command's native
- * form, rather than through the ioctl tunnel that the posts of work
- * requests take as rdma-core 44's do: the same request without the layer
- * of attributes on both sides of the system call. Every kernel with
- * uverbs takes it so; Debian's providers write() their doorbells too.
+ * A post of no work request is a provider's doorbell, saying that the
+ * queue it shares with the kernel has new entries (rxe, siw): once per
+ * post call on the data path, so it takes the cheapest route there is
+ * (kcmd_doorbell()), before post() sets up its frame, where the posts of
+ * work requests take the route rdma-core 44's do. Debian's providers
+ * write() their doorbells too.
  */
-static int ring(struct ibv_context *ctx, const struct post_kind *kind,
-		uint32_t handle)
+static inline int ring(struct ibv_context *ctx, uint32_t command,
+		       uint32_t handle, uint32_t wqe_size, void **bad)
 {
-	struct ib_uverbs_post_send_resp resp;
-	struct ibv_post_send req = {
-		.qp_handle = handle,
-		.wqe_size = kind->wqe_size,
-		.response = ioctl_ptr_to_u64(&resp),
-	};
-	struct kcmd_write_args w = {
-		.command = kind->command,
-		KCMD_REQ(&req, sizeof(req)),
-		KCMD_RESP(&resp, sizeof(resp)),
-	};
+	int ret = kcmd_doorbell(ctx, command, handle, wqe_size);
 
-	return kcmd_write_direct(ctx, &w);
+	if (__builtin_expect(ret != 0, 0))
+		*bad = NULL;
+	return ret;
 }
 
 /* The one body of the three posts: build the request on the stack, send. */
@@ -279,14 +270,6 @@ static int post(struct ibv_context *ctx, const struct post_kind *kind,
 		uint32_t handle, enum ibv_qp_type type, void *head, void **bad)
 {
 	struct post_size s;
-
-	if (!head) {
-		int ret = ring(ctx, kind, handle);
-
-		if (ret)
-			*bad = NULL;
-		return ret;
-	}
 
 	if (!chain_size(kind, head, &s)) {
 		*bad = head;
@@ -317,6 +300,9 @@ static int post(struct ibv_context *ctx, const struct post_kind *kind,
 IBV_EXPORT int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 				 struct ibv_send_wr **bad_wr)
 {
+	if (!wr)
+		return ring(ibqp->context, post_send_kind.command, ibqp->handle,
+			    post_send_kind.wqe_size, (void **)bad_wr);
 	return post(ibqp->context, &post_send_kind, ibqp->handle, ibqp->qp_type,
 		    wr, (void **)bad_wr);
 }
@@ -329,6 +315,9 @@ IBV_EXPORT int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 IBV_EXPORT int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 				 struct ibv_recv_wr **bad_wr)
 {
+	if (!wr)
+		return ring(ibqp->context, post_recv_kind.command, ibqp->handle,
+			    post_recv_kind.wqe_size, (void **)bad_wr);
 	return post(ibqp->context, &post_recv_kind, ibqp->handle, ibqp->qp_type,
 		    wr, (void **)bad_wr);
 }
@@ -342,6 +331,10 @@ IBV_EXPORT int ibv_cmd_post_srq_recv(struct ibv_srq *srq,
 				     struct ibv_recv_wr *wr,
 				     struct ibv_recv_wr **bad_wr)
 {
+	if (!wr)
+		return ring(srq->context, post_srq_recv_kind.command,
+			    srq->handle, post_srq_recv_kind.wqe_size,
+			    (void **)bad_wr);
 	/* An SRQ has no QP type, and receive requests need none. */
 	return post(srq->context, &post_srq_recv_kind, srq->handle, 0, wr,
 		    (void **)bad_wr);

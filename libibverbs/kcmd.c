@@ -220,16 +220,23 @@ IBV_EXPORT int execute_ioctl(struct ibv_context *context,
 	return ret;
 }
 
-/* The kernel takes all or fails: a short count is no success either. */
-static int send_write(struct ibv_context *ctx, const void *req, size_t len)
+/* A write() that failed: its errno, or EIO for a short count. */
+static int __attribute__((cold, noinline)) write_failed(ssize_t n)
 {
-	ssize_t n = sys_write(ctx->cmd_fd, req, len);
-
-	if (n == (ssize_t)len)
-		return 0;
 	if (n >= 0 || !errno)
 		errno = EIO;
 	return errno;
+}
+
+/* The kernel takes all or fails: a short count is no success either. */
+static inline int send_write(struct ibv_context *ctx, const void *req,
+			     size_t len)
+{
+	ssize_t n = sys_write(ctx->cmd_fd, req, len);
+
+	if (__builtin_expect(n == (ssize_t)len, 1))
+		return 0;
+	return write_failed(n);
 }
 
 /*
@@ -334,11 +341,24 @@ static bool sizes_ok(const struct kcmd_write_args *w)
 	       (w->resp_len - w->resp_core) / 8 <= UINT16_MAX;
 }
 
-int kcmd_write_direct(struct ibv_context *ctx, const struct kcmd_write_args *w)
+int kcmd_doorbell(struct ibv_context *ctx, uint32_t command, uint32_t handle,
+		  uint32_t wqe_size)
 {
-	if (!sizes_ok(w) || w->extended)
-		return with_errno(EINVAL);
-	return write_basic(ctx, w);
+	/* The kernel writes bad_wr here: 0, as no work request came. */
+	struct ib_uverbs_post_send_resp resp;
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_post_send post;
+	} req = {
+		.hdr = { .command = command,
+			 .in_words = sizeof(req) / 4,
+			 .out_words = sizeof(resp) / 4 },
+		.post = { .response = ioctl_ptr_to_u64(&resp),
+			  .qp_handle = handle,
+			  .wqe_size = wqe_size },
+	};
+
+	return send_write(ctx, &req, sizeof(req));
 }
 
 int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *w)

@@ -72,12 +72,16 @@ struct kcmd_write_args {
 int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *args);
 
 /*
- * kcmd_write() by write() alone, for a basic command whose native form it
- * is and whose cost counts: a provider's doorbell, the empty post of the
- * data path (cmd_post.c). Every kernel with uverbs takes it so.
+ * A post of no work request, @command (IB_USER_VERBS_CMD_POST_SEND,
+ * _POST_RECV or _POST_SRQ_RECV) on the QP or SRQ @handle: a provider's
+ * doorbell, once per post call on the data path. It goes by write(), the
+ * command's native form, and nothing else: a fixed 32-byte request built
+ * on the stack, one system call, no ioctl attributes to marshal on either
+ * side. Every kernel with uverbs takes it so. 0 or a positive errno value
+ * (also left in errno).
  */
-int kcmd_write_direct(struct ibv_context *ctx,
-		      const struct kcmd_write_args *args);
+int kcmd_doorbell(struct ibv_context *ctx, uint32_t command, uint32_t handle,
+		  uint32_t wqe_size);
 
 /*
  * execute_ioctl() for a caller that has another way to send the command
