@@ -5,11 +5,10 @@
  * (a listener and a client on the device's address, one event channel).
  *
  * librdmacm (Debian's librdmacm1) is loaded with dlopen(): its header is
- * not installed here. The few types below are the parts of its
- * interface (<rdma/rdma_cma.h> of rdma-core) that this file touches; the
- * structs are declared only up to the last field read, so their size is
- * never assumed. librdmacm uses whichever libibverbs.so.1 the process
- * already has, so the core under test serves its QPs too.
+ * not installed here, so its interface comes from the VM tests'
+ * declaration of it (tests/vm/rdma_cm_decl.h). librdmacm uses whichever
+ * libibverbs.so.1 the process already has, so the core under test serves
+ * its QPs too.
  */
 #include <arpa/inet.h>
 #include <dlfcn.h>
@@ -20,62 +19,22 @@
 #include <sys/socket.h>
 
 #include "bench_util.h"
+#include "rdma_cm_decl.h"
 #include "wr_count.h"
 
-#define CM_PS_TCP 0x0106 /* enum rdma_port_space: RDMA_PS_TCP */
-
-enum cm_event_type {
-	CM_ADDR_RESOLVED = 0,
-	CM_ROUTE_RESOLVED = 2,
-	CM_CONNECT_REQUEST = 4,
-	CM_ESTABLISHED = 9,
-};
-
-struct cm_channel;
-
-/* The first members of struct rdma_cm_id. */
-struct cm_id {
-	struct ibv_context *verbs;
-	struct cm_channel *channel;
-	void *context;
-	struct ibv_qp *qp;
-};
-
-/* The first members of struct rdma_cm_event. */
-struct cm_event {
-	struct cm_id *id;
-	struct cm_id *listen_id;
-	int event; /* enum rdma_cm_event_type */
-	int status;
-};
-
-/* struct rdma_conn_param, whole. */
-struct cm_conn_param {
-	const void *private_data;
-	uint8_t private_data_len;
-	uint8_t responder_resources;
-	uint8_t initiator_depth;
-	uint8_t flow_control;
-	uint8_t retry_count;
-	uint8_t rnr_retry_count;
-	uint8_t srq;
-	uint32_t qp_num;
-};
-
+/* librdmacm's calls, looked up at run time, typed by their declarations. */
 static struct {
-	struct cm_channel *(*create_event_channel)(void);
-	int (*create_id)(struct cm_channel *, struct cm_id **, void *, int);
-	int (*bind_addr)(struct cm_id *, struct sockaddr *);
-	int (*listen)(struct cm_id *, int);
-	int (*resolve_addr)(struct cm_id *, struct sockaddr *,
-			    struct sockaddr *, int);
-	int (*resolve_route)(struct cm_id *, int);
-	int (*connect)(struct cm_id *, struct cm_conn_param *);
-	int (*accept)(struct cm_id *, struct cm_conn_param *);
-	int (*get_cm_event)(struct cm_channel *, struct cm_event **);
-	int (*ack_cm_event)(struct cm_event *);
-	int (*create_qp)(struct cm_id *, struct ibv_pd *,
-			 struct ibv_qp_init_attr *);
+	__typeof__(rdma_create_event_channel) *create_event_channel;
+	__typeof__(rdma_create_id) *create_id;
+	__typeof__(rdma_bind_addr) *bind_addr;
+	__typeof__(rdma_listen) *listen;
+	__typeof__(rdma_resolve_addr) *resolve_addr;
+	__typeof__(rdma_resolve_route) *resolve_route;
+	__typeof__(rdma_connect) *connect;
+	__typeof__(rdma_accept) *accept;
+	__typeof__(rdma_get_cm_event) *get_cm_event;
+	__typeof__(rdma_ack_cm_event) *ack_cm_event;
+	__typeof__(rdma_create_qp) *create_qp;
 } cm;
 
 static void *sym(void *h, const char *name)
@@ -113,12 +72,12 @@ static void check(int ret, const char *what)
 }
 
 /* The first QP's side: resources on the context rdma_cm chose, then a. */
-static void client_qp(struct wrc *w, struct cm_id *id, const char *dev)
+static void client_qp(struct wrc *w, struct rdma_cm_id *id, const char *dev)
 {
-	struct cm_conn_param p = { .responder_resources = 1,
-				   .initiator_depth = 1,
-				   .retry_count = 7,
-				   .rnr_retry_count = 7 };
+	struct rdma_conn_param p = { .responder_resources = 1,
+				     .initiator_depth = 1,
+				     .retry_count = 7,
+				     .rnr_retry_count = 7 };
 
 	if (strcmp(ibv_get_device_name(id->verbs->device), dev))
 		die("rdma_cm chose %s, not %s",
@@ -131,10 +90,10 @@ static void client_qp(struct wrc *w, struct cm_id *id, const char *dev)
 	check(cm.connect(id, &p), "rdma_connect");
 }
 
-static void server_qp(struct wrc *w, struct cm_id *id)
+static void server_qp(struct wrc *w, struct rdma_cm_id *id)
 {
-	struct cm_conn_param p = { .responder_resources = 1,
-				   .initiator_depth = 1 };
+	struct rdma_conn_param p = { .responder_resources = 1,
+				     .initiator_depth = 1 };
 
 	if (id->verbs != w->ctx)
 		die("the two ends of the connection are on two contexts");
@@ -148,9 +107,9 @@ void wrc_connect_cm(struct wrc *w, const char *dev, const char *addr)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET,
 				   .sin_port = htons(19999) };
-	struct cm_id *listener, *client;
-	struct cm_channel *ch;
-	struct cm_event *ev;
+	struct rdma_cm_id *listener, *client;
+	struct rdma_event_channel *ch;
+	struct rdma_cm_event *ev;
 	int established = 0;
 
 	load_rdmacm();
