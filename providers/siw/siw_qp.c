@@ -494,13 +494,13 @@ static inline __attribute__((always_inline)) int
 post_rqes(struct siw_wq *wq, struct ibv_recv_wr *wr,
 	  struct ibv_recv_wr **bad_wr)
 {
-	struct siw_rqe *ring = wq->ring;
-	uint32_t mask = wq->num - 1;
 	int ret = 0;
 
 	pthread_spin_lock(&wq->lock);
 	for (; wr; wr = wr->next) {
-		struct siw_rqe *rqe = &ring[wq->put & mask];
+		/* Read here, not kept: fewer registers to save per call. */
+		struct siw_rqe *rqe =
+			(struct siw_rqe *)wq->ring + (wq->put & (wq->num - 1));
 
 		if (!siw_wqe_free(&rqe->flags)) {
 			ret = ENOMEM; /* the queue is full */
