@@ -122,14 +122,17 @@ static_assert(sizeof(struct ibv_wc) == sizeof(struct ib_uverbs_wc),
 static inline void rxe_wc_from(struct ibv_wc *wc, const struct ib_uverbs_wc *k)
 {
 	memcpy(wc, k, sizeof(*wc));
-	wc->wc_flags = rxe_wc_flags(k->wc_flags);
+	/* The flags are rewritten only when one of the two bits is set. */
+	if (__builtin_expect(k->wc_flags & 0xc, 0))
+		wc->wc_flags = rxe_wc_flags(k->wc_flags);
 }
 
 int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 {
 	struct rxe_cq *cq = to_rxecq(ibcq);
 	struct rxe_qhdr *hdr;
-	uint32_t prod, cons;
+	uint32_t prod, cons, mask;
+	unsigned int log2;
 	int done = 0;
 
 	pthread_spin_lock(&cq->lock);
@@ -141,17 +144,28 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 	 * index after it filled the slot: the slots up to it are complete.
 	 */
 	prod = atomic_load_explicit(&hdr->producer_index, memory_order_acquire);
-	while (done < n && cons != prod) {
-		rxe_wc_from(&wc[done++], rxe_queue_slot(&cq->q, cons));
-		cons = (cons + 1) & cq->q.mask;
+	if (cons == prod || n <= 0)
+		goto out; /* an empty poll reads nothing more */
+	/* In registers: the stores to @wc may alias the queue's fields. */
+	mask = cq->q.mask;
+	log2 = cq->q.log2_elem;
+	/*
+	 * The first completion apart, the one a poll for one takes: no loop
+	 * bookkeeping for it.
+	 */
+	rxe_wc_from(wc, (const void *)(hdr->data + ((size_t)cons << log2)));
+	cons = (cons + 1) & mask;
+	for (done = 1; done < n && cons != prod; done++) {
+		rxe_wc_from(&wc[done],
+			    (const void *)(hdr->data + ((size_t)cons << log2)));
+		cons = (cons + 1) & mask;
 	}
 	/*
 	 * Release pairs with the kernel's acquire load of the consumer index
 	 * before it reuses a slot: our reads of the slots come first.
 	 */
-	if (done)
-		atomic_store_explicit(&hdr->consumer_index, cons,
-				      memory_order_release);
+	atomic_store_explicit(&hdr->consumer_index, cons, memory_order_release);
+out:
 	pthread_spin_unlock(&cq->lock);
 	return done;
 }

@@ -194,6 +194,18 @@ static inline void rxe_wq_publish(struct rxe_wq *wq, uint32_t prod)
 			      memory_order_release);
 }
 
+#define RXE_SGE_SAME(f)                                                 \
+	static_assert(offsetof(struct ibv_sge, f) ==                    \
+				      offsetof(struct rxe_sge, f) &&    \
+			      sizeof(((struct ibv_sge *)0)->f) ==       \
+				      sizeof(((struct rxe_sge *)0)->f), \
+		      "ibv_sge." #f " where the kernel's rxe_sge has it")
+RXE_SGE_SAME(addr);
+RXE_SGE_SAME(length);
+RXE_SGE_SAME(lkey);
+static_assert(sizeof(struct ibv_sge) == sizeof(struct rxe_sge),
+	      "an ibv_sge is one rxe_sge");
+
 /*
  * The gather list, or the bytes it names when the WR is inline. Inlined
  * into each poster, so that a receive (never inline) carries no inline
@@ -210,6 +222,20 @@ rxe_fill_dma(struct rxe_dma_info *dma, const struct ibv_sge *sg, int num_sge,
 	if (inline_data) {
 		uint8_t *p = dma->inline_data;
 
+		/*
+		 * One entry, the common case, is one copy with nothing else
+		 * live across the call: the loop's state costs spills.
+		 */
+		if (__builtin_expect(num_sge == 1, 1)) {
+			len = sg->length;
+			if (len > max_inline)
+				return EINVAL;
+			memcpy(p, (void *)(uintptr_t)sg->addr, len);
+			num_sge = 0; /* the loop has nothing left to do */
+			dma->num_sge = 1;
+		} else {
+			dma->num_sge = (uint32_t)num_sge;
+		}
 		for (int i = 0; i < num_sge; i++) {
 			if (len + sg[i].length > max_inline)
 				return EINVAL;
@@ -217,15 +243,13 @@ rxe_fill_dma(struct rxe_dma_info *dma, const struct ibv_sge *sg, int num_sge,
 			       sg[i].length);
 			len += sg[i].length;
 		}
-		/* The WR's count all the same, as Debian's librxe leaves it. */
-		dma->num_sge = (uint32_t)num_sge;
+		/* dma->num_sge: the WR's count, as Debian's librxe leaves it. */
 	} else {
 		if ((uint32_t)num_sge > max_sge)
 			return EINVAL;
+		/* One 16-byte move an entry: the layouts are one (above). */
 		for (int i = 0; i < num_sge; i++) {
-			dma->sge[i].addr = sg[i].addr;
-			dma->sge[i].length = sg[i].length;
-			dma->sge[i].lkey = sg[i].lkey;
+			memcpy(&dma->sge[i], &sg[i], sizeof(sg[i]));
 			len += sg[i].length;
 		}
 		dma->num_sge = (uint32_t)num_sge;
@@ -235,6 +259,40 @@ rxe_fill_dma(struct rxe_dma_info *dma, const struct ibv_sge *sg, int num_sge,
 	return 0;
 }
 
+/*
+ * Clears a send WQE with thirteen 16-byte stores. memset() of its 208
+ * bytes compiles to `rep stos`, which costs a setup and one instruction
+ * per 8 bytes: twice the count (seen with callgrind). A slot is at
+ * least 256-byte aligned (a power-of-two slot size past the 384-byte
+ * header), so the stores are aligned. Written out, as a loop would be
+ * turned back into memset().
+ */
+typedef uint8_t rxe_v16 __attribute__((vector_size(16)));
+static_assert(sizeof(struct rxe_send_wqe) == 13 * sizeof(rxe_v16),
+	      "a send WQE is thirteen 16-byte blocks");
+static_assert(offsetof(struct rxe_qhdr, data) % sizeof(rxe_v16) == 0,
+	      "the slots start 16-byte aligned");
+
+static inline void rxe_clear_send_wqe(struct rxe_send_wqe *wqe)
+{
+	rxe_v16 *v = (rxe_v16 *)(void *)wqe;
+	const rxe_v16 z = { 0 };
+
+	v[0] = z;
+	v[1] = z;
+	v[2] = z;
+	v[3] = z;
+	v[4] = z;
+	v[5] = z;
+	v[6] = z;
+	v[7] = z;
+	v[8] = z;
+	v[9] = z;
+	v[10] = z;
+	v[11] = z;
+	v[12] = z;
+}
+
 static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 			 const struct ibv_send_wr *wr)
 {
@@ -242,7 +300,7 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 
 	if (!rxe_op_ok(qp->vqp.qp.qp_type, wr->opcode))
 		return EINVAL;
-	memset(wqe, 0, sizeof(*wqe));
+	rxe_clear_send_wqe(wqe);
 	k->wr_id = wr->wr_id;
 	/* IBV_WR_* and IBV_SEND_* are the kernel's IB_UVERBS values. */
 	k->opcode = wr->opcode;

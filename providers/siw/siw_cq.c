@@ -100,8 +100,16 @@ static inline _Atomic uint8_t *siw_cqe_flags(struct siw_cqe *cqe)
 	return (_Atomic uint8_t *)&cqe->flags;
 }
 
-/* enum siw_opcode -> enum ibv_wc_opcode, as the kernel's own CQ maps. */
-static const uint8_t siw_wc_opcode[SIW_NUM_OPCODES] = {
+/*
+ * enum siw_opcode -> enum ibv_wc_opcode, as the kernel's own CQ maps.
+ * One entry for every value of the CQE's 8-bit field, so that the lookup
+ * needs no range check: past the kernel's opcodes the entries are zero,
+ * IBV_WC_SEND, what an unknown opcode reads as.
+ */
+static_assert(IBV_WC_SEND == 0, "an unknown opcode reads as IBV_WC_SEND");
+static_assert(sizeof(((struct siw_cqe *)0)->opcode) == 1,
+	      "the CQE's opcode is one byte");
+static const uint8_t siw_wc_opcode[256] = {
 	[SIW_OP_WRITE] = IBV_WC_RDMA_WRITE,
 	[SIW_OP_READ] = IBV_WC_RDMA_READ,
 	[SIW_OP_READ_LOCAL_INV] = IBV_WC_RDMA_READ,
@@ -139,9 +147,7 @@ static void siw_fill_wc(struct ibv_wc *wc, const struct siw_cqe *cqe,
 		.status = cqe->status < SIW_NUM_WC_STATUS ?
 				  siw_wc_status[cqe->status] :
 				  IBV_WC_GENERAL_ERR,
-		.opcode = cqe->opcode < SIW_NUM_OPCODES ?
-				  siw_wc_opcode[cqe->opcode] :
-				  IBV_WC_SEND,
+		.opcode = siw_wc_opcode[cqe->opcode],
 	};
 	if (flags & SIW_WQE_REM_INVAL) {
 		wc->wc_flags = IBV_WC_WITH_INV;
@@ -152,12 +158,12 @@ static void siw_fill_wc(struct ibv_wc *wc, const struct siw_cqe *cqe,
 int siw_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
 {
 	struct siw_cq *cq = to_siwcq(ibcq);
-	uint32_t mask = cq->num_cqe - 1;
 	int n;
 
 	pthread_spin_lock(&cq->lock);
 	for (n = 0; n < ne; n++) {
-		struct siw_cqe *cqe = &cq->ring[cq->head & mask];
+		/* Read here, not kept: fewer registers to save per call. */
+		struct siw_cqe *cqe = &cq->ring[cq->head & (cq->num_cqe - 1)];
 		uint8_t flags;
 
 		/*
