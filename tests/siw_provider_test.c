@@ -722,6 +722,7 @@ int main(void)
 	if (!root)
 		return T_SKIP;
 	t_sysfs_add(root, &dev);
+	free(root); /* SYSFS_PATH holds its own copy */
 	/* Our plugin only, by path, whichever core loads it. */
 	snprintf(drivers, sizeof(drivers), "%s/lib/libsiw", t_build_dir());
 	setenv("RDMAV_DRIVERS", drivers, 1);
