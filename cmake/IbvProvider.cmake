@@ -3,7 +3,8 @@
 # The one way this tree builds a provider, whose sources declare it with
 # PROVIDER_DRIVER(<name>, ...) (providers/README.md):
 #   - target <name>: the plugin lib<name>-rdmav34.so that the library
-#     dlopen()s, linked against libibverbs with no undefined symbol left;
+#     dlopen()s, linked against libibverbs with no undefined symbol left
+#     and, unless TEST, verbs_provider_<name> its only export;
 #   - with ENABLE_STATIC, target <name>-static: lib<name>-rdmav34.a, for
 #     clients built with RDMA_STATIC_PROVIDERS.
 # A provider of the tree installs that archive, and the global property
@@ -44,6 +45,15 @@ function(ibv_add_provider name)
   set_target_properties(${name} PROPERTIES PREFIX "lib" OUTPUT_NAME ${base}
     SUFFIX ".so")
   target_link_options(${name} PRIVATE -Wl,--no-undefined)
+  if(NOT arg_TEST)
+    # The entry point and nothing else, whatever visibility the sources
+    # declare (a TEST provider keeps the hooks its tests dlsym()).
+    set(map ${CMAKE_CURRENT_BINARY_DIR}/${name}.map)
+    file(WRITE ${map}
+      "{\n  global: verbs_provider_${name};\n  local: *;\n};\n")
+    target_link_options(${name} PRIVATE -Wl,--version-script=${map})
+    set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS ${map})
+  endif()
   target_link_libraries(${name} PRIVATE ibverbs)
   if(NOT arg_TEST)
     install(TARGETS ${name} LIBRARY DESTINATION ${VERBS_PROVIDER_DIR})

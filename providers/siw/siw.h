@@ -15,6 +15,12 @@
 #include <infiniband/driver.h>
 #include <rdma/siw-abi.h>
 
+/*
+ * Hidden: calls between the provider's files bind directly, with no
+ * PLT and no interposition by a program's symbol of the same name.
+ */
+#pragma GCC visibility push(hidden)
+
 struct siw_device {
 	struct verbs_device vdev;
 };
@@ -149,5 +155,7 @@ int siw_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
 int siw_destroy_srq(struct ibv_srq *srq);
 int siw_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 		      struct ibv_recv_wr **bad_wr);
+
+#pragma GCC visibility pop
 
 #endif /* SIW_H */
