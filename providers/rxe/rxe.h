@@ -11,7 +11,6 @@
 #ifndef RXE_H
 #define RXE_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,7 +38,7 @@ struct rxe_context {
 struct rxe_cq {
 	struct verbs_cq vcq;
 	struct rxe_queue q;
-	pthread_spinlock_t lock; /* pollers of one CQ take turns */
+	struct rxe_lock lock; /* pollers of one CQ take turns */
 	/* ibv_start_poll() to ibv_end_poll(), under the lock: */
 	const struct ib_uverbs_wc *cur; /* the completion handed out */
 	uint32_t cons; /* its index */
@@ -49,7 +48,7 @@ struct rxe_cq {
 /* A send or receive queue: we produce work requests, the kernel consumes. */
 struct rxe_wq {
 	struct rxe_queue q;
-	pthread_spinlock_t lock; /* posters of one queue take turns */
+	struct rxe_lock lock; /* posters of one queue take turns */
 	uint32_t max_sge;
 	uint32_t max_inline; /* send queue only */
 };

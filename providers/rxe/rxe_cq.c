@@ -34,7 +34,6 @@ struct ibv_cq *rxe_create_cq(struct ibv_context *ctx, int cqe,
 			    sizeof(struct ib_uverbs_wc));
 	if (ret)
 		goto err_destroy;
-	pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
 	return &cq->vcq.cq;
 
 err_destroy:
@@ -53,7 +52,6 @@ int rxe_destroy_cq(struct ibv_cq *ibcq)
 	if (ret)
 		return ret;
 	rxe_queue_unmap(&cq->q);
-	pthread_spin_destroy(&cq->lock);
 	free(cq);
 	return 0;
 }
@@ -70,7 +68,7 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 	struct rxe_queue q = {};
 	int ret;
 
-	pthread_spin_lock(&cq->lock);
+	rxe_lock(&cq->lock);
 	ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd, sizeof(cmd), &resp.ibv_resp,
 				sizeof(resp));
 	if (!ret)
@@ -80,7 +78,7 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 		rxe_queue_unmap(&cq->q);
 		cq->q = q;
 	}
-	pthread_spin_unlock(&cq->lock);
+	rxe_unlock(&cq->lock);
 	return ret;
 }
 
@@ -135,7 +133,7 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 	unsigned int log2;
 	int done = 0;
 
-	pthread_spin_lock(&cq->lock);
+	rxe_lock(&cq->lock);
 	hdr = cq->q.hdr; /* a resize may have moved it */
 	/* Only we write the consumer index, and we hold the lock. */
 	cons = atomic_load_explicit(&hdr->consumer_index, memory_order_relaxed);
@@ -166,6 +164,6 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 	 */
 	atomic_store_explicit(&hdr->consumer_index, cons, memory_order_release);
 out:
-	pthread_spin_unlock(&cq->lock);
+	rxe_unlock(&cq->lock);
 	return done;
 }

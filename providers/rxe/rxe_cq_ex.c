@@ -54,7 +54,7 @@ static int rxe_start_poll(struct ibv_cq_ex *cq_ex,
 
 	if (attr->comp_mask)
 		return EINVAL;
-	pthread_spin_lock(&cq->lock);
+	rxe_lock(&cq->lock);
 	/* Only we write the consumer index, and we hold the lock. */
 	cq->cons = atomic_load_explicit(&cq->q.hdr->consumer_index,
 					memory_order_relaxed);
@@ -62,7 +62,7 @@ static int rxe_start_poll(struct ibv_cq_ex *cq_ex,
 	ret = rxe_ex_load(cq);
 	/* No end_poll follows an empty start: let go here. */
 	if (ret)
-		pthread_spin_unlock(&cq->lock);
+		rxe_unlock(&cq->lock);
 	return ret;
 }
 
@@ -89,7 +89,7 @@ static void rxe_end_poll(struct ibv_cq_ex *cq_ex)
 	cq->cur = NULL;
 	atomic_store_explicit(&cq->q.hdr->consumer_index, cons,
 			      memory_order_release);
-	pthread_spin_unlock(&cq->lock);
+	rxe_unlock(&cq->lock);
 }
 
 static enum ibv_wc_opcode rxe_read_opcode(struct ibv_cq_ex *cq_ex)
@@ -167,7 +167,6 @@ struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
 			    sizeof(struct ib_uverbs_wc));
 	if (ret)
 		goto err_destroy;
-	pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
 
 	ex = &cq->vcq.cq_ex;
 	ex->start_poll = rxe_start_poll;

@@ -22,17 +22,13 @@ void rxe_wq_unmap(struct rxe_wq *wq)
 	if (!wq->q.hdr)
 		return; /* a QP on an SRQ has no receive queue */
 	rxe_queue_unmap(&wq->q);
-	pthread_spin_destroy(&wq->lock);
 }
 
+/* @wq's lock is free: the queue is part of a zeroed allocation. */
 int rxe_wq_map(struct rxe_wq *wq, int cmd_fd, const struct mminfo *mi,
 	       size_t min_elem)
 {
-	int ret = rxe_queue_map(&wq->q, cmd_fd, mi, min_elem);
-
-	if (!ret)
-		pthread_spin_init(&wq->lock, PTHREAD_PROCESS_PRIVATE);
-	return ret;
+	return rxe_queue_map(&wq->q, cmd_fd, mi, min_elem);
 }
 
 /*
@@ -477,7 +473,7 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	int posted = 0;
 	int ret = 0;
 
-	pthread_spin_lock(&qp->sq.lock);
+	rxe_lock(&qp->sq.lock);
 	for (; wr; wr = wr->next) {
 		struct rxe_send_wqe *wqe = rxe_wq_next(&qp->sq, &prod);
 
@@ -493,7 +489,7 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		rxe_wq_publish(&qp->sq, prod + 1);
 		posted++;
 	}
-	pthread_spin_unlock(&qp->sq.lock);
+	rxe_unlock(&qp->sq.lock);
 	if (ret) {
 		*bad_wr = wr;
 		rxe_explain_send(qp, wr, ret);
@@ -515,7 +511,7 @@ wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 	uint32_t prod;
 	int ret = 0;
 
-	pthread_spin_lock(&wq->lock);
+	rxe_lock(&wq->lock);
 	for (; wr; wr = wr->next) {
 		struct rxe_recv_wqe *wqe = rxe_wq_next(wq, &prod);
 
@@ -531,7 +527,7 @@ wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 			break;
 		rxe_wq_publish(wq, prod + 1);
 	}
-	pthread_spin_unlock(&wq->lock);
+	rxe_unlock(&wq->lock);
 	if (ret)
 		*bad_wr = wr;
 	return ret;

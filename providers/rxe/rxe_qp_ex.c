@@ -64,7 +64,7 @@ static void rxe_wr_start(struct ibv_qp_ex *qp_ex)
 {
 	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
 
-	pthread_spin_lock(&qp->sq.lock);
+	rxe_lock(&qp->sq.lock);
 	/* Only we write the producer index, and we hold the lock. */
 	qp->wr_prod = atomic_load_explicit(&qp->sq.q.hdr->producer_index,
 					   memory_order_relaxed);
@@ -315,7 +315,7 @@ static int rxe_wr_complete(struct ibv_qp_ex *qp_ex)
 	else
 		qp->ssn = qp->wr_ssn; /* nothing posted, nothing numbered */
 	qp->wr_cur = NULL;
-	pthread_spin_unlock(&qp->sq.lock);
+	rxe_unlock(&qp->sq.lock);
 	if (any)
 		ret = rxe_ring_sq(qp);
 	else if (ret)
@@ -329,7 +329,7 @@ static void rxe_wr_abort(struct ibv_qp_ex *qp_ex)
 
 	qp->wr_cur = NULL;
 	qp->ssn = qp->wr_ssn;
-	pthread_spin_unlock(&qp->sq.lock);
+	rxe_unlock(&qp->sq.lock);
 }
 
 enum {

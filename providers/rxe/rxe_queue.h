@@ -22,6 +22,7 @@
 
 #include <assert.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,6 +81,42 @@ static inline void *rxe_queue_slot(const struct rxe_queue *q, uint32_t index)
 int rxe_queue_map(struct rxe_queue *q, int cmd_fd, const struct mminfo *mi,
 		  size_t min_elem);
 void rxe_queue_unmap(struct rxe_queue *q);
+
+/*
+ * The lock the posters of one queue, or the pollers of one CQ, take
+ * turns with: one atomic exchange to take it and one store to give it
+ * back, inline, where pthread_spin_lock() and pthread_spin_unlock()
+ * would be two calls into the C library on every post and poll; with
+ * no call, a post or poll needs no register saved either. Acquire and
+ * release keep the queue's accesses inside. A lock found taken is read
+ * until it is given back, which keeps its cache line shared, with the
+ * pause hint that lets a sibling hardware thread run meanwhile. A
+ * zeroed lock is free.
+ */
+struct rxe_lock {
+	_Atomic bool held;
+};
+
+static inline void rxe_lock(struct rxe_lock *lock)
+{
+	while (__builtin_expect(atomic_exchange_explicit(&lock->held, true,
+							 memory_order_acquire),
+				0)) {
+		while (atomic_load_explicit(&lock->held,
+					    memory_order_relaxed)) {
+#if defined(__x86_64__) || defined(__i386__)
+			__builtin_ia32_pause();
+#elif defined(__aarch64__)
+			__asm__ volatile("yield");
+#endif
+		}
+	}
+}
+
+static inline void rxe_unlock(struct rxe_lock *lock)
+{
+	atomic_store_explicit(&lock->held, false, memory_order_release);
+}
 
 #pragma GCC visibility pop
 

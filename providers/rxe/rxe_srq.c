@@ -57,7 +57,7 @@ int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
 		return ibv_cmd_modify_srq(ibsrq, attr, attr_mask, &cmd.ibv_cmd,
 					  sizeof(cmd));
 	/* Posters wait while the queue moves. */
-	pthread_spin_lock(&srq->rq.lock);
+	rxe_lock(&srq->rq.lock);
 	cmd.drv.mmap_info_addr = (uintptr_t)&mi;
 	ret = ibv_cmd_modify_srq(ibsrq, attr, attr_mask, &cmd.ibv_cmd,
 				 sizeof(cmd));
@@ -70,7 +70,7 @@ int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
 		rxe_queue_unmap(&srq->rq.q);
 		srq->rq.q = q;
 	}
-	pthread_spin_unlock(&srq->rq.lock);
+	rxe_unlock(&srq->rq.lock);
 	return ret;
 }
 

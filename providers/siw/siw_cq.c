@@ -44,12 +44,9 @@ struct ibv_cq *siw_create_cq(struct ibv_context *ctx, int cqe,
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
 		return NULL;
-	ret = pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
-	if (ret)
-		goto err_free;
 	if (ibv_cmd_create_cq(ctx, cqe, channel, comp_vector, &cq->vcq.cq, &cmd,
 			      sizeof(cmd), &resp.ibv_resp, sizeof(resp)))
-		goto err_lock;
+		goto err_free;
 
 	/* A depth that is not a power of two would break the index mask. */
 	if (!resp.drv.num_cqe || (resp.drv.num_cqe & (resp.drv.num_cqe - 1)) ||
@@ -72,8 +69,6 @@ err_destroy:
 	ret = errno;
 	ibv_cmd_destroy_cq(&cq->vcq.cq);
 	errno = ret;
-err_lock:
-	pthread_spin_destroy(&cq->lock);
 err_free:
 	ret = errno;
 	free(cq);
@@ -89,7 +84,6 @@ int siw_destroy_cq(struct ibv_cq *ibcq)
 	if (ret)
 		return ret;
 	munmap(cq->ring, cq->map_len);
-	pthread_spin_destroy(&cq->lock);
 	free(cq);
 	return 0;
 }
@@ -160,7 +154,7 @@ int siw_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
 	struct siw_cq *cq = to_siwcq(ibcq);
 	int n;
 
-	pthread_spin_lock(&cq->lock);
+	siw_lock(&cq->lock);
 	for (n = 0; n < ne; n++) {
 		/* Read here, not kept: fewer registers to save per call. */
 		struct siw_cqe *cqe = &cq->ring[cq->head & (cq->num_cqe - 1)];
@@ -185,7 +179,7 @@ int siw_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
 				      memory_order_release);
 		cq->head++;
 	}
-	pthread_spin_unlock(&cq->lock);
+	siw_unlock(&cq->lock);
 	return n;
 }
 

@@ -74,8 +74,6 @@ static void siw_qp_free(struct siw_qp *qp)
 {
 	siw_wq_unmap(&qp->sq);
 	siw_wq_unmap(&qp->rq);
-	pthread_spin_destroy(&qp->sq.lock);
-	pthread_spin_destroy(&qp->rq.lock);
 	free(qp);
 }
 
@@ -90,8 +88,6 @@ struct ibv_qp *siw_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return NULL;
-	pthread_spin_init(&qp->sq.lock, PTHREAD_PROCESS_PRIVATE);
-	pthread_spin_init(&qp->rq.lock, PTHREAD_PROCESS_PRIVATE);
 	ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd, sizeof(cmd),
 				&resp.ibv_resp, sizeof(resp));
 	if (ret) {
@@ -430,7 +426,7 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	uint32_t start;
 	int ret = 0, db;
 
-	pthread_spin_lock(&qp->sq.lock);
+	siw_lock(&qp->sq.lock);
 	start = qp->sq.put; /* under the lock: another poster may be ahead */
 	for (; wr; wr = wr->next) {
 		struct siw_sqe *sqe = &ring[qp->sq.put & mask];
@@ -460,7 +456,7 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 			wr = first;
 		}
 	}
-	pthread_spin_unlock(&qp->sq.lock);
+	siw_unlock(&qp->sq.lock);
 	if (ret) {
 		*bad_wr = wr;
 		siw_explain_send(qp, wr, ret);
@@ -496,7 +492,7 @@ post_rqes(struct siw_wq *wq, struct ibv_recv_wr *wr,
 {
 	int ret = 0;
 
-	pthread_spin_lock(&wq->lock);
+	siw_lock(&wq->lock);
 	for (; wr; wr = wr->next) {
 		/* Read here, not kept: fewer registers to save per call. */
 		struct siw_rqe *rqe =
@@ -516,7 +512,7 @@ post_rqes(struct siw_wq *wq, struct ibv_recv_wr *wr,
 		siw_wqe_publish(&rqe->flags, SIW_WQE_VALID);
 		wq->put++;
 	}
-	pthread_spin_unlock(&wq->lock);
+	siw_unlock(&wq->lock);
 	if (ret)
 		*bad_wr = wr;
 	return ret;

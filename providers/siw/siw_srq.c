@@ -23,7 +23,6 @@ struct ibv_srq *siw_create_srq(struct ibv_pd *pd,
 	srq = calloc(1, sizeof(*srq));
 	if (!srq)
 		return NULL;
-	pthread_spin_init(&srq->rq.lock, PTHREAD_PROCESS_PRIVATE);
 	ret = ibv_cmd_create_srq(pd, &srq->vsrq.srq, attr, &cmd, sizeof(cmd),
 				 &resp.ibv_resp, sizeof(resp));
 	if (ret) {
@@ -43,7 +42,6 @@ struct ibv_srq *siw_create_srq(struct ibv_pd *pd,
 err_destroy:
 	ibv_cmd_destroy_srq(&srq->vsrq.srq);
 err_free:
-	pthread_spin_destroy(&srq->rq.lock);
 	free(srq);
 	errno = ret;
 	return NULL;
@@ -71,7 +69,6 @@ int siw_destroy_srq(struct ibv_srq *ibsrq)
 	if (ret)
 		return ret;
 	siw_wq_unmap(&srq->rq);
-	pthread_spin_destroy(&srq->rq.lock);
 	free(srq);
 	return 0;
 }
