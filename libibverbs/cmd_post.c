@@ -247,24 +247,6 @@ static int send_post(struct ibv_context *ctx, uint32_t command,
 	return ret;
 }
 
-/*
- * A post of no work request is a provider's doorbell, saying that the
- * queue it shares with the kernel has new entries (rxe, siw): once per
- * post call on the data path, so it takes the cheapest route there is
- * (kcmd_doorbell()), before post() sets up its frame, where the posts of
- * work requests take the route rdma-core 44's do. Debian's providers
- * write() their doorbells too.
- */
-static inline int ring(struct ibv_context *ctx, uint32_t command,
-		       uint32_t handle, uint32_t wqe_size, void **bad)
-{
-	int ret = kcmd_doorbell(ctx, command, handle, wqe_size);
-
-	if (__builtin_expect(ret != 0, 0))
-		*bad = NULL;
-	return ret;
-}
-
 /* The one body of the three posts: build the request on the stack, send. */
 static int post(struct ibv_context *ctx, const struct post_kind *kind,
 		uint32_t handle, enum ibv_qp_type type, void *head, void **bad)
@@ -295,14 +277,22 @@ static int post(struct ibv_context *ctx, const struct post_kind *kind,
  * @wr: the chain
  * @bad_wr: set to the first request not posted, on failure
  *
+ * A post of no work request (@wr NULL) is a provider's doorbell, saying
+ * that the queue it shares with the kernel has new entries (rxe, siw):
+ * once per post call on the data path, so it takes the cheapest route
+ * there is, kcmd_doorbell(), before post() sets up its frame; posts of
+ * work requests take the route rdma-core 44's do. Debian's providers
+ * write() their doorbells too.
+ *
  * Returns 0 or a positive errno value.
  */
 IBV_EXPORT int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 				 struct ibv_send_wr **bad_wr)
 {
 	if (!wr)
-		return ring(ibqp->context, post_send_kind.command, ibqp->handle,
-			    post_send_kind.wqe_size, (void **)bad_wr);
+		return kcmd_doorbell(ibqp->context, post_send_kind.command,
+				     ibqp->handle, post_send_kind.wqe_size,
+				     (void **)bad_wr);
 	return post(ibqp->context, &post_send_kind, ibqp->handle, ibqp->qp_type,
 		    wr, (void **)bad_wr);
 }
@@ -316,8 +306,9 @@ IBV_EXPORT int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 				 struct ibv_recv_wr **bad_wr)
 {
 	if (!wr)
-		return ring(ibqp->context, post_recv_kind.command, ibqp->handle,
-			    post_recv_kind.wqe_size, (void **)bad_wr);
+		return kcmd_doorbell(ibqp->context, post_recv_kind.command,
+				     ibqp->handle, post_recv_kind.wqe_size,
+				     (void **)bad_wr);
 	return post(ibqp->context, &post_recv_kind, ibqp->handle, ibqp->qp_type,
 		    wr, (void **)bad_wr);
 }
@@ -332,9 +323,9 @@ IBV_EXPORT int ibv_cmd_post_srq_recv(struct ibv_srq *srq,
 				     struct ibv_recv_wr **bad_wr)
 {
 	if (!wr)
-		return ring(srq->context, post_srq_recv_kind.command,
-			    srq->handle, post_srq_recv_kind.wqe_size,
-			    (void **)bad_wr);
+		return kcmd_doorbell(srq->context, post_srq_recv_kind.command,
+				     srq->handle, post_srq_recv_kind.wqe_size,
+				     (void **)bad_wr);
 	/* An SRQ has no QP type, and receive requests need none. */
 	return post(srq->context, &post_srq_recv_kind, srq->handle, 0, wr,
 		    (void **)bad_wr);

@@ -342,7 +342,7 @@ static bool sizes_ok(const struct kcmd_write_args *w)
 }
 
 int kcmd_doorbell(struct ibv_context *ctx, uint32_t command, uint32_t handle,
-		  uint32_t wqe_size)
+		  uint32_t wqe_size, void **bad)
 {
 	/* The kernel writes bad_wr here: 0, as no work request came. */
 	struct ib_uverbs_post_send_resp resp;
@@ -357,8 +357,12 @@ int kcmd_doorbell(struct ibv_context *ctx, uint32_t command, uint32_t handle,
 			  .qp_handle = handle,
 			  .wqe_size = wqe_size },
 	};
+	ssize_t n = sys_write(ctx->cmd_fd, &req, sizeof(req));
 
-	return send_write(ctx, &req, sizeof(req));
+	if (__builtin_expect(n == (ssize_t)sizeof(req), 1))
+		return 0;
+	*bad = NULL;
+	return write_failed(n);
 }
 
 int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *w)

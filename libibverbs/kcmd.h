@@ -78,10 +78,12 @@ int kcmd_write(struct ibv_context *ctx, const struct kcmd_write_args *args);
  * command's native form, and nothing else: a fixed 32-byte request built
  * on the stack, one system call, no ioctl attributes to marshal on either
  * side. Every kernel with uverbs takes it so. 0 or a positive errno value
- * (also left in errno).
+ * (also left in errno); on failure *@bad, the post's bad work request, is
+ * set to NULL (the post carried none), and on success left as it was, as
+ * rdma-core 44 leaves it. Setting it here lets the post verbs tail-call.
  */
 int kcmd_doorbell(struct ibv_context *ctx, uint32_t command, uint32_t handle,
-		  uint32_t wqe_size);
+		  uint32_t wqe_size, void **bad);
 
 /*
  * execute_ioctl() for a caller that has another way to send the command
