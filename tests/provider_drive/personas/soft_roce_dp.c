@@ -134,6 +134,10 @@ void sr_cq_fill_and_poll(struct ibv_cq *cq)
 	} while (n > 0);
 }
 
+/* The length of a slot of one SGE, as the kernel reads it. */
+#define SEND_SLOT (sizeof(struct rxe_send_wqe) + sizeof(struct rxe_sge))
+#define RECV_SLOT (sizeof(struct rxe_recv_wqe) + sizeof(struct rxe_sge))
+
 /* The @n slots before a queue's producer index, as the kernel reads them. */
 static void slots_dump(const char *what, struct rxe_queue_buf *q, uint32_t n,
 		       size_t len)
@@ -293,9 +297,7 @@ static void wr_ex_dump(struct ibv_qp *base)
 	ret = ibv_wr_complete(qx);
 	t_uv_note("wr_complete ret=%d", ret);
 	if (!ret && sr_last_queue_of('s'))
-		slots_dump("wr_ex_wqe", sr_last_queue_of('s'), 4,
-			   sizeof(struct rxe_send_wqe) +
-				   sizeof(struct rxe_sge));
+		slots_dump("wr_ex_wqe", sr_last_queue_of('s'), 4, SEND_SLOT);
 	t_uv_unname(buf);
 	t_uv_note("destroy wr_ex qp ret=%d", ibv_destroy_qp(qp));
 }
@@ -336,9 +338,7 @@ static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah, const char *what)
 	ret = ibv_wr_complete(qx);
 	t_uv_note("wr_complete(ud) ret=%d", ret);
 	if (!ret && sr_last_queue_of('s'))
-		slots_dump(what, sr_last_queue_of('s'), 1,
-			   sizeof(struct rxe_send_wqe) +
-				   sizeof(struct rxe_sge));
+		slots_dump(what, sr_last_queue_of('s'), 1, SEND_SLOT);
 	t_uv_unname(buf);
 	t_uv_note("destroy ud qp_ex ret=%d", ibv_destroy_qp(qp));
 }
@@ -405,9 +405,7 @@ static void ud_case(struct ibv_qp *base, uint32_t ah_num, const char *what,
 		ret = ibv_post_send(qp, &wr, &bad);
 		t_uv_note("post_send(ud) ret=%d", ret);
 		if (!ret && sr_last_queue_of('s'))
-			slots_dump(what, sr_last_queue_of('s'), 1,
-				   sizeof(struct rxe_send_wqe) +
-					   sizeof(struct rxe_sge));
+			slots_dump(what, sr_last_queue_of('s'), 1, SEND_SLOT);
 		t_uv_unname(buf);
 		t_uv_note("destroy ud qp ret=%d", ibv_destroy_qp(qp));
 	}
@@ -502,10 +500,77 @@ static void bind_dump(struct ibv_qp *qp)
 }
 
 /*
- * A send queue filled until the provider refuses (the fake kernel
- * consumes nothing), then emptied as the kernel would and filled past
- * its end: how many fit, what the refusal says, where the index wraps.
+ * A queue filled until the provider refuses (the fake kernel consumes
+ * nothing), then emptied as the kernel would and filled past its end:
+ * how many fit, what the refusal says, where the index wraps. One of
+ * these a kind of queue; @post posts the WR of the kind, numbered by
+ * wr_id.
  */
+struct fill {
+	const char *what; /* the note's prefix: "sq", "rq", "srq" */
+	int (*post)(struct fill *f);
+	struct ibv_qp *qp;
+	struct ibv_srq *srq;
+	struct rxe_queue_buf *q;
+	struct ibv_send_wr swr, *bad_s;
+	struct ibv_recv_wr rwr, *bad_r;
+	int ret; /* the last post's, or what stopped the filling */
+};
+
+static int post_sq(struct fill *f)
+{
+	return ibv_post_send(f->qp, &f->swr, &f->bad_s);
+}
+
+static int post_rq(struct fill *f)
+{
+	return ibv_post_recv(f->qp, &f->rwr, &f->bad_r);
+}
+
+static int post_srq(struct fill *f)
+{
+	return ibv_post_srq_recv(f->srq, &f->rwr, &f->bad_r);
+}
+
+/* Posts WRs numbered from @first until one is refused or @most went. */
+static int fill_up(struct fill *f, int most, uint64_t first)
+{
+	int n;
+
+	for (n = 0; n < most && !f->ret; n++) {
+		f->swr.wr_id = f->rwr.wr_id = first + n;
+		f->ret = f->post(f);
+	}
+	return n;
+}
+
+/*
+ * @f filled with WRs from @first on, then all but @left of them taken
+ * by the kernel and 20 more (from @first + 100) posted over the wrap;
+ * the last slot written, @len bytes of it, dumped as @slot.
+ */
+static void fill_and_wrap(struct fill *f, int most, uint64_t first,
+			  uint32_t left, const char *slot, size_t len)
+{
+	int n = fill_up(f, most, first);
+	bool bad_wr = f->bad_s == &f->swr || f->bad_r == &f->rwr;
+	uint32_t prod;
+
+	t_uv_note("%s full after %d ret=%d bad=%s", f->what, n - 1, f->ret,
+		  bad_wr ? "wr" : "other");
+	if (!f->q)
+		return;
+	prod = __atomic_load_n(&f->q->producer_index, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&f->q->consumer_index,
+			 (prod - left) & f->q->index_mask, __ATOMIC_RELEASE);
+	f->ret = 0;
+	n = fill_up(f, 20, first + 100);
+	t_uv_note("%s again %d ret=%d producer=%u", f->what, n, f->ret,
+		  __atomic_load_n(&f->q->producer_index, __ATOMIC_ACQUIRE));
+	slots_dump(slot, f->q, 1, len);
+}
+
+/* The send queue of a QP of its own, all of it taken before the wrap. */
 static void sq_full_dump(struct ibv_qp *base)
 {
 	static char buf[64];
@@ -519,48 +584,25 @@ static void sq_full_dump(struct ibv_qp *base)
 			 .max_recv_sge = 1 },
 	};
 	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
-	struct ibv_send_wr wr = { .sg_list = &sge,
-				  .num_sge = 1,
-				  .opcode = IBV_WR_SEND },
-			   *bad = NULL;
-	struct ibv_qp *qp = ibv_create_qp(base->pd, &init);
-	struct rxe_queue_buf *sq;
-	int ret = 0, n;
+	struct fill f = {
+		.what = "sq",
+		.post = post_sq,
+		.qp = ibv_create_qp(base->pd, &init),
+		.swr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND },
+	};
 
-	if (!t_note_made("full qp", qp))
+	if (!t_note_made("full qp", f.qp))
 		return;
-	sq = sr_last_queue_of('s');
+	f.q = sr_last_queue_of('s');
 	t_uv_name("full_buf", buf, sizeof(buf));
-	for (n = 0; n < 64 && !ret; n++) {
-		wr.wr_id = 100 + n;
-		ret = ibv_post_send(qp, &wr, &bad);
-	}
-	t_uv_note("sq full after %d ret=%d bad=%s", n - 1, ret,
-		  bad == &wr ? "wr" : "other");
-	if (sq) {
-		/* The kernel has taken them all. */
-		__atomic_store_n(&sq->consumer_index,
-				 __atomic_load_n(&sq->producer_index,
-						 __ATOMIC_ACQUIRE),
-				 __ATOMIC_RELEASE);
-		for (n = 0, ret = 0; n < 20 && !ret; n++) {
-			wr.wr_id = 200 + n;
-			ret = ibv_post_send(qp, &wr, &bad);
-		}
-		t_uv_note("sq again %d ret=%d producer=%u", n, ret,
-			  __atomic_load_n(&sq->producer_index,
-					  __ATOMIC_ACQUIRE));
-		slots_dump("wrapped_wqe", sq, 1,
-			   sizeof(struct rxe_send_wqe) +
-				   sizeof(struct rxe_sge));
-	}
+	fill_and_wrap(&f, 64, 100, 0, "wrapped_wqe", SEND_SLOT);
 	t_uv_unname(buf);
-	t_uv_note("destroy full qp ret=%d", ibv_destroy_qp(qp));
+	t_uv_note("destroy full qp ret=%d", ibv_destroy_qp(f.qp));
 }
 
 /*
- * The receive side of the same: a QP's receive queue filled until the
- * provider refuses, emptied as the kernel would, filled past its end.
+ * The receive side of the same: a QP's receive queue, which takes no
+ * WR in RESET and does in INIT.
  */
 static void rq_full_dump(struct ibv_qp *base)
 {
@@ -575,57 +617,35 @@ static void rq_full_dump(struct ibv_qp *base)
 			 .max_recv_sge = 1 },
 	};
 	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
-	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
-	struct ibv_qp *qp = ibv_create_qp(base->pd, &init);
-	struct rxe_queue_buf *rq;
-	int ret = 0, n;
+	struct fill f = {
+		.what = "rq",
+		.post = post_rq,
+		.qp = ibv_create_qp(base->pd, &init),
+		.rwr = { .wr_id = 299, .sg_list = &sge, .num_sge = 1 },
+	};
 
-	if (!t_note_made("rq full qp", qp))
+	if (!t_note_made("rq full qp", f.qp))
 		return;
-	rq = sr_last_queue_of('r');
+	f.q = sr_last_queue_of('r');
 	t_uv_name("rq_buf", buf, sizeof(buf));
-	/* In RESET a QP takes no receive; in INIT it does. */
-	wr.wr_id = 299;
-	ret = ibv_post_recv(qp, &wr, &bad);
-	t_uv_note("post_recv(reset) ret=%d bad=%s", ret,
-		  bad == &wr ? "wr" : "other");
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				    IBV_QP_ACCESS_FLAGS);
-	t_uv_note("modify_qp INIT ret=%d", ret);
-	bad = NULL;
-	for (n = 0; n < 64 && !ret; n++) {
-		wr.wr_id = 300 + n;
-		ret = ibv_post_recv(qp, &wr, &bad);
-	}
-	t_uv_note("rq full after %d ret=%d bad=%s", n - 1, ret,
-		  bad == &wr ? "wr" : "other");
-	if (rq) {
-		__atomic_store_n(&rq->consumer_index,
-				 __atomic_load_n(&rq->producer_index,
-						 __ATOMIC_ACQUIRE),
-				 __ATOMIC_RELEASE);
-		for (n = 0, ret = 0; n < 20 && !ret; n++) {
-			wr.wr_id = 400 + n;
-			ret = ibv_post_recv(qp, &wr, &bad);
-		}
-		t_uv_note("rq again %d ret=%d producer=%u", n, ret,
-			  __atomic_load_n(&rq->producer_index,
-					  __ATOMIC_ACQUIRE));
-		slots_dump("wrapped_rwqe", rq, 1,
-			   sizeof(struct rxe_recv_wqe) +
-				   sizeof(struct rxe_sge));
-	}
+	f.ret = post_rq(&f);
+	t_uv_note("post_recv(reset) ret=%d bad=%s", f.ret,
+		  f.bad_r == &f.rwr ? "wr" : "other");
+	f.ret = ibv_modify_qp(f.qp, &attr,
+			      IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				      IBV_QP_ACCESS_FLAGS);
+	t_uv_note("modify_qp INIT ret=%d", f.ret);
+	f.bad_r = NULL;
+	fill_and_wrap(&f, 64, 300, 0, "wrapped_rwqe", RECV_SLOT);
 	t_uv_unname(buf);
-	t_uv_note("destroy rq full qp ret=%d", ibv_destroy_qp(qp));
+	t_uv_note("destroy rq full qp ret=%d", ibv_destroy_qp(f.qp));
 }
 
 /*
- * An SRQ filled until the provider refuses, then all but three taken
- * by the kernel and filled past its end (wrap-around), then grown with
- * those entries pending: the kernel moves them into the new queue,
- * where the provider must go on posting behind them.
+ * An SRQ filled and wrapped with three entries left pending, then
+ * grown: the kernel moves those into the new queue, where the provider
+ * must go on posting behind them.
  */
 static void srq_dump(struct ibv_pd *pd)
 {
@@ -636,51 +656,32 @@ static void srq_dump(struct ibv_pd *pd)
 	struct ibv_sge sge = { .addr = (uintptr_t)buf,
 			       .length = 8,
 			       .lkey = 0x1234 };
-	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
-	struct ibv_srq *srq = ibv_create_srq(pd, &init);
+	struct fill f = {
+		.what = "srq",
+		.post = post_srq,
+		.srq = ibv_create_srq(pd, &init),
+		.rwr = { .sg_list = &sge, .num_sge = 1 },
+	};
 	struct rxe_queue_buf *q;
-	uint32_t prod;
-	int ret = 0, n;
+	int ret;
 
-	if (!t_note_made("full srq", srq))
+	if (!t_note_made("full srq", f.srq))
 		return;
-	q = sr_last_queue_of('q');
+	f.q = sr_last_queue_of('q');
 	t_uv_name("srq_buf", buf, sizeof(buf));
-	for (n = 0; n < 80 && !ret; n++) {
-		wr.wr_id = 500 + n;
-		ret = ibv_post_srq_recv(srq, &wr, &bad);
-	}
-	t_uv_note("srq full after %d ret=%d bad=%s", n - 1, ret,
-		  bad == &wr ? "wr" : "other");
-	if (q) {
-		prod = __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE);
-		__atomic_store_n(&q->consumer_index, (prod - 3) & q->index_mask,
-				 __ATOMIC_RELEASE);
-		for (n = 0, ret = 0; n < 20 && !ret; n++) {
-			wr.wr_id = 600 + n;
-			ret = ibv_post_srq_recv(srq, &wr, &bad);
-		}
-		t_uv_note("srq again %d ret=%d producer=%u", n, ret,
-			  __atomic_load_n(&q->producer_index,
-					  __ATOMIC_ACQUIRE));
-		slots_dump("srq_wrapped", q, 1,
-			   sizeof(struct rxe_recv_wqe) +
-				   sizeof(struct rxe_sge));
-	}
-	ret = ibv_modify_srq(srq, &attr, IBV_SRQ_MAX_WR);
+	fill_and_wrap(&f, 80, 500, 3, "srq_wrapped", RECV_SLOT);
+	ret = ibv_modify_srq(f.srq, &attr, IBV_SRQ_MAX_WR);
 	q = sr_last_queue_of('q');
 	t_uv_note("modify_srq(pending) ret=%d producer=%u", ret,
 		  q ? __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE) :
 		      0);
-	wr.wr_id = 700;
-	ret = ibv_post_srq_recv(srq, &wr, &bad);
+	f.rwr.wr_id = 700;
+	ret = post_srq(&f);
 	t_uv_note("post_srq_recv(moved) ret=%d", ret);
 	if (q && !ret)
-		slots_dump("srq_moved", q, 3,
-			   sizeof(struct rxe_recv_wqe) +
-				   sizeof(struct rxe_sge));
+		slots_dump("srq_moved", q, 3, RECV_SLOT);
 	t_uv_unname(buf);
-	t_uv_note("destroy full srq ret=%d", ibv_destroy_srq(srq));
+	t_uv_note("destroy full srq ret=%d", ibv_destroy_srq(f.srq));
 }
 
 /*
@@ -727,15 +728,11 @@ void sr_wqe_dump(struct ibv_qp *qp)
 	ret = ibv_post_recv(qp, &rwr, &bad_r);
 	t_uv_note("post_recv(wqe) ret=%d", ret);
 	if (!ret)
-		slots_dump("recv_wqe", rq, 1,
-			   sizeof(struct rxe_recv_wqe) +
-				   sizeof(struct rxe_sge));
+		slots_dump("recv_wqe", rq, 1, RECV_SLOT);
 	ret = ibv_post_send(qp, swr, &bad_s);
 	t_uv_note("post_send(wqe) ret=%d", ret);
 	if (!ret)
-		slots_dump("send_wqe", sq, 3,
-			   sizeof(struct rxe_send_wqe) +
-				   sizeof(struct rxe_sge));
+		slots_dump("send_wqe", sq, 3, SEND_SLOT);
 	t_uv_unname(buf);
 	inline_dump(qp);
 	wr_ex_dump(qp);
