@@ -152,6 +152,51 @@ static void slots_dump(const char *what, struct rxe_queue_buf *q, uint32_t n,
 	}
 }
 
+/* The last send queue's @n slots, if the post (@ret) went through. */
+static void last_sq_dump(int ret, const char *what, uint32_t n, size_t len)
+{
+	if (!ret && sr_last_queue_of('s'))
+		slots_dump(what, sr_last_queue_of('s'), n, len);
+}
+
+/*
+ * A QP of @type on @base's PD and CQs, one SGE a WR: @cap's WR counts
+ * and inline room in, the granted capacities out.
+ */
+static struct ibv_qp *qp_beside(struct ibv_qp *base, enum ibv_qp_type type,
+				struct ibv_qp_cap *cap)
+{
+	struct ibv_qp_init_attr init = { .send_cq = base->send_cq,
+					 .recv_cq = base->recv_cq,
+					 .qp_type = type,
+					 .cap = *cap };
+	struct ibv_qp *qp;
+
+	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
+	qp = ibv_create_qp(base->pd, &init);
+	*cap = init.cap;
+	return qp;
+}
+
+/* The same through ibv_create_qp_ex(), with the builders of @ops. */
+static struct ibv_qp *qp_ex_beside(struct ibv_qp *base, enum ibv_qp_type type,
+				   struct ibv_qp_cap cap, uint64_t ops)
+{
+	struct ibv_qp_init_attr_ex init = {
+		.send_cq = base->send_cq,
+		.recv_cq = base->recv_cq,
+		.qp_type = type,
+		.cap = cap,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = base->pd,
+		.send_ops_flags = ops,
+	};
+
+	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
+	return ibv_create_qp_ex(base->context, &init);
+}
+
 /*
  * The same completions through an extended CQ of its own: start_poll,
  * next_poll until the ring is empty, end_poll, every field read.
@@ -203,16 +248,9 @@ void sr_cq_ex_poll(struct ibv_context *ctx)
 static void inline_dump(struct ibv_qp *base)
 {
 	static const char payload[12] = "inline bytes";
-	struct ibv_qp_init_attr init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1,
-			 .max_inline_data = 32 },
-	};
+	struct ibv_qp_cap cap = { .max_send_wr = 4,
+				  .max_recv_wr = 4,
+				  .max_inline_data = 32 };
 	struct ibv_sge sge = { .addr = (uintptr_t)payload,
 			       .length = sizeof(payload) };
 	struct ibv_send_wr wr = { .wr_id = 11,
@@ -221,17 +259,16 @@ static void inline_dump(struct ibv_qp *base)
 				  .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_INLINE },
 			   *bad;
-	struct ibv_qp *qp = ibv_create_qp(base->pd, &init);
+	struct ibv_qp *qp = qp_beside(base, IBV_QPT_RC, &cap);
 	int ret;
 
 	if (!t_note_made("inline qp", qp))
 		return;
-	t_uv_note("inline qp max_inline=%u", init.cap.max_inline_data);
+	t_uv_note("inline qp max_inline=%u", cap.max_inline_data);
 	ret = ibv_post_send(qp, &wr, &bad);
 	t_uv_note("post_send(inline) ret=%d", ret);
-	if (!ret && sr_last_queue_of('s'))
-		slots_dump("inline_wqe", sr_last_queue_of('s'), 1,
-			   sizeof(struct rxe_send_wqe) + sizeof(payload));
+	last_sq_dump(ret, "inline_wqe", 1,
+		     sizeof(struct rxe_send_wqe) + sizeof(payload));
 	t_uv_note("destroy inline qp ret=%d", ibv_destroy_qp(qp));
 }
 
@@ -243,24 +280,14 @@ static void wr_ex_dump(struct ibv_qp *base)
 {
 	static char buf[64];
 	static const char payload[12] = "inline bytes";
-	struct ibv_qp_init_attr_ex init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 8,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1,
-			 .max_inline_data = 32 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = base->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND_WITH_IMM |
-				  IBV_QP_EX_WITH_RDMA_WRITE |
-				  IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
-				  IBV_QP_EX_WITH_SEND,
-	};
-	struct ibv_qp *qp = ibv_create_qp_ex(base->context, &init);
+	struct ibv_qp_cap cap = { .max_send_wr = 8,
+				  .max_recv_wr = 4,
+				  .max_inline_data = 32 };
+	struct ibv_qp *qp = qp_ex_beside(
+		base, IBV_QPT_RC, cap,
+		IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_WRITE |
+			IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+			IBV_QP_EX_WITH_SEND);
 	struct ibv_qp_ex *qx;
 	int ret;
 
@@ -296,8 +323,7 @@ static void wr_ex_dump(struct ibv_qp *base)
 	ibv_wr_set_inline_data(qx, (void *)payload, sizeof(payload));
 	ret = ibv_wr_complete(qx);
 	t_uv_note("wr_complete ret=%d", ret);
-	if (!ret && sr_last_queue_of('s'))
-		slots_dump("wr_ex_wqe", sr_last_queue_of('s'), 4, SEND_SLOT);
+	last_sq_dump(ret, "wr_ex_wqe", 4, SEND_SLOT);
 	t_uv_unname(buf);
 	t_uv_note("destroy wr_ex qp ret=%d", ibv_destroy_qp(qp));
 }
@@ -306,20 +332,9 @@ static void wr_ex_dump(struct ibv_qp *base)
 static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah, const char *what)
 {
 	static char buf[64];
-	struct ibv_qp_init_attr_ex init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = base->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND,
-	};
-	struct ibv_qp *qp = ibv_create_qp_ex(base->context, &init);
+	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4 };
+	struct ibv_qp *qp =
+		qp_ex_beside(base, IBV_QPT_UD, cap, IBV_QP_EX_WITH_SEND);
 	struct ibv_qp_ex *qx = qp ? ibv_qp_to_qp_ex(qp) : NULL;
 	int ret;
 
@@ -337,8 +352,7 @@ static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah, const char *what)
 	ibv_wr_set_sge(qx, 0x1234, (uintptr_t)buf, 32);
 	ret = ibv_wr_complete(qx);
 	t_uv_note("wr_complete(ud) ret=%d", ret);
-	if (!ret && sr_last_queue_of('s'))
-		slots_dump(what, sr_last_queue_of('s'), 1, SEND_SLOT);
+	last_sq_dump(ret, what, 1, SEND_SLOT);
 	t_uv_unname(buf);
 	t_uv_note("destroy ud qp_ex ret=%d", ibv_destroy_qp(qp));
 }
@@ -361,15 +375,7 @@ static void ud_case(struct ibv_qp *base, uint32_t ah_num, const char *what,
 							 [12] = 192,
 							 [14] = 2,
 							 [15] = 9 } } };
-	struct ibv_qp_init_attr init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
+	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4 };
 	struct ibv_sge sge = { .addr = (uintptr_t)buf,
 			       .length = 32,
 			       .lkey = 0x1234 };
@@ -396,7 +402,7 @@ static void ud_case(struct ibv_qp *base, uint32_t ah_num, const char *what,
 
 	if (!t_note_made("ud ah", ah))
 		return;
-	qp = ibv_create_qp(base->pd, &init);
+	qp = qp_beside(base, IBV_QPT_UD, &cap);
 	if (t_note_made("ud qp", qp)) {
 		wr.wr.ud.ah = ah;
 		wr.wr.ud.remote_qpn = 0x99;
@@ -404,8 +410,7 @@ static void ud_case(struct ibv_qp *base, uint32_t ah_num, const char *what,
 		t_uv_name("ud_buf", buf, sizeof(buf));
 		ret = ibv_post_send(qp, &wr, &bad);
 		t_uv_note("post_send(ud) ret=%d", ret);
-		if (!ret && sr_last_queue_of('s'))
-			slots_dump(what, sr_last_queue_of('s'), 1, SEND_SLOT);
+		last_sq_dump(ret, what, 1, SEND_SLOT);
 		t_uv_unname(buf);
 		t_uv_note("destroy ud qp ret=%d", ibv_destroy_qp(qp));
 	}
@@ -423,20 +428,9 @@ static void ud_dump(struct ibv_qp *base)
 static void bind_ex_dump(struct ibv_qp *base, struct ibv_mw *mw,
 			 const struct ibv_mw_bind_info *info)
 {
-	struct ibv_qp_init_attr_ex init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = base->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_BIND_MW,
-	};
-	struct ibv_qp *qp = ibv_create_qp_ex(base->context, &init);
+	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4 };
+	struct ibv_qp *qp =
+		qp_ex_beside(base, IBV_QPT_RC, cap, IBV_QP_EX_WITH_BIND_MW);
 	struct ibv_qp_ex *qx = qp ? ibv_qp_to_qp_ex(qp) : NULL;
 	int ret;
 
@@ -451,9 +445,7 @@ static void bind_ex_dump(struct ibv_qp *base, struct ibv_mw *mw,
 	ibv_wr_bind_mw(qx, mw, ibv_inc_rkey(ibv_inc_rkey(mw->rkey)), info);
 	ret = ibv_wr_complete(qx);
 	t_uv_note("wr_complete(bind) ret=%d", ret);
-	if (!ret && sr_last_queue_of('s'))
-		slots_dump("bind_ex_wqe", sr_last_queue_of('s'), 1,
-			   sizeof(struct rxe_send_wqe));
+	last_sq_dump(ret, "bind_ex_wqe", 1, sizeof(struct rxe_send_wqe));
 	t_uv_note("destroy bind qp_ex ret=%d", ibv_destroy_qp(qp));
 }
 
@@ -574,20 +566,12 @@ static void fill_and_wrap(struct fill *f, int most, uint64_t first,
 static void sq_full_dump(struct ibv_qp *base)
 {
 	static char buf[64];
-	struct ibv_qp_init_attr init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 16,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
+	struct ibv_qp_cap cap = { .max_send_wr = 16, .max_recv_wr = 4 };
 	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
 	struct fill f = {
 		.what = "sq",
 		.post = post_sq,
-		.qp = ibv_create_qp(base->pd, &init),
+		.qp = qp_beside(base, IBV_QPT_RC, &cap),
 		.swr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND },
 	};
 
@@ -607,21 +591,13 @@ static void sq_full_dump(struct ibv_qp *base)
 static void rq_full_dump(struct ibv_qp *base)
 {
 	static char buf[64];
-	struct ibv_qp_init_attr init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 16,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
+	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 16 };
 	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
 	struct fill f = {
 		.what = "rq",
 		.post = post_rq,
-		.qp = ibv_create_qp(base->pd, &init),
+		.qp = qp_beside(base, IBV_QPT_RC, &cap),
 		.rwr = { .wr_id = 299, .sg_list = &sge, .num_sge = 1 },
 	};
 
