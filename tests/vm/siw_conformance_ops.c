@@ -28,46 +28,48 @@ static bool same(struct ibv_mr *a, size_t aoff, struct ibv_mr *b, size_t boff,
 	return !memcmp((char *)a->addr + aoff, (char *)b->addr + boff, len);
 }
 
-/* One send completion: status, opcode, wr_id, qp_num. */
+/* @what's check @check: "@what_@check", in @buf (96 bytes). */
+static const char *named(char *buf, const char *what, const char *check)
+{
+	snprintf(buf, 96, "%s_%s", what, check);
+	return buf;
+}
+
+/*
+ * One successful completion on @cq: its opcode @op, wr_id @id and
+ * qp_num @qp's, and (unless @len is -1) byte_len @len.
+ */
+static void check_wc(const char *what, struct ibv_cq *cq, uint64_t id,
+		     enum ibv_wc_opcode op, int64_t len, struct ibv_qp *qp)
+{
+	struct ibv_wc wc = {};
+	char name[96];
+
+	CHECK_EQ(named(name, what, "completes"), poll_wc(cq, 1, &wc, WAIT_MS),
+		 1);
+	CHECK_EQ(named(name, what, "wc_status"), wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(named(name, what, "wc_opcode"), wc.opcode, op);
+	CHECK_EQ(named(name, what, "wc_wr_id"), wc.wr_id, id);
+	if (len >= 0)
+		CHECK_EQ(named(name, what, "wc_byte_len"), wc.byte_len, len);
+	CHECK_EQ(named(name, what, "wc_qp_num"), wc.qp_num, qp->qp_num);
+}
+
+/* One send completion, checks "@what_completes", "@what_wc_...". */
 static void check_swc(const char *what, struct ibv_cq *cq, uint64_t id,
 		      enum ibv_wc_opcode op, struct ibv_qp *qp)
 {
-	struct ibv_wc wc = {};
-	char name[96];
-
-	snprintf(name, sizeof(name), "%s_completes", what);
-	CHECK_EQ(name, poll_wc(cq, 1, &wc, WAIT_MS), 1);
-	snprintf(name, sizeof(name), "%s_wc_status", what);
-	CHECK_EQ(name, wc.status, IBV_WC_SUCCESS);
-	snprintf(name, sizeof(name), "%s_wc_opcode", what);
-	CHECK_EQ(name, wc.opcode, op);
-	snprintf(name, sizeof(name), "%s_wc_wr_id", what);
-	CHECK_EQ(name, wc.wr_id, id);
-	snprintf(name, sizeof(name), "%s_wc_qp_num", what);
-	CHECK_EQ(name, wc.qp_num, qp->qp_num);
+	check_wc(what, cq, id, op, -1, qp);
 }
 
-/* One receive completion of @len bytes on @qp. */
+/* One receive completion of @len bytes, checks "@what_recv_...". */
 static void check_rwc(const char *what, struct ibv_cq *cq, uint64_t id,
-		      uint32_t len, struct ibv_qp *qp, struct ibv_wc *out)
+		      uint32_t len, struct ibv_qp *qp)
 {
-	struct ibv_wc wc = {};
-	char name[96];
+	char recv[80];
 
-	snprintf(name, sizeof(name), "%s_recv_completes", what);
-	CHECK_EQ(name, poll_wc(cq, 1, &wc, WAIT_MS), 1);
-	snprintf(name, sizeof(name), "%s_recv_wc_status", what);
-	CHECK_EQ(name, wc.status, IBV_WC_SUCCESS);
-	snprintf(name, sizeof(name), "%s_recv_wc_opcode", what);
-	CHECK_EQ(name, wc.opcode, IBV_WC_RECV);
-	snprintf(name, sizeof(name), "%s_recv_wc_wr_id", what);
-	CHECK_EQ(name, wc.wr_id, id);
-	snprintf(name, sizeof(name), "%s_recv_wc_byte_len", what);
-	CHECK_EQ(name, wc.byte_len, len);
-	snprintf(name, sizeof(name), "%s_recv_wc_qp_num", what);
-	CHECK_EQ(name, wc.qp_num, qp->qp_num);
-	if (out)
-		*out = wc;
+	snprintf(recv, sizeof(recv), "%s_recv", what);
+	check_wc(recv, cq, id, IBV_WC_RECV, len, qp);
 }
 
 void t_opcodes(void)
@@ -92,7 +94,7 @@ void t_opcodes(void)
 	wr = send_wr(0x5e, sg, 3, IBV_WR_SEND, IBV_SEND_SIGNALED);
 	CHECK_EQ("send_posted", post_send(r.p.c, &wr, &bad), 0);
 	check_swc("send", r.scq, 0x5e, IBV_WC_SEND, r.p.c);
-	check_rwc("send", r.rcq, 0x51, 401, r.p.s, NULL);
+	check_rwc("send", r.rcq, 0x51, 401, r.p.s);
 	check(same(cm, 0, sm, 0, 100) && same(cm, 100, sm, 100, 1) &&
 		      same(cm, 200, sm, 101, 300),
 	      "send_data", "the received bytes differ");
@@ -263,7 +265,7 @@ static void inline_send(struct rig *r, uint32_t len)
 	snprintf(name, sizeof(name), "inline_%u", len);
 	CHECK_EQ(name, ret, 0);
 	check_swc(name, r->scq, len, IBV_WC_SEND, r->p.c);
-	check_rwc(name, r->rcq, len, len, r->p.s, NULL);
+	check_rwc(name, r->rcq, len, len, r->p.s);
 	for (unsigned i = 0; i < sizeof(data); i++)
 		data[i] = (char)(len + i);
 	snprintf(name, sizeof(name), "inline_%u_data", len);
@@ -310,7 +312,7 @@ static void sge_send(struct rig *r, int n, int allowed)
 	snprintf(name, sizeof(name), "send_sge_%d", n);
 	CHECK_EQ(name, post_send(r->p.c, &wr, &bad), 0);
 	check_swc(name, r->scq, wr.wr_id, IBV_WC_SEND, r->p.c);
-	check_rwc(name, r->rcq, rwr.wr_id, (uint32_t)n, r->p.s, NULL);
+	check_rwc(name, r->rcq, rwr.wr_id, (uint32_t)n, r->p.s);
 	ret = 1;
 	for (int i = 0; i < n; i++)
 		ret &= same(r->m, (size_t)i * 16, r->m, 2048 + (size_t)i * 16,
