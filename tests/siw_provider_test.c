@@ -289,52 +289,73 @@ static bool mapped_ours(void)
 	return found;
 }
 
+/* What each test starts from: siw0 opened, a PD, a CQ of 10. */
+struct base {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+};
+
+static int base_up(void **state)
+{
+	static struct base b;
+
+	b.ctx = open_siw();
+	assert_non_null(b.ctx);
+	b.pd = ibv_alloc_pd(b.ctx);
+	assert_non_null(b.pd);
+	kern.ring = NULL; /* for cq_ring(): the mapping of this CQ's */
+	b.cq = ibv_create_cq(b.ctx, 10, NULL, NULL, 0);
+	assert_non_null(b.cq);
+	*state = &b;
+	return 0;
+}
+
+/* Each test leaves @state's objects alone and destroys its own. */
+static int base_down(void **state)
+{
+	struct base *b = *state;
+
+	assert_int_equal(ibv_destroy_cq(b->cq), 0);
+	assert_int_equal(ibv_dealloc_pd(b->pd), 0);
+	assert_int_equal(ibv_close_device(b->ctx), 0);
+	return 0;
+}
+
 static void context_pd_mr(void **state)
 {
-	struct ibv_context *ctx = open_siw();
+	struct base *b = *state;
 	static char buf[8192];
-	struct ibv_pd *pd;
 	struct ibv_mr *mr1, *mr2;
-
 	struct ibv_device_attr_ex attr;
 	struct ibv_port_attr port;
 
-	(void)state;
-	assert_non_null(ctx);
 	assert_true(mapped_ours());
-	assert_int_equal(ibv_query_device_ex(ctx, NULL, &attr), 0);
-	assert_int_equal(ibv_query_port(ctx, 1, &port), 0);
-	pd = ibv_alloc_pd(ctx);
-	assert_non_null(pd);
-	mr1 = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	assert_int_equal(ibv_query_device_ex(b->ctx, NULL, &attr), 0);
+	assert_int_equal(ibv_query_port(b->ctx, 1, &port), 0);
+	mr1 = ibv_reg_mr(b->pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE);
 	assert_non_null(mr1);
 	/* siw reads its request and writes its answer, 8 bytes each. */
 	assert_int_equal(kern.reg_mr_in_len, sizeof(struct siw_ureq_reg_mr));
 	assert_int_equal(kern.reg_mr_out_len, sizeof(struct siw_uresp_reg_mr));
 	uint8_t key1 = kern.reg_mr_in.stag_key;
-	mr2 = ibv_reg_mr(pd, buf + 4096, 4096, IBV_ACCESS_LOCAL_WRITE);
+	mr2 = ibv_reg_mr(b->pd, buf + 4096, 4096, IBV_ACCESS_LOCAL_WRITE);
 	assert_non_null(mr2);
 	/* A new key for each registration. */
 	assert_int_not_equal(kern.reg_mr_in.stag_key, key1);
 	assert_int_equal(ibv_dereg_mr(mr2), 0);
 	assert_int_equal(ibv_dereg_mr(mr1), 0);
-	assert_int_equal(ibv_dealloc_pd(pd), 0);
-	assert_int_equal(ibv_close_device(ctx), 0);
 }
 
 static void cq_ring(void **state)
 {
-	struct ibv_context *ctx = open_siw();
+	struct base *b = *state;
+	struct ibv_cq *cq = b->cq;
 	struct siw_cq_ctrl *ctrl;
 	struct ibv_wc wc[4];
-	struct ibv_cq *cq;
 	unsigned int calls;
 
-	(void)state;
-	assert_non_null(ctx);
-	kern.ring = NULL;
-	cq = ibv_create_cq(ctx, 10, NULL, NULL, 0);
-	assert_non_null(cq);
+	/* What base_up()'s CQ answered and mapped. */
 	assert_int_equal(kern.create_cq_out_len,
 			 sizeof(struct siw_uresp_create_cq));
 	/* The ring, then the control word, in one mapping at the key. */
@@ -382,9 +403,6 @@ static void cq_ring(void **state)
 	assert_int_equal(ibv_req_notify_cq(cq, 1), 0);
 	assert_int_equal(ctrl->flags, SIW_NOTIFY_SOLICITED);
 	assert_int_equal(t_uv.calls, calls);
-
-	assert_int_equal(ibv_destroy_cq(cq), 0);
-	assert_int_equal(ibv_close_device(ctx), 0);
 }
 
 /* The library's log (VERBS_LOG_FILE), at level 3. */
@@ -439,7 +457,7 @@ static char *post_refused(struct post *p)
 
 static void qp_queues(void **state)
 {
-	struct ibv_context *ctx = open_siw();
+	struct base *b = *state;
 	static char buf[256], text[80];
 	struct ibv_sge sge[3], big = { (uintptr_t)buf, 81, 0 };
 	struct ibv_send_wr swr[2], *bad_s;
@@ -453,21 +471,13 @@ static void qp_queues(void **state)
 			 .max_inline_data = 64 },
 	};
 	struct post refused = {};
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	char *log;
 
-	(void)state;
-	assert_non_null(ctx);
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 10, NULL, NULL, 0);
-	assert_non_null(pd);
-	assert_non_null(cq);
-	init.send_cq = init.recv_cq = cq;
+	init.send_cq = init.recv_cq = b->cq;
 	kern.sq = NULL;
 	kern.rq = NULL;
-	qp = ibv_create_qp(pd, &init);
+	qp = ibv_create_qp(b->pd, &init);
 	assert_non_null(qp);
 	assert_non_null(kern.sq);
 	assert_non_null(kern.rq);
@@ -633,17 +643,13 @@ static void qp_queues(void **state)
 		kernel_take(&kern.sq[i].flags);
 	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
 	assert_int_equal(kern.doorbells, 4);
-
 	assert_int_equal(ibv_destroy_qp(qp), 0);
-	assert_int_equal(ibv_destroy_cq(cq), 0);
-	assert_int_equal(ibv_dealloc_pd(pd), 0);
-	assert_int_equal(ibv_close_device(ctx), 0);
 }
 
 /* An SRQ's ring, and a QP on it that maps no RQ of its own. */
 static void srq_ring(void **state)
 {
-	struct ibv_context *ctx = open_siw();
+	struct base *b = *state;
 	static char buf[64];
 	struct ibv_sge sge = { (uintptr_t)buf, 64, 0x2a02 };
 	struct ibv_recv_wr rwr = { .wr_id = 33, .sg_list = &sge, .num_sge = 1 };
@@ -655,18 +661,10 @@ static void srq_ring(void **state)
 		.cap = { .max_send_wr = 5, .max_send_sge = 1 },
 	};
 	struct ibv_srq *srq;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 
-	(void)state;
-	assert_non_null(ctx);
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 10, NULL, NULL, 0);
-	assert_non_null(pd);
-	assert_non_null(cq);
 	kern.srq = NULL;
-	srq = ibv_create_srq(pd, &si);
+	srq = ibv_create_srq(b->pd, &si);
 	assert_non_null(srq);
 	assert_non_null(kern.srq);
 	assert_int_equal(kern.srq_len, T_NUM_WQE * sizeof(struct siw_rqe));
@@ -684,28 +682,26 @@ static void srq_ring(void **state)
 	assert_int_equal(kern.srq[0].sge[0].lkey, 0x2a02);
 	assert_int_equal(ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), 0);
 
-	init.send_cq = init.recv_cq = cq;
+	init.send_cq = init.recv_cq = b->cq;
 	init.srq = srq;
 	kern.rq = NULL;
-	qp = ibv_create_qp(pd, &init);
+	qp = ibv_create_qp(b->pd, &init);
 	assert_non_null(qp);
 	assert_null(kern.rq);
 	assert_int_equal(ibv_post_recv(qp, &rwr, &bad_r), EINVAL);
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 
 	assert_int_equal(ibv_destroy_srq(srq), 0);
-	assert_int_equal(ibv_destroy_cq(cq), 0);
-	assert_int_equal(ibv_dealloc_pd(pd), 0);
-	assert_int_equal(ibv_close_device(ctx), 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(context_pd_mr),
-		cmocka_unit_test(cq_ring),
-		cmocka_unit_test(qp_queues),
-		cmocka_unit_test(srq_ring),
+		cmocka_unit_test_setup_teardown(context_pd_mr, base_up,
+						base_down),
+		cmocka_unit_test_setup_teardown(cq_ring, base_up, base_down),
+		cmocka_unit_test_setup_teardown(qp_queues, base_up, base_down),
+		cmocka_unit_test_setup_teardown(srq_ring, base_up, base_down),
 	};
 	struct t_dev dev = {
 		.ibdev = "siw0",

@@ -7,6 +7,7 @@
 #define SIW_CONFORMANCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
@@ -55,6 +56,38 @@ struct ibv_qp_init_attr qp_attr(struct ibv_cq *scq, struct ibv_cq *rcq,
 /* Prepares and connects @p (check line "connect" on failure): 0 or -1. */
 int pair_up(struct cm_pair *p, struct ibv_qp_init_attr *ca,
 	    struct ibv_qp_init_attr *sa);
+
+/* A send WR of @n SGEs from @sg. */
+struct ibv_send_wr send_wr(uint64_t id, struct ibv_sge *sg, int n,
+			   enum ibv_wr_opcode op, unsigned flags);
+/* Points @wr's wr.rdma remote address and rkey at @off in @mr. */
+void set_remote(struct ibv_send_wr *wr, struct ibv_mr *mr, size_t off);
+
+/*
+ * What most checks start from: a send and a receive CQ, a buffer of
+ * 4096 bytes, QP attributes on those CQs and the pair made with them.
+ * @ch, if set before rig_make(), is the receive CQ's channel.
+ */
+struct rig {
+	struct ibv_comp_channel *ch;
+	struct ibv_cq *scq, *rcq;
+	struct ibv_mr *m;
+	struct ibv_qp_init_attr a;
+	struct cm_pair p;
+};
+
+/*
+ * CQs of @scqe and @rcqe entries (@rcqe 0: the send CQ receives too),
+ * the buffer filled with @seed, attributes of @depth WRs and @sge SGEs
+ * each way: 0, or -1 if any is missing.
+ */
+int rig_make(struct rig *r, int scqe, int rcqe, uint32_t depth, uint32_t sge,
+	     char seed);
+/* rig_make(), then the pair connected with r->a on both sides. */
+int rig_up(struct rig *r, int scqe, int rcqe, uint32_t depth, uint32_t sge,
+	   char seed);
+/* Destroys the pair, the CQs and the buffer, whichever exist. */
+void rig_down(struct rig *r);
 
 /* siw_conformance_ops.c */
 void t_opcodes(void);

@@ -28,62 +28,61 @@ static bool same(struct ibv_mr *a, size_t aoff, struct ibv_mr *b, size_t boff,
 	return !memcmp((char *)a->addr + aoff, (char *)b->addr + boff, len);
 }
 
-/* One send completion: status, opcode, wr_id, qp_num. */
+/* @what's check @check: "@what_@check", in @buf (96 bytes). */
+static const char *named(char *buf, const char *what, const char *check)
+{
+	snprintf(buf, 96, "%s_%s", what, check);
+	return buf;
+}
+
+/*
+ * One successful completion on @cq: its opcode @op, wr_id @id and
+ * qp_num @qp's, and (unless @len is -1) byte_len @len.
+ */
+static void check_wc(const char *what, struct ibv_cq *cq, uint64_t id,
+		     enum ibv_wc_opcode op, int64_t len, struct ibv_qp *qp)
+{
+	struct ibv_wc wc = {};
+	char name[96];
+
+	CHECK_EQ(named(name, what, "completes"), poll_wc(cq, 1, &wc, WAIT_MS),
+		 1);
+	CHECK_EQ(named(name, what, "wc_status"), wc.status, IBV_WC_SUCCESS);
+	CHECK_EQ(named(name, what, "wc_opcode"), wc.opcode, op);
+	CHECK_EQ(named(name, what, "wc_wr_id"), wc.wr_id, id);
+	if (len >= 0)
+		CHECK_EQ(named(name, what, "wc_byte_len"), wc.byte_len, len);
+	CHECK_EQ(named(name, what, "wc_qp_num"), wc.qp_num, qp->qp_num);
+}
+
+/* One send completion, checks "@what_completes", "@what_wc_...". */
 static void check_swc(const char *what, struct ibv_cq *cq, uint64_t id,
 		      enum ibv_wc_opcode op, struct ibv_qp *qp)
 {
-	struct ibv_wc wc = {};
-	char name[96];
-
-	snprintf(name, sizeof(name), "%s_completes", what);
-	CHECK_EQ(name, poll_wc(cq, 1, &wc, WAIT_MS), 1);
-	snprintf(name, sizeof(name), "%s_wc_status", what);
-	CHECK_EQ(name, wc.status, IBV_WC_SUCCESS);
-	snprintf(name, sizeof(name), "%s_wc_opcode", what);
-	CHECK_EQ(name, wc.opcode, op);
-	snprintf(name, sizeof(name), "%s_wc_wr_id", what);
-	CHECK_EQ(name, wc.wr_id, id);
-	snprintf(name, sizeof(name), "%s_wc_qp_num", what);
-	CHECK_EQ(name, wc.qp_num, qp->qp_num);
+	check_wc(what, cq, id, op, -1, qp);
 }
 
-/* One receive completion of @len bytes on @qp. */
+/* One receive completion of @len bytes, checks "@what_recv_...". */
 static void check_rwc(const char *what, struct ibv_cq *cq, uint64_t id,
-		      uint32_t len, struct ibv_qp *qp, struct ibv_wc *out)
+		      uint32_t len, struct ibv_qp *qp)
 {
-	struct ibv_wc wc = {};
-	char name[96];
+	char recv[80];
 
-	snprintf(name, sizeof(name), "%s_recv_completes", what);
-	CHECK_EQ(name, poll_wc(cq, 1, &wc, WAIT_MS), 1);
-	snprintf(name, sizeof(name), "%s_recv_wc_status", what);
-	CHECK_EQ(name, wc.status, IBV_WC_SUCCESS);
-	snprintf(name, sizeof(name), "%s_recv_wc_opcode", what);
-	CHECK_EQ(name, wc.opcode, IBV_WC_RECV);
-	snprintf(name, sizeof(name), "%s_recv_wc_wr_id", what);
-	CHECK_EQ(name, wc.wr_id, id);
-	snprintf(name, sizeof(name), "%s_recv_wc_byte_len", what);
-	CHECK_EQ(name, wc.byte_len, len);
-	snprintf(name, sizeof(name), "%s_recv_wc_qp_num", what);
-	CHECK_EQ(name, wc.qp_num, qp->qp_num);
-	if (out)
-		*out = wc;
+	snprintf(recv, sizeof(recv), "%s_recv", what);
+	check_wc(recv, cq, id, IBV_WC_RECV, len, qp);
 }
 
 void t_opcodes(void)
 {
-	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 16, SIW_MAX_SGE);
-	struct ibv_mr *cm = buf_mr(4096, 0), *sm = buf_mr(4096, 0);
-	struct ibv_mr *inv = buf_mr(64, 0);
+	struct ibv_mr *sm = buf_mr(4096, 0), *inv = buf_mr(64, 0), *cm;
 	struct ibv_send_wr wr, *bad;
 	struct ibv_sge sg[3], rs;
 	struct ibv_wc wc;
-	struct cm_pair p = {};
+	struct rig r = {};
 
-	if (!scq || !rcq || !cm || !sm || !inv || pair_up(&p, &a, &a))
+	if (!sm || !inv || rig_up(&r, 16, 16, 16, SIW_MAX_SGE, 0))
 		return check(false, "opcodes_setup", "no pair");
+	cm = r.m; /* the client's buffer, @sm the server's */
 
 	/* SEND of three SGEs into one receive SGE. */
 	fill(cm, 0, 4096, 1);
@@ -91,15 +90,11 @@ void t_opcodes(void)
 	sg[1] = sge_of(cm, 100, 1);
 	sg[2] = sge_of(cm, 200, 300);
 	rs = sge_of(sm, 0, 4096);
-	CHECK_EQ("send_recv_posted", post_recv(p.s, 0x51, &rs, 1), 0);
-	wr = (struct ibv_send_wr){ .wr_id = 0x5e,
-				   .sg_list = sg,
-				   .num_sge = 3,
-				   .opcode = IBV_WR_SEND,
-				   .send_flags = IBV_SEND_SIGNALED };
-	CHECK_EQ("send_posted", post_send(p.c, &wr, &bad), 0);
-	check_swc("send", scq, 0x5e, IBV_WC_SEND, p.c);
-	check_rwc("send", rcq, 0x51, 401, p.s, NULL);
+	CHECK_EQ("send_recv_posted", post_recv(r.p.s, 0x51, &rs, 1), 0);
+	wr = send_wr(0x5e, sg, 3, IBV_WR_SEND, IBV_SEND_SIGNALED);
+	CHECK_EQ("send_posted", post_send(r.p.c, &wr, &bad), 0);
+	check_swc("send", r.scq, 0x5e, IBV_WC_SEND, r.p.c);
+	check_rwc("send", r.rcq, 0x51, 401, r.p.s);
 	check(same(cm, 0, sm, 0, 100) && same(cm, 100, sm, 100, 1) &&
 		      same(cm, 200, sm, 101, 300),
 	      "send_data", "the received bytes differ");
@@ -108,30 +103,20 @@ void t_opcodes(void)
 	fill(cm, 1024, 512, 3);
 	sg[0] = sge_of(cm, 1024, 256);
 	sg[1] = sge_of(cm, 1280, 256);
-	wr = (struct ibv_send_wr){ .wr_id = 0x3e,
-				   .sg_list = sg,
-				   .num_sge = 2,
-				   .opcode = IBV_WR_RDMA_WRITE,
-				   .send_flags = IBV_SEND_SIGNALED };
-	wr.wr.rdma.remote_addr = (uintptr_t)sm->addr + 1024;
-	wr.wr.rdma.rkey = sm->rkey;
-	CHECK_EQ("write_posted", post_send(p.c, &wr, &bad), 0);
-	check_swc("write", scq, 0x3e, IBV_WC_RDMA_WRITE, p.c);
+	wr = send_wr(0x3e, sg, 2, IBV_WR_RDMA_WRITE, IBV_SEND_SIGNALED);
+	set_remote(&wr, sm, 1024);
+	CHECK_EQ("write_posted", post_send(r.p.c, &wr, &bad), 0);
+	check_swc("write", r.scq, 0x3e, IBV_WC_RDMA_WRITE, r.p.c);
 	check(same(cm, 1024, sm, 1024, 512), "write_data",
 	      "the written bytes differ");
 
 	/* RDMA READ into one SGE. */
 	fill(sm, 2048, 1000, 5);
 	sg[0] = sge_of(cm, 2048, 1000);
-	wr = (struct ibv_send_wr){ .wr_id = 0x4e,
-				   .sg_list = sg,
-				   .num_sge = 1,
-				   .opcode = IBV_WR_RDMA_READ,
-				   .send_flags = IBV_SEND_SIGNALED };
-	wr.wr.rdma.remote_addr = (uintptr_t)sm->addr + 2048;
-	wr.wr.rdma.rkey = sm->rkey;
-	CHECK_EQ("read_posted", post_send(p.c, &wr, &bad), 0);
-	check_swc("read", scq, 0x4e, IBV_WC_RDMA_READ, p.c);
+	wr = send_wr(0x4e, sg, 1, IBV_WR_RDMA_READ, IBV_SEND_SIGNALED);
+	set_remote(&wr, sm, 2048);
+	CHECK_EQ("read_posted", post_send(r.p.c, &wr, &bad), 0);
+	check_swc("read", r.scq, 0x4e, IBV_WC_RDMA_READ, r.p.c);
 	check(same(cm, 2048, sm, 2048, 1000), "read_data",
 	      "the read bytes differ");
 
@@ -145,21 +130,16 @@ void t_opcodes(void)
 	memset((char *)cm->addr + 3072, 0, 64);
 	sg[0] = sge_of(cm, 3072, 32);
 	sg[1] = sge_of(cm, 3072 + 32, 32);
-	wr = (struct ibv_send_wr){ .wr_id = 0x4f,
-				   .sg_list = sg,
-				   .num_sge = 2,
-				   .opcode = IBV_WR_RDMA_READ,
-				   .send_flags = IBV_SEND_SIGNALED };
-	wr.wr.rdma.remote_addr = (uintptr_t)sm->addr + 3072;
-	wr.wr.rdma.rkey = sm->rkey;
+	wr = send_wr(0x4f, sg, 2, IBV_WR_RDMA_READ, IBV_SEND_SIGNALED);
+	set_remote(&wr, sm, 3072);
 	if (t.ours) {
-		CHECK_EQ("read_2sge_refused", post_send(p.c, &wr, &bad),
+		CHECK_EQ("read_2sge_refused", post_send(r.p.c, &wr, &bad),
 			 EINVAL);
 		check(bad == &wr, "read_2sge_bad_wr", "bad_wr %p", bad);
 	} else {
-		CHECK_EQ("read_2sge_posted", post_send(p.c, &wr, &bad), 0);
+		CHECK_EQ("read_2sge_posted", post_send(r.p.c, &wr, &bad), 0);
 		wc = (struct ibv_wc){};
-		CHECK_EQ("read_2sge_completes", poll_wc(scq, 1, &wc, WAIT_MS),
+		CHECK_EQ("read_2sge_completes", poll_wc(r.scq, 1, &wc, WAIT_MS),
 			 1);
 		CHECK_EQ("read_2sge_debian_status", wc.status, 0);
 		CHECK_EQ("read_2sge_debian_byte_len", wc.byte_len, 32);
@@ -176,26 +156,19 @@ void t_opcodes(void)
 	 * and completes with REM_INV_REQ_ERR, which ends the connection:
 	 * this comes last.
 	 */
-	CHECK_EQ("send_inv_recv_posted", post_recv(p.s, 0x52, &rs, 1), 0);
-	wr = (struct ibv_send_wr){ .wr_id = 0x5f,
-				   .sg_list = sg,
-				   .num_sge = 1,
-				   .opcode = IBV_WR_SEND_WITH_INV,
-				   .send_flags = IBV_SEND_SIGNALED,
-				   .invalidate_rkey = inv->rkey };
+	CHECK_EQ("send_inv_recv_posted", post_recv(r.p.s, 0x52, &rs, 1), 0);
+	wr = send_wr(0x5f, sg, 1, IBV_WR_SEND_WITH_INV, IBV_SEND_SIGNALED);
+	wr.invalidate_rkey = inv->rkey;
 	sg[0] = sge_of(cm, 0, 100);
-	CHECK_EQ("send_inv_posted", post_send(p.c, &wr, &bad), 0);
-	check_swc("send_inv", scq, 0x5f, IBV_WC_SEND, p.c);
+	CHECK_EQ("send_inv_posted", post_send(r.p.c, &wr, &bad), 0);
+	check_swc("send_inv", r.scq, 0x5f, IBV_WC_SEND, r.p.c);
 	wc = (struct ibv_wc){};
-	CHECK_EQ("send_inv_recv_completes", poll_wc(rcq, 1, &wc, WAIT_MS), 1);
+	CHECK_EQ("send_inv_recv_completes", poll_wc(r.rcq, 1, &wc, WAIT_MS), 1);
 	CHECK_EQ("send_inv_recv_wc_status", wc.status,
 		 t.ours ? IBV_WC_SUCCESS : IBV_WC_REM_INV_REQ_ERR);
 	CHECK_EQ("send_inv_recv_wc_wr_id", wc.wr_id, 0x52);
 
-	cm_pair_destroy(&p);
-	ibv_destroy_cq(scq);
-	ibv_destroy_cq(rcq);
-	buf_free(cm);
+	rig_down(&r);
 	buf_free(sm);
 	buf_free(inv);
 }
@@ -214,50 +187,39 @@ void t_unsupported(void)
 		{ IBV_WR_BIND_MW, "bind_mw" },
 		{ IBV_WR_TSO, "tso" },
 	};
-	struct ibv_cq *cq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr a = qp_attr(cq, cq, 16, 2);
-	struct ibv_mr *m = buf_mr(4096, 1);
 	struct ibv_send_wr wr[2], *bad;
 	struct ibv_sge sg, rs;
 	struct ibv_wc wc[4];
-	struct cm_pair p = {};
+	struct rig r = {};
 	char name[64];
 	int n;
 
-	if (!cq || !m || pair_up(&p, &a, &a))
+	if (rig_up(&r, 16, 0, 16, 2, 1))
 		return check(false, "unsupported_setup", "no pair");
-	sg = sge_of(m, 0, 8);
-	rs = sge_of(m, 2048, 2048);
+	sg = sge_of(r.m, 0, 8);
+	rs = sge_of(r.m, 2048, 2048);
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		wr[0] = (struct ibv_send_wr){ .wr_id = i,
-					      .sg_list = &sg,
-					      .num_sge = 1,
-					      .opcode = ops[i].op,
-					      .send_flags = IBV_SEND_SIGNALED };
-		wr[0].wr.rdma.remote_addr = (uintptr_t)m->addr;
-		wr[0].wr.rdma.rkey = m->rkey;
+		wr[0] = send_wr(i, &sg, 1, ops[i].op, IBV_SEND_SIGNALED);
+		set_remote(&wr[0], r.m, 0);
 		snprintf(name, sizeof(name), "%s_refused", ops[i].name);
-		CHECK_EQ(name, post_send(p.c, wr, &bad), ERR(EINVAL));
+		CHECK_EQ(name, post_send(r.p.c, wr, &bad), ERR(EINVAL));
 		snprintf(name, sizeof(name), "%s_bad_wr", ops[i].name);
 		check(bad == wr, name, "bad_wr %p, wr %p", bad, wr);
 	}
 	/* A list: the good SEND goes, the refused one is bad_wr. */
-	CHECK_EQ("list_recv_posted", post_recv(p.s, 0x77, &rs, 1), 0);
-	wr[0] = (struct ibv_send_wr){ .wr_id = 0x70,
-				      .sg_list = &sg,
-				      .num_sge = 1,
-				      .opcode = IBV_WR_SEND,
-				      .send_flags = IBV_SEND_SIGNALED,
-				      .next = &wr[1] };
+	CHECK_EQ("list_recv_posted", post_recv(r.p.s, 0x77, &rs, 1), 0);
+	wr[0] = send_wr(0x70, &sg, 1, IBV_WR_SEND, IBV_SEND_SIGNALED);
+	wr[0].next = &wr[1];
 	wr[1] = wr[0];
 	wr[1].wr_id = 0x71;
 	wr[1].opcode = IBV_WR_SEND_WITH_IMM;
 	wr[1].next = NULL;
 	/* Debian's libsiw 44 loses the refusal once the doorbell rang. */
-	CHECK_EQ("list_refused", post_send(p.c, wr, &bad), t.ours ? EINVAL : 0);
+	CHECK_EQ("list_refused", post_send(r.p.c, wr, &bad),
+		 t.ours ? EINVAL : 0);
 	check(bad == &wr[1], "list_bad_wr", "bad_wr %p, second %p", bad,
 	      &wr[1]);
-	n = poll_wc(cq, 4, wc, 500);
+	n = poll_wc(r.scq, 4, wc, 500);
 	for (int i = 0; i < n; i++)
 		printf("  list wc %d: id %#llx status %d opcode %d\n", i,
 		       (unsigned long long)wc[i].wr_id, wc[i].status,
@@ -265,14 +227,11 @@ void t_unsupported(void)
 	CHECK_EQ("list_completions", n, 2);
 	CHECK_EQ("list_first_sent", wc[0].wr_id == 0x70 || wc[1].wr_id == 0x70,
 		 1);
-	cm_pair_destroy(&p);
-	ibv_destroy_cq(cq);
-	buf_free(m);
+	rig_down(&r);
 }
 
 /* Sends @len inline bytes (from two pieces) and checks what arrived. */
-static void inline_send(struct cm_pair *p, struct ibv_cq *scq,
-			struct ibv_cq *rcq, struct ibv_mr *rm, uint32_t len)
+static void inline_send(struct rig *r, uint32_t len)
 {
 	char data[128], name[64];
 	struct ibv_sge sg[2] = {
@@ -286,14 +245,14 @@ static void inline_send(struct cm_pair *p, struct ibv_cq *scq,
 				  .send_flags = IBV_SEND_SIGNALED |
 						IBV_SEND_INLINE };
 	struct ibv_send_wr *bad;
-	struct ibv_sge rs = sge_of(rm, 0, 128);
+	struct ibv_sge rs = sge_of(r->m, 0, 128);
 	int ret;
 
 	for (unsigned i = 0; i < sizeof(data); i++)
 		data[i] = (char)(len + i);
 	if (len <= SIW_MAX_INLINE)
-		post_recv(p->s, len, &rs, 1);
-	ret = post_send(p->c, &wr, &bad);
+		post_recv(r->p.s, len, &rs, 1);
+	ret = post_send(r->p.c, &wr, &bad);
 	/* The data were copied: the buffer may change at once. */
 	memset(data, 0, sizeof(data));
 	if (len > SIW_MAX_INLINE) {
@@ -305,17 +264,16 @@ static void inline_send(struct cm_pair *p, struct ibv_cq *scq,
 	}
 	snprintf(name, sizeof(name), "inline_%u", len);
 	CHECK_EQ(name, ret, 0);
-	check_swc(name, scq, len, IBV_WC_SEND, p->c);
-	check_rwc(name, rcq, len, len, p->s, NULL);
+	check_swc(name, r->scq, len, IBV_WC_SEND, r->p.c);
+	check_rwc(name, r->rcq, len, len, r->p.s);
 	for (unsigned i = 0; i < sizeof(data); i++)
 		data[i] = (char)(len + i);
 	snprintf(name, sizeof(name), "inline_%u_data", len);
-	check(!memcmp(rm->addr, data, len), name, "the bytes differ");
+	check(!memcmp(r->m->addr, data, len), name, "the bytes differ");
 }
 
 /* A SEND of @n SGEs, one byte each, into a receive of @n SGEs. */
-static void sge_send(struct cm_pair *p, struct ibv_cq *scq, struct ibv_cq *rcq,
-		     struct ibv_mr *m, int n, int allowed)
+static void sge_send(struct rig *r, int n, int allowed)
 {
 	struct ibv_sge sg[SIW_MAX_SGE + 1], rs[SIW_MAX_SGE + 1];
 	struct ibv_send_wr wr = { .wr_id = 0x600 + n,
@@ -331,19 +289,19 @@ static void sge_send(struct cm_pair *p, struct ibv_cq *scq, struct ibv_cq *rcq,
 	char name[64];
 	int ret;
 
-	fill(m, 0, 2048, (unsigned)n);
-	memset((char *)m->addr + 2048, 0, 2048);
+	fill(r->m, 0, 2048, (unsigned)n);
+	memset((char *)r->m->addr + 2048, 0, 2048);
 	for (int i = 0; i < n; i++) {
-		sg[i] = sge_of(m, (size_t)i * 16, 1);
-		rs[i] = sge_of(m, 2048 + (size_t)i * 16, 1);
+		sg[i] = sge_of(r->m, (size_t)i * 16, 1);
+		rs[i] = sge_of(r->m, 2048 + (size_t)i * 16, 1);
 	}
-	ret = ibv_post_recv(p->s, &rwr, &rbad);
+	ret = ibv_post_recv(r->p.s, &rwr, &rbad);
 	snprintf(name, sizeof(name), "recv_sge_%d", n);
 	if (n > allowed) {
 		CHECK_EQ(name, ret, ERR(EINVAL));
 		snprintf(name, sizeof(name), "recv_sge_%d_bad_wr", n);
 		check(rbad == &rwr, name, "bad_wr %p", rbad);
-		ret = post_send(p->c, &wr, &bad);
+		ret = post_send(r->p.c, &wr, &bad);
 		snprintf(name, sizeof(name), "send_sge_%d", n);
 		CHECK_EQ(name, ret, ERR(EINVAL));
 		snprintf(name, sizeof(name), "send_sge_%d_bad_wr", n);
@@ -352,12 +310,13 @@ static void sge_send(struct cm_pair *p, struct ibv_cq *scq, struct ibv_cq *rcq,
 	}
 	CHECK_EQ(name, ret, 0);
 	snprintf(name, sizeof(name), "send_sge_%d", n);
-	CHECK_EQ(name, post_send(p->c, &wr, &bad), 0);
-	check_swc(name, scq, wr.wr_id, IBV_WC_SEND, p->c);
-	check_rwc(name, rcq, rwr.wr_id, (uint32_t)n, p->s, NULL);
+	CHECK_EQ(name, post_send(r->p.c, &wr, &bad), 0);
+	check_swc(name, r->scq, wr.wr_id, IBV_WC_SEND, r->p.c);
+	check_rwc(name, r->rcq, rwr.wr_id, (uint32_t)n, r->p.s);
 	ret = 1;
 	for (int i = 0; i < n; i++)
-		ret &= same(m, (size_t)i * 16, m, 2048 + (size_t)i * 16, 1);
+		ret &= same(r->m, (size_t)i * 16, r->m, 2048 + (size_t)i * 16,
+			    1);
 	snprintf(name, sizeof(name), "send_sge_%d_data", n);
 	check(ret, name, "the bytes differ");
 }
@@ -375,47 +334,42 @@ static void create_beyond(const char *name, struct ibv_qp_init_attr a)
 
 void t_limits(void)
 {
-	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 32, NULL, NULL, 0);
-	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 32, NULL, NULL, 0);
-	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 16, SIW_MAX_SGE);
-	struct ibv_mr *m = buf_mr(4096, 0);
 	struct ibv_qp_init_attr got;
 	struct ibv_qp_attr qa;
-	struct cm_pair p = {};
+	struct rig r = {};
 
-	if (!scq || !rcq || !m || pair_up(&p, &a, &a))
+	if (rig_up(&r, 32, 32, 16, SIW_MAX_SGE, 0))
 		return check(false, "limits_setup", "no pair");
-	CHECK_EQ("query_qp", ibv_query_qp(p.c, &qa, IBV_QP_CAP, &got), 0);
+	CHECK_EQ("query_qp", ibv_query_qp(r.p.c, &qa, IBV_QP_CAP, &got), 0);
 	CHECK_EQ("qp_cap_max_send_sge", qa.cap.max_send_sge, SIW_MAX_SGE);
 	CHECK_EQ("qp_cap_max_recv_sge", qa.cap.max_recv_sge, SIW_MAX_SGE);
 	CHECK_EQ("qp_cap_max_inline", qa.cap.max_inline_data, SIW_MAX_INLINE);
-	inline_send(&p, scq, rcq, m, SIW_MAX_INLINE);
-	inline_send(&p, scq, rcq, m, SIW_MAX_INLINE + 1);
-	sge_send(&p, scq, rcq, m, SIW_MAX_SGE, SIW_MAX_SGE);
-	sge_send(&p, scq, rcq, m, SIW_MAX_SGE + 1, SIW_MAX_SGE);
-	cm_pair_destroy(&p);
+	inline_send(&r, SIW_MAX_INLINE);
+	inline_send(&r, SIW_MAX_INLINE + 1);
+	sge_send(&r, SIW_MAX_SGE, SIW_MAX_SGE);
+	sge_send(&r, SIW_MAX_SGE + 1, SIW_MAX_SGE);
+	cm_pair_destroy(&r.p);
 
 	/* The QP's own SGE limits, below siw's. */
-	a = qp_attr(scq, rcq, 16, 2);
-	if (pair_up(&p, &a, &a))
+	r.a = qp_attr(r.scq, r.rcq, 16, 2);
+	if (pair_up(&r.p, &r.a, &r.a))
 		return;
-	CHECK_EQ("query_qp_2sge", ibv_query_qp(p.c, &qa, IBV_QP_CAP, &got), 0);
+	CHECK_EQ("query_qp_2sge", ibv_query_qp(r.p.c, &qa, IBV_QP_CAP, &got),
+		 0);
 	CHECK_EQ("qp_2sge_cap_max_send_sge", qa.cap.max_send_sge, 2);
 	CHECK_EQ("qp_2sge_cap_max_recv_sge", qa.cap.max_recv_sge, 2);
-	sge_send(&p, scq, rcq, m, 2, 2);
-	sge_send(&p, scq, rcq, m, 3, t.ours ? 2 : SIW_MAX_SGE);
-	cm_pair_destroy(&p);
+	sge_send(&r, 2, 2);
+	sge_send(&r, 3, t.ours ? 2 : SIW_MAX_SGE);
+	cm_pair_destroy(&r.p);
 
-	a = qp_attr(scq, rcq, 16, SIW_MAX_SGE + 1);
-	create_beyond("create_qp_max_sge_7", a);
-	a = qp_attr(scq, rcq, 16, 1);
-	a.cap.max_inline_data = SIW_MAX_INLINE + 1;
-	create_beyond("create_qp_max_inline_41", a);
-	a = qp_attr(scq, rcq, 1u << 20, 1);
-	create_beyond("create_qp_max_wr_1M", a);
-	ibv_destroy_cq(scq);
-	ibv_destroy_cq(rcq);
-	buf_free(m);
+	r.a = qp_attr(r.scq, r.rcq, 16, SIW_MAX_SGE + 1);
+	create_beyond("create_qp_max_sge_7", r.a);
+	r.a = qp_attr(r.scq, r.rcq, 16, 1);
+	r.a.cap.max_inline_data = SIW_MAX_INLINE + 1;
+	create_beyond("create_qp_max_inline_41", r.a);
+	r.a = qp_attr(r.scq, r.rcq, 1u << 20, 1);
+	create_beyond("create_qp_max_wr_1M", r.a);
+	rig_down(&r);
 }
 
 /*
@@ -424,58 +378,46 @@ void t_limits(void)
  */
 void t_wrap(void)
 {
-	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 8, NULL, NULL, 0);
-	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 8, NULL, NULL, 0);
-	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 8, 1);
-	struct ibv_mr *m = buf_mr(4096, 0);
 	struct ibv_send_wr wr[6], *bad;
 	struct ibv_sge sg[6], rs[6];
 	struct ibv_wc wc[6];
-	struct cm_pair p = {};
+	struct rig r = {};
 	int bad_order = 0, bad_data = 0, missing = 0;
 
-	if (!scq || !rcq || !m || pair_up(&p, &a, &a))
+	if (rig_up(&r, 8, 8, 8, 1, 0))
 		return check(false, "wrap_setup", "no pair");
-	CHECK_EQ("wrap_cq_depth", scq->cqe, 8);
+	CHECK_EQ("wrap_cq_depth", r.scq->cqe, 8);
 	for (uint32_t round = 0; round < 20; round++) {
 		for (int i = 0; i < 6; i++) {
 			uint32_t n = round * 6 + (uint32_t)i;
 
-			memcpy((char *)m->addr + i * 8, &n, 4);
-			sg[i] = sge_of(m, (size_t)i * 8, 4);
-			rs[i] = sge_of(m, 2048 + (size_t)i * 8, 4);
-			post_recv(p.s, n, &rs[i], 1);
-			wr[i] = (struct ibv_send_wr){
-				.wr_id = n,
-				.sg_list = &sg[i],
-				.num_sge = 1,
-				.opcode = IBV_WR_SEND,
-				.send_flags = IBV_SEND_SIGNALED,
-				.next = i < 5 ? &wr[i + 1] : NULL
-			};
+			memcpy((char *)r.m->addr + i * 8, &n, 4);
+			sg[i] = sge_of(r.m, (size_t)i * 8, 4);
+			rs[i] = sge_of(r.m, 2048 + (size_t)i * 8, 4);
+			post_recv(r.p.s, n, &rs[i], 1);
+			wr[i] = send_wr(n, &sg[i], 1, IBV_WR_SEND,
+					IBV_SEND_SIGNALED);
+			wr[i].next = i < 5 ? &wr[i + 1] : NULL;
 		}
-		if (post_send(p.c, wr, &bad)) {
+		if (post_send(r.p.c, wr, &bad)) {
 			missing++;
 			break;
 		}
-		missing += 6 - poll_wc(scq, 6, wc, WAIT_MS);
+		missing += 6 - poll_wc(r.scq, 6, wc, WAIT_MS);
 		for (int i = 0; i < 6; i++)
 			bad_order += wc[i].wr_id != round * 6 + (uint64_t)i ||
 				     wc[i].status;
-		missing += 6 - poll_wc(rcq, 6, wc, WAIT_MS);
+		missing += 6 - poll_wc(r.rcq, 6, wc, WAIT_MS);
 		for (int i = 0; i < 6; i++) {
 			uint32_t n = round * 6 + (uint32_t)i, v;
 
 			bad_order += wc[i].wr_id != n || wc[i].status;
-			memcpy(&v, (char *)m->addr + 2048 + i * 8, 4);
+			memcpy(&v, (char *)r.m->addr + 2048 + i * 8, 4);
 			bad_data += v != n;
 		}
 	}
 	CHECK_EQ("wrap_120_completions", missing, 0);
 	CHECK_EQ("wrap_in_order", bad_order, 0);
 	CHECK_EQ("wrap_data", bad_data, 0);
-	cm_pair_destroy(&p);
-	ibv_destroy_cq(scq);
-	ibv_destroy_cq(rcq);
-	buf_free(m);
+	rig_down(&r);
 }

@@ -18,16 +18,6 @@
 
 #define WAIT_MS 3000
 
-static struct ibv_send_wr send_wr(uint64_t id, struct ibv_sge *sg,
-				  enum ibv_wr_opcode op, unsigned flags)
-{
-	return (struct ibv_send_wr){ .wr_id = id,
-				     .sg_list = sg,
-				     .num_sge = 1,
-				     .opcode = op,
-				     .send_flags = flags };
-}
-
 /* @n SENDs of 8 bytes from @sg, wr_id @id0.., one call. */
 static int sends(struct ibv_qp *qp, struct ibv_sge *sg, uint64_t id0, int n,
 		 unsigned flags)
@@ -35,7 +25,7 @@ static int sends(struct ibv_qp *qp, struct ibv_sge *sg, uint64_t id0, int n,
 	struct ibv_send_wr wr[16], *bad;
 
 	for (int i = 0; i < n; i++) {
-		wr[i] = send_wr(id0 + (uint64_t)i, sg, IBV_WR_SEND, flags);
+		wr[i] = send_wr(id0 + (uint64_t)i, sg, 1, IBV_WR_SEND, flags);
 		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
 	}
 	return post_send(qp, wr, &bad);
@@ -69,47 +59,47 @@ void t_srq(void)
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 16,
 						  .max_sge = 1 } };
 	struct ibv_srq *srq = ibv_create_srq(t.b.pd, &sa);
-	struct ibv_cq *cq = ibv_create_cq(t.b.ctx, 32, NULL, NULL, 0);
-	struct ibv_qp_init_attr a = qp_attr(cq, cq, 16, 1);
-	struct ibv_qp_init_attr s = qp_attr(cq, cq, 16, 1);
 	struct ibv_srq_attr lim = { .srq_limit = 4 };
-	struct ibv_mr *m = buf_mr(4096, 2);
+	struct ibv_qp_init_attr s;
 	struct ibv_recv_wr rwr, *rbad;
 	struct ibv_sge sg, rs;
 	struct ibv_wc wc[16];
-	struct cm_pair p = {};
+	struct rig r = {};
 	int missing = 0, bad_status = 0;
 	uint64_t id = 0;
 
-	s.srq = srq;
-	if (!srq || !cq || !m || pair_up(&p, &a, &s))
+	if (!srq || rig_make(&r, 32, 0, 16, 1, 2))
 		return check(false, "srq_setup", "no pair");
-	sg = sge_of(m, 0, 8);
-	rs = sge_of(m, 1024, 8);
+	s = r.a;
+	s.srq = srq;
+	if (pair_up(&r.p, &r.a, &s))
+		return check(false, "srq_setup", "no pair");
+	sg = sge_of(r.m, 0, 8);
+	rs = sge_of(r.m, 1024, 8);
 	rwr = (struct ibv_recv_wr){ .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
-	srq_qp_recv(p.s, &rwr);
+	srq_qp_recv(r.p.s, &rwr);
 	CHECK_EQ("srq_modify_limit", ibv_modify_srq(srq, &lim, IBV_SRQ_LIMIT),
 		 0);
 	for (int i = 0; i < 8; i++)
 		CHECK_EQ("srq_posted", ibv_post_srq_recv(srq, &rwr, &rbad), 0);
 	/* 8 posted, 5 taken: 3 left, under the limit of 4. */
-	CHECK_EQ("srq_sends", sends(p.c, &sg, 0, 5, IBV_SEND_SIGNALED), 0);
-	CHECK_EQ("srq_completions", poll_wc(cq, 10, wc, WAIT_MS), 10);
+	CHECK_EQ("srq_sends", sends(r.p.c, &sg, 0, 5, IBV_SEND_SIGNALED), 0);
+	CHECK_EQ("srq_completions", poll_wc(r.scq, 10, wc, WAIT_MS), 10);
 	CHECK_EQ("srq_limit_event",
 		 async_event(IBV_EVENT_SRQ_LIMIT_REACHED, WAIT_MS), 1);
 	/* Drain the three left, then lap the ring: 12 a round, 10 rounds. */
-	CHECK_EQ("srq_drain", sends(p.c, &sg, 0, 3, IBV_SEND_SIGNALED), 0);
-	CHECK_EQ("srq_drain_completions", poll_wc(cq, 6, wc, WAIT_MS), 6);
+	CHECK_EQ("srq_drain", sends(r.p.c, &sg, 0, 3, IBV_SEND_SIGNALED), 0);
+	CHECK_EQ("srq_drain_completions", poll_wc(r.scq, 6, wc, WAIT_MS), 6);
 	for (int round = 0; round < 10; round++) {
 		for (int i = 0; i < 12; i++) {
 			rwr.wr_id = id + (uint64_t)i;
 			ibv_post_srq_recv(srq, &rwr, &rbad);
 		}
-		if (sends(p.c, &sg, id, 12, 0)) {
+		if (sends(r.p.c, &sg, id, 12, 0)) {
 			missing = -1;
 			break;
 		}
-		missing += 12 - poll_wc(cq, 12, wc, WAIT_MS);
+		missing += 12 - poll_wc(r.scq, 12, wc, WAIT_MS);
 		for (int i = 0; i < 12; i++)
 			bad_status += wc[i].status ||
 				      wc[i].wr_id != id + (uint64_t)i ||
@@ -118,10 +108,8 @@ void t_srq(void)
 	}
 	CHECK_EQ("srq_wrap_120_receives", missing, 0);
 	CHECK_EQ("srq_wrap_in_order", bad_status, 0);
-	cm_pair_destroy(&p);
+	rig_down(&r);
 	ibv_destroy_srq(srq);
-	ibv_destroy_cq(cq);
-	buf_free(m);
 }
 
 /*
@@ -131,48 +119,40 @@ void t_srq(void)
  */
 void t_overflow(void)
 {
-	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 4, NULL, NULL, 0);
-	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 16, 1);
-	struct ibv_mr *m = buf_mr(4096, 3);
 	struct ibv_send_wr wr[8], *bad;
 	struct ibv_sge sg;
 	struct ibv_wc wc[16];
-	struct cm_pair p = {};
+	struct rig r = {};
 	int n;
 
-	if (!scq || !rcq || !m || pair_up(&p, &a, &a))
+	if (rig_up(&r, 4, 16, 16, 1, 3))
 		return check(false, "overflow_setup", "no pair");
-	CHECK_EQ("overflow_cq_depth", scq->cqe, 4);
-	sg = sge_of(m, 0, 16);
+	CHECK_EQ("overflow_cq_depth", r.scq->cqe, 4);
+	sg = sge_of(r.m, 0, 16);
 	for (int i = 0; i < 8; i++) {
-		wr[i] = send_wr((uint64_t)i, &sg, IBV_WR_RDMA_WRITE,
+		wr[i] = send_wr((uint64_t)i, &sg, 1, IBV_WR_RDMA_WRITE,
 				IBV_SEND_SIGNALED);
-		wr[i].wr.rdma.remote_addr = (uintptr_t)m->addr + 2048;
-		wr[i].wr.rdma.rkey = m->rkey;
+		set_remote(&wr[i], r.m, 2048);
 		wr[i].next = i < 7 ? &wr[i + 1] : NULL;
 	}
-	CHECK_EQ("overflow_posted", post_send(p.c, wr, &bad), 0);
+	CHECK_EQ("overflow_posted", post_send(r.p.c, wr, &bad), 0);
 	CHECK_EQ("overflow_cq_err_event",
 		 async_event(IBV_EVENT_CQ_ERR, WAIT_MS), 1);
-	n = poll_wc(scq, 16, wc, 500);
+	n = poll_wc(r.scq, 16, wc, 500);
 	CHECK_EQ("overflow_kept", n, 4);
 	for (int i = 0; i < n; i++)
 		CHECK_EQ("overflow_kept_in_order", wc[i].wr_id, i);
 	/* The CQ works again once drained. */
 	wr[0].next = NULL;
 	wr[0].wr_id = 99;
-	CHECK_EQ("overflow_after_posted", post_send(p.c, wr, &bad), 0);
-	n = poll_wc(scq, 1, wc, WAIT_MS);
+	CHECK_EQ("overflow_after_posted", post_send(r.p.c, wr, &bad), 0);
+	n = poll_wc(r.scq, 1, wc, WAIT_MS);
 	CHECK_EQ("overflow_after_completes", n, 1);
 	if (n == 1) {
 		CHECK_EQ("overflow_after_wr_id", wc[0].wr_id, 99);
 		CHECK_EQ("overflow_after_status", wc[0].status, 0);
 	}
-	cm_pair_destroy(&p);
-	ibv_destroy_cq(scq);
-	ibv_destroy_cq(rcq);
-	buf_free(m);
+	rig_down(&r);
 }
 
 /* @n flushed receives with wr_id @id0.. in order on @cq. */
@@ -194,47 +174,41 @@ static void check_flushed(const char *what, struct ibv_cq *cq, uint64_t id0,
 
 void t_flush(void)
 {
-	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 16, 1);
 	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
-	struct ibv_mr *m = buf_mr(4096, 4);
 	struct ibv_send_wr wr, *bad;
 	struct ibv_sge sg, rs;
 	struct ibv_wc wc[4];
-	struct cm_pair p = {};
+	struct rig r = {};
 
-	if (!scq || !rcq || !m || pair_up(&p, &a, &a))
+	if (rig_up(&r, 16, 16, 16, 1, 4))
 		return check(false, "flush_setup", "no pair");
-	sg = sge_of(m, 0, 8);
-	rs = sge_of(m, 1024, 64);
+	sg = sge_of(r.m, 0, 8);
+	rs = sge_of(r.m, 1024, 64);
 	for (int i = 0; i < 5; i++)
-		post_recv(p.s, 0x100 + (uint64_t)i, &rs, 1);
-	CHECK_EQ("flush_modify_err", ibv_modify_qp(p.s, &err, IBV_QP_STATE), 0);
-	check_flushed("flush_rq", rcq, 0x100, 5, IBV_WC_RECV);
+		post_recv(r.p.s, 0x100 + (uint64_t)i, &rs, 1);
+	CHECK_EQ("flush_modify_err", ibv_modify_qp(r.p.s, &err, IBV_QP_STATE),
+		 0);
+	check_flushed("flush_rq", r.rcq, 0x100, 5, IBV_WC_RECV);
 	/*
 	 * Posted after the error state: the kernel accepts the doorbell
 	 * (siw_post_send() flushes only a kernel QP's list, empty here) and
 	 * never completes the elements; with either provider.
 	 */
-	wr = send_wr(0x200, &sg, IBV_WR_SEND, IBV_SEND_SIGNALED);
-	CHECK_EQ("err_post_send", post_send(p.s, &wr, &bad), 0);
-	CHECK_EQ("err_post_recv", post_recv(p.s, 0x300, &rs, 1), 0);
-	CHECK_EQ("err_send_no_completion", poll_wc(scq, 4, wc, 300), 0);
-	CHECK_EQ("err_recv_no_completion", poll_wc(rcq, 4, wc, 300), 0);
-	cm_pair_destroy(&p);
+	wr = send_wr(0x200, &sg, 1, IBV_WR_SEND, IBV_SEND_SIGNALED);
+	CHECK_EQ("err_post_send", post_send(r.p.s, &wr, &bad), 0);
+	CHECK_EQ("err_post_recv", post_recv(r.p.s, 0x300, &rs, 1), 0);
+	CHECK_EQ("err_send_no_completion", poll_wc(r.scq, 4, wc, 300), 0);
+	CHECK_EQ("err_recv_no_completion", poll_wc(r.rcq, 4, wc, 300), 0);
+	cm_pair_destroy(&r.p);
 
 	/* Receives outstanding when the peer disconnects are flushed. */
-	if (pair_up(&p, &a, &a))
+	if (pair_up(&r.p, &r.a, &r.a))
 		return;
 	for (int i = 0; i < 3; i++)
-		post_recv(p.c, 0x400 + (uint64_t)i, &rs, 1);
-	CHECK_EQ("disconnect", cm_pair_disconnect(&t.b, &p, p.sid), 0);
-	check_flushed("disconnect_rq", rcq, 0x400, 3, IBV_WC_RECV);
-	cm_pair_destroy(&p);
-	ibv_destroy_cq(scq);
-	ibv_destroy_cq(rcq);
-	buf_free(m);
+		post_recv(r.p.c, 0x400 + (uint64_t)i, &rs, 1);
+	CHECK_EQ("disconnect", cm_pair_disconnect(&t.b, &r.p, r.p.sid), 0);
+	check_flushed("disconnect_rq", r.rcq, 0x400, 3, IBV_WC_RECV);
+	rig_down(&r);
 }
 
 /* Posts two receives on the passive QP before it accepts. */
@@ -258,39 +232,33 @@ static void two_recvs(struct ibv_qp *s, void *arg)
  */
 void t_doorbell(void)
 {
-	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 16, 1);
-	struct ibv_mr *m = buf_mr(4096, 5);
 	struct ibv_send_wr wr, *bad;
 	struct ibv_sge sg, rs;
 	struct ibv_wc wc[4];
-	struct cm_pair p = { .before_accept = two_recvs, .arg = &rs };
+	struct rig r = { .p = { .before_accept = two_recvs, .arg = &rs } };
 	int ret, n;
 
-	sg = sge_of(m, 0, 8);
-	rs = sge_of(m, 1024, 64);
-	if (!scq || !rcq || !m || cm_pair_prepare(&t.b, &p, &a))
+	if (rig_make(&r, 16, 16, 16, 1, 5) || cm_pair_prepare(&t.b, &r.p, &r.a))
 		return check(false, "doorbell_setup", "no QP");
-	wr = send_wr(0xd0, &sg, IBV_WR_SEND, IBV_SEND_SIGNALED);
-	ret = post_send(p.c, &wr, &bad);
+	sg = sge_of(r.m, 0, 8);
+	/* two_recvs() posts this when the pair connects. */
+	rs = sge_of(r.m, 1024, 64);
+	wr = send_wr(0xd0, &sg, 1, IBV_WR_SEND, IBV_SEND_SIGNALED);
+	ret = post_send(r.p.c, &wr, &bad);
 	CHECK_EQ("doorbell_init_refused", ret, t.ours ? ENOTCONN : -1);
 	check(bad == (t.ours ? &wr : NULL), "doorbell_init_bad_wr", "bad_wr %p",
 	      (void *)bad);
-	if (cm_pair_connect(&t.b, &p, &a))
+	if (cm_pair_connect(&t.b, &r.p, &r.a))
 		return check(false, "doorbell_connect", "no pair");
 	wr.wr_id = 0xd1;
-	CHECK_EQ("doorbell_rts_posted", post_send(p.c, &wr, &bad), 0);
-	n = poll_wc(scq, 4, wc, 500);
+	CHECK_EQ("doorbell_rts_posted", post_send(r.p.c, &wr, &bad), 0);
+	n = poll_wc(r.scq, 4, wc, 500);
 	CHECK_EQ("doorbell_rts_sent", n, t.ours ? 1 : 0);
 	if (n == 1)
 		CHECK_EQ("doorbell_rts_sent_wr_id", wc[0].wr_id, 0xd1);
-	CHECK_EQ("doorbell_rts_received", poll_wc(rcq, 4, wc, 500),
+	CHECK_EQ("doorbell_rts_received", poll_wc(r.rcq, 4, wc, 500),
 		 t.ours ? 1 : 0);
-	cm_pair_destroy(&p);
-	ibv_destroy_cq(scq);
-	ibv_destroy_cq(rcq);
-	buf_free(m);
+	rig_down(&r);
 }
 
 /*
@@ -302,32 +270,24 @@ void t_doorbell(void)
  */
 void t_fenced_read(void)
 {
-	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 16, 1);
-	struct ibv_mr *m = buf_mr(4096, 6);
 	struct ibv_send_wr wr, *bad;
 	struct ibv_sge sg;
 	struct ibv_wc wc[4];
-	struct cm_pair p = {};
+	struct rig r = {};
 	int ret;
 
-	if (!scq || !rcq || !m || pair_up(&p, &a, &a))
+	if (rig_up(&r, 16, 16, 16, 1, 6))
 		return check(false, "fence_setup", "no pair");
-	sg = sge_of(m, 0, 8);
-	wr = send_wr(0xf0, &sg, IBV_WR_RDMA_READ,
+	sg = sge_of(r.m, 0, 8);
+	wr = send_wr(0xf0, &sg, 1, IBV_WR_RDMA_READ,
 		     IBV_SEND_SIGNALED | IBV_SEND_FENCE);
-	wr.wr.rdma.remote_addr = (uintptr_t)m->addr + 2048;
-	wr.wr.rdma.rkey = m->rkey;
-	ret = post_send(p.c, &wr, &bad);
+	set_remote(&wr, r.m, 2048);
+	ret = post_send(r.p.c, &wr, &bad);
 	CHECK_EQ("fenced_read_refused", ret, t.ours ? EINVAL : -1);
 	check(bad == (t.ours ? &wr : NULL), "fenced_read_bad_wr", "bad_wr %p",
 	      bad);
-	CHECK_EQ("fenced_read_no_completion", poll_wc(scq, 4, wc, 500), 0);
-	cm_pair_destroy(&p);
-	ibv_destroy_cq(scq);
-	ibv_destroy_cq(rcq);
-	buf_free(m);
+	CHECK_EQ("fenced_read_no_completion", poll_wc(r.scq, 4, wc, 500), 0);
+	rig_down(&r);
 }
 
 /* 1 if a CQ event arrives on @ch within @ms (and is acked). */
@@ -348,27 +308,24 @@ static int cq_event(struct ibv_comp_channel *ch, int ms)
 void t_solicited(void)
 {
 	struct ibv_comp_channel *ch = ibv_create_comp_channel(t.b.ctx);
-	struct ibv_cq *scq = ibv_create_cq(t.b.ctx, 16, NULL, NULL, 0);
-	struct ibv_cq *rcq = ibv_create_cq(t.b.ctx, 16, NULL, ch, 0);
-	struct ibv_qp_init_attr a = qp_attr(scq, rcq, 16, 1);
-	struct ibv_mr *m = buf_mr(4096, 7);
+	struct rig r = { .ch = ch };
 	struct ibv_sge sg, rs;
 	struct ibv_wc wc[4];
-	struct cm_pair p = {};
 
-	if (!ch || !scq || !rcq || !m || pair_up(&p, &a, &a))
+	if (!ch || rig_up(&r, 16, 16, 16, 1, 7))
 		return check(false, "solicited_setup", "no pair");
-	sg = sge_of(m, 0, 8);
-	rs = sge_of(m, 1024, 64);
+	sg = sge_of(r.m, 0, 8);
+	rs = sge_of(r.m, 1024, 64);
 	for (int i = 0; i < 4; i++)
-		post_recv(p.s, (uint64_t)i, &rs, 1);
-	CHECK_EQ("arm_solicited", ibv_req_notify_cq(rcq, 1), 0);
-	CHECK_EQ("unsolicited_send", sends(p.c, &sg, 0, 1, IBV_SEND_SIGNALED),
+		post_recv(r.p.s, (uint64_t)i, &rs, 1);
+	CHECK_EQ("arm_solicited", ibv_req_notify_cq(r.rcq, 1), 0);
+	CHECK_EQ("unsolicited_send", sends(r.p.c, &sg, 0, 1, IBV_SEND_SIGNALED),
 		 0);
-	CHECK_EQ("unsolicited_received", poll_wc(rcq, 1, wc, WAIT_MS), 1);
+	CHECK_EQ("unsolicited_received", poll_wc(r.rcq, 1, wc, WAIT_MS), 1);
 	CHECK_EQ("unsolicited_no_event", cq_event(ch, 300), 0);
 	CHECK_EQ("solicited_send",
-		 sends(p.c, &sg, 1, 1, IBV_SEND_SIGNALED | IBV_SEND_SOLICITED),
+		 sends(r.p.c, &sg, 1, 1,
+		       IBV_SEND_SIGNALED | IBV_SEND_SOLICITED),
 		 0);
 	/*
 	 * This kernel notifies a receive completion as signalled, never as
@@ -377,16 +334,13 @@ void t_solicited(void)
 	 * gets no event, with either provider.
 	 */
 	CHECK_EQ("solicited_no_event_kernel", cq_event(ch, 500), 0);
-	CHECK_EQ("solicited_received", poll_wc(rcq, 1, wc, WAIT_MS), 1);
+	CHECK_EQ("solicited_received", poll_wc(r.rcq, 1, wc, WAIT_MS), 1);
 	/* Armed for any completion, an unsolicited SEND wakes it. */
-	CHECK_EQ("arm_next", ibv_req_notify_cq(rcq, 0), 0);
-	CHECK_EQ("next_send", sends(p.c, &sg, 2, 1, IBV_SEND_SIGNALED), 0);
+	CHECK_EQ("arm_next", ibv_req_notify_cq(r.rcq, 0), 0);
+	CHECK_EQ("next_send", sends(r.p.c, &sg, 2, 1, IBV_SEND_SIGNALED), 0);
 	CHECK_EQ("next_event", cq_event(ch, WAIT_MS), 1);
-	CHECK_EQ("next_received", poll_wc(rcq, 1, wc, WAIT_MS), 1);
-	poll_wc(scq, 4, wc, 100);
-	cm_pair_destroy(&p);
-	ibv_destroy_cq(scq);
-	ibv_destroy_cq(rcq);
+	CHECK_EQ("next_received", poll_wc(r.rcq, 1, wc, WAIT_MS), 1);
+	poll_wc(r.scq, 4, wc, 100);
+	rig_down(&r);
 	ibv_destroy_comp_channel(ch);
-	buf_free(m);
 }

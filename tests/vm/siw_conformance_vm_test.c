@@ -165,6 +165,51 @@ int pair_up(struct cm_pair *p, struct ibv_qp_init_attr *ca,
 	return 0;
 }
 
+struct ibv_send_wr send_wr(uint64_t id, struct ibv_sge *sg, int n,
+			   enum ibv_wr_opcode op, unsigned flags)
+{
+	return (struct ibv_send_wr){ .wr_id = id,
+				     .sg_list = sg,
+				     .num_sge = n,
+				     .opcode = op,
+				     .send_flags = flags };
+}
+
+void set_remote(struct ibv_send_wr *wr, struct ibv_mr *mr, size_t off)
+{
+	wr->wr.rdma.remote_addr = (uintptr_t)mr->addr + off;
+	wr->wr.rdma.rkey = mr->rkey;
+}
+
+int rig_make(struct rig *r, int scqe, int rcqe, uint32_t depth, uint32_t sge,
+	     char seed)
+{
+	r->scq = ibv_create_cq(t.b.ctx, scqe, NULL, NULL, 0);
+	r->rcq = rcqe ? ibv_create_cq(t.b.ctx, rcqe, NULL, r->ch, 0) : r->scq;
+	r->a = qp_attr(r->scq, r->rcq, depth, sge);
+	r->m = buf_mr(4096, seed);
+	return r->scq && r->rcq && r->m ? 0 : -1;
+}
+
+int rig_up(struct rig *r, int scqe, int rcqe, uint32_t depth, uint32_t sge,
+	   char seed)
+{
+	if (rig_make(r, scqe, rcqe, depth, sge, seed))
+		return -1;
+	return pair_up(&r->p, &r->a, &r->a);
+}
+
+void rig_down(struct rig *r)
+{
+	cm_pair_destroy(&r->p);
+	if (r->scq)
+		ibv_destroy_cq(r->scq);
+	if (r->rcq && r->rcq != r->scq)
+		ibv_destroy_cq(r->rcq);
+	if (r->m)
+		buf_free(r->m);
+}
+
 /* Every libsiw mapped is @want (a real path): which provider runs. */
 static void check_mapped(const char *want)
 {

@@ -134,6 +134,10 @@ void sr_cq_fill_and_poll(struct ibv_cq *cq)
 	} while (n > 0);
 }
 
+/* The length of a slot of one SGE, as the kernel reads it. */
+#define SEND_SLOT (sizeof(struct rxe_send_wqe) + sizeof(struct rxe_sge))
+#define RECV_SLOT (sizeof(struct rxe_recv_wqe) + sizeof(struct rxe_sge))
+
 /* The @n slots before a queue's producer index, as the kernel reads them. */
 static void slots_dump(const char *what, struct rxe_queue_buf *q, uint32_t n,
 		       size_t len)
@@ -146,6 +150,51 @@ static void slots_dump(const char *what, struct rxe_queue_buf *q, uint32_t n,
 		t_uv_dump(what, q->data + ((size_t)at << q->log2_elem_size),
 			  len);
 	}
+}
+
+/* The last send queue's @n slots, if the post (@ret) went through. */
+static void last_sq_dump(int ret, const char *what, uint32_t n, size_t len)
+{
+	if (!ret && sr_last_queue_of('s'))
+		slots_dump(what, sr_last_queue_of('s'), n, len);
+}
+
+/*
+ * A QP of @type on @base's PD and CQs, one SGE a WR: @cap's WR counts
+ * and inline room in, the granted capacities out.
+ */
+static struct ibv_qp *qp_beside(struct ibv_qp *base, enum ibv_qp_type type,
+				struct ibv_qp_cap *cap)
+{
+	struct ibv_qp_init_attr init = { .send_cq = base->send_cq,
+					 .recv_cq = base->recv_cq,
+					 .qp_type = type,
+					 .cap = *cap };
+	struct ibv_qp *qp;
+
+	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
+	qp = ibv_create_qp(base->pd, &init);
+	*cap = init.cap;
+	return qp;
+}
+
+/* The same through ibv_create_qp_ex(), with the builders of @ops. */
+static struct ibv_qp *qp_ex_beside(struct ibv_qp *base, enum ibv_qp_type type,
+				   struct ibv_qp_cap cap, uint64_t ops)
+{
+	struct ibv_qp_init_attr_ex init = {
+		.send_cq = base->send_cq,
+		.recv_cq = base->recv_cq,
+		.qp_type = type,
+		.cap = cap,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = base->pd,
+		.send_ops_flags = ops,
+	};
+
+	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
+	return ibv_create_qp_ex(base->context, &init);
 }
 
 /*
@@ -199,16 +248,9 @@ void sr_cq_ex_poll(struct ibv_context *ctx)
 static void inline_dump(struct ibv_qp *base)
 {
 	static const char payload[12] = "inline bytes";
-	struct ibv_qp_init_attr init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1,
-			 .max_inline_data = 32 },
-	};
+	struct ibv_qp_cap cap = { .max_send_wr = 4,
+				  .max_recv_wr = 4,
+				  .max_inline_data = 32 };
 	struct ibv_sge sge = { .addr = (uintptr_t)payload,
 			       .length = sizeof(payload) };
 	struct ibv_send_wr wr = { .wr_id = 11,
@@ -217,17 +259,16 @@ static void inline_dump(struct ibv_qp *base)
 				  .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_INLINE },
 			   *bad;
-	struct ibv_qp *qp = ibv_create_qp(base->pd, &init);
+	struct ibv_qp *qp = qp_beside(base, IBV_QPT_RC, &cap);
 	int ret;
 
 	if (!t_note_made("inline qp", qp))
 		return;
-	t_uv_note("inline qp max_inline=%u", init.cap.max_inline_data);
+	t_uv_note("inline qp max_inline=%u", cap.max_inline_data);
 	ret = ibv_post_send(qp, &wr, &bad);
 	t_uv_note("post_send(inline) ret=%d", ret);
-	if (!ret && sr_last_queue_of('s'))
-		slots_dump("inline_wqe", sr_last_queue_of('s'), 1,
-			   sizeof(struct rxe_send_wqe) + sizeof(payload));
+	last_sq_dump(ret, "inline_wqe", 1,
+		     sizeof(struct rxe_send_wqe) + sizeof(payload));
 	t_uv_note("destroy inline qp ret=%d", ibv_destroy_qp(qp));
 }
 
@@ -239,24 +280,14 @@ static void wr_ex_dump(struct ibv_qp *base)
 {
 	static char buf[64];
 	static const char payload[12] = "inline bytes";
-	struct ibv_qp_init_attr_ex init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 8,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1,
-			 .max_inline_data = 32 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = base->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND_WITH_IMM |
-				  IBV_QP_EX_WITH_RDMA_WRITE |
-				  IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
-				  IBV_QP_EX_WITH_SEND,
-	};
-	struct ibv_qp *qp = ibv_create_qp_ex(base->context, &init);
+	struct ibv_qp_cap cap = { .max_send_wr = 8,
+				  .max_recv_wr = 4,
+				  .max_inline_data = 32 };
+	struct ibv_qp *qp = qp_ex_beside(
+		base, IBV_QPT_RC, cap,
+		IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_WRITE |
+			IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+			IBV_QP_EX_WITH_SEND);
 	struct ibv_qp_ex *qx;
 	int ret;
 
@@ -292,10 +323,7 @@ static void wr_ex_dump(struct ibv_qp *base)
 	ibv_wr_set_inline_data(qx, (void *)payload, sizeof(payload));
 	ret = ibv_wr_complete(qx);
 	t_uv_note("wr_complete ret=%d", ret);
-	if (!ret && sr_last_queue_of('s'))
-		slots_dump("wr_ex_wqe", sr_last_queue_of('s'), 4,
-			   sizeof(struct rxe_send_wqe) +
-				   sizeof(struct rxe_sge));
+	last_sq_dump(ret, "wr_ex_wqe", 4, SEND_SLOT);
 	t_uv_unname(buf);
 	t_uv_note("destroy wr_ex qp ret=%d", ibv_destroy_qp(qp));
 }
@@ -304,20 +332,9 @@ static void wr_ex_dump(struct ibv_qp *base)
 static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah, const char *what)
 {
 	static char buf[64];
-	struct ibv_qp_init_attr_ex init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = base->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND,
-	};
-	struct ibv_qp *qp = ibv_create_qp_ex(base->context, &init);
+	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4 };
+	struct ibv_qp *qp =
+		qp_ex_beside(base, IBV_QPT_UD, cap, IBV_QP_EX_WITH_SEND);
 	struct ibv_qp_ex *qx = qp ? ibv_qp_to_qp_ex(qp) : NULL;
 	int ret;
 
@@ -335,10 +352,7 @@ static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah, const char *what)
 	ibv_wr_set_sge(qx, 0x1234, (uintptr_t)buf, 32);
 	ret = ibv_wr_complete(qx);
 	t_uv_note("wr_complete(ud) ret=%d", ret);
-	if (!ret && sr_last_queue_of('s'))
-		slots_dump(what, sr_last_queue_of('s'), 1,
-			   sizeof(struct rxe_send_wqe) +
-				   sizeof(struct rxe_sge));
+	last_sq_dump(ret, what, 1, SEND_SLOT);
 	t_uv_unname(buf);
 	t_uv_note("destroy ud qp_ex ret=%d", ibv_destroy_qp(qp));
 }
@@ -361,15 +375,7 @@ static void ud_case(struct ibv_qp *base, uint32_t ah_num, const char *what,
 							 [12] = 192,
 							 [14] = 2,
 							 [15] = 9 } } };
-	struct ibv_qp_init_attr init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
+	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4 };
 	struct ibv_sge sge = { .addr = (uintptr_t)buf,
 			       .length = 32,
 			       .lkey = 0x1234 };
@@ -396,7 +402,7 @@ static void ud_case(struct ibv_qp *base, uint32_t ah_num, const char *what,
 
 	if (!t_note_made("ud ah", ah))
 		return;
-	qp = ibv_create_qp(base->pd, &init);
+	qp = qp_beside(base, IBV_QPT_UD, &cap);
 	if (t_note_made("ud qp", qp)) {
 		wr.wr.ud.ah = ah;
 		wr.wr.ud.remote_qpn = 0x99;
@@ -404,10 +410,7 @@ static void ud_case(struct ibv_qp *base, uint32_t ah_num, const char *what,
 		t_uv_name("ud_buf", buf, sizeof(buf));
 		ret = ibv_post_send(qp, &wr, &bad);
 		t_uv_note("post_send(ud) ret=%d", ret);
-		if (!ret && sr_last_queue_of('s'))
-			slots_dump(what, sr_last_queue_of('s'), 1,
-				   sizeof(struct rxe_send_wqe) +
-					   sizeof(struct rxe_sge));
+		last_sq_dump(ret, what, 1, SEND_SLOT);
 		t_uv_unname(buf);
 		t_uv_note("destroy ud qp ret=%d", ibv_destroy_qp(qp));
 	}
@@ -425,20 +428,9 @@ static void ud_dump(struct ibv_qp *base)
 static void bind_ex_dump(struct ibv_qp *base, struct ibv_mw *mw,
 			 const struct ibv_mw_bind_info *info)
 {
-	struct ibv_qp_init_attr_ex init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = base->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_BIND_MW,
-	};
-	struct ibv_qp *qp = ibv_create_qp_ex(base->context, &init);
+	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4 };
+	struct ibv_qp *qp =
+		qp_ex_beside(base, IBV_QPT_RC, cap, IBV_QP_EX_WITH_BIND_MW);
 	struct ibv_qp_ex *qx = qp ? ibv_qp_to_qp_ex(qp) : NULL;
 	int ret;
 
@@ -453,9 +445,7 @@ static void bind_ex_dump(struct ibv_qp *base, struct ibv_mw *mw,
 	ibv_wr_bind_mw(qx, mw, ibv_inc_rkey(ibv_inc_rkey(mw->rkey)), info);
 	ret = ibv_wr_complete(qx);
 	t_uv_note("wr_complete(bind) ret=%d", ret);
-	if (!ret && sr_last_queue_of('s'))
-		slots_dump("bind_ex_wqe", sr_last_queue_of('s'), 1,
-			   sizeof(struct rxe_send_wqe));
+	last_sq_dump(ret, "bind_ex_wqe", 1, sizeof(struct rxe_send_wqe));
 	t_uv_note("destroy bind qp_ex ret=%d", ibv_destroy_qp(qp));
 }
 
@@ -502,130 +492,136 @@ static void bind_dump(struct ibv_qp *qp)
 }
 
 /*
- * A send queue filled until the provider refuses (the fake kernel
- * consumes nothing), then emptied as the kernel would and filled past
- * its end: how many fit, what the refusal says, where the index wraps.
+ * A queue filled until the provider refuses (the fake kernel consumes
+ * nothing), then emptied as the kernel would and filled past its end:
+ * how many fit, what the refusal says, where the index wraps. One of
+ * these a kind of queue; @post posts the WR of the kind, numbered by
+ * wr_id.
  */
-static void sq_full_dump(struct ibv_qp *base)
-{
-	static char buf[64];
-	struct ibv_qp_init_attr init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 16,
-			 .max_recv_wr = 4,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
-	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
-	struct ibv_send_wr wr = { .sg_list = &sge,
-				  .num_sge = 1,
-				  .opcode = IBV_WR_SEND },
-			   *bad = NULL;
-	struct ibv_qp *qp = ibv_create_qp(base->pd, &init);
-	struct rxe_queue_buf *sq;
-	int ret = 0, n;
+struct fill {
+	const char *what; /* the note's prefix: "sq", "rq", "srq" */
+	int (*post)(struct fill *f);
+	struct ibv_qp *qp;
+	struct ibv_srq *srq;
+	struct rxe_queue_buf *q;
+	struct ibv_send_wr swr, *bad_s;
+	struct ibv_recv_wr rwr, *bad_r;
+	int ret; /* the last post's, or what stopped the filling */
+};
 
-	if (!t_note_made("full qp", qp))
-		return;
-	sq = sr_last_queue_of('s');
-	t_uv_name("full_buf", buf, sizeof(buf));
-	for (n = 0; n < 64 && !ret; n++) {
-		wr.wr_id = 100 + n;
-		ret = ibv_post_send(qp, &wr, &bad);
+static int post_sq(struct fill *f)
+{
+	return ibv_post_send(f->qp, &f->swr, &f->bad_s);
+}
+
+static int post_rq(struct fill *f)
+{
+	return ibv_post_recv(f->qp, &f->rwr, &f->bad_r);
+}
+
+static int post_srq(struct fill *f)
+{
+	return ibv_post_srq_recv(f->srq, &f->rwr, &f->bad_r);
+}
+
+/* Posts WRs numbered from @first until one is refused or @most went. */
+static int fill_up(struct fill *f, int most, uint64_t first)
+{
+	int n;
+
+	for (n = 0; n < most && !f->ret; n++) {
+		f->swr.wr_id = f->rwr.wr_id = first + n;
+		f->ret = f->post(f);
 	}
-	t_uv_note("sq full after %d ret=%d bad=%s", n - 1, ret,
-		  bad == &wr ? "wr" : "other");
-	if (sq) {
-		/* The kernel has taken them all. */
-		__atomic_store_n(&sq->consumer_index,
-				 __atomic_load_n(&sq->producer_index,
-						 __ATOMIC_ACQUIRE),
-				 __ATOMIC_RELEASE);
-		for (n = 0, ret = 0; n < 20 && !ret; n++) {
-			wr.wr_id = 200 + n;
-			ret = ibv_post_send(qp, &wr, &bad);
-		}
-		t_uv_note("sq again %d ret=%d producer=%u", n, ret,
-			  __atomic_load_n(&sq->producer_index,
-					  __ATOMIC_ACQUIRE));
-		slots_dump("wrapped_wqe", sq, 1,
-			   sizeof(struct rxe_send_wqe) +
-				   sizeof(struct rxe_sge));
-	}
-	t_uv_unname(buf);
-	t_uv_note("destroy full qp ret=%d", ibv_destroy_qp(qp));
+	return n;
 }
 
 /*
- * The receive side of the same: a QP's receive queue filled until the
- * provider refuses, emptied as the kernel would, filled past its end.
+ * @f filled with WRs from @first on, then all but @left of them taken
+ * by the kernel and 20 more (from @first + 100) posted over the wrap;
+ * the last slot written, @len bytes of it, dumped as @slot.
+ */
+static void fill_and_wrap(struct fill *f, int most, uint64_t first,
+			  uint32_t left, const char *slot, size_t len)
+{
+	int n = fill_up(f, most, first);
+	bool bad_wr = f->bad_s == &f->swr || f->bad_r == &f->rwr;
+	uint32_t prod;
+
+	t_uv_note("%s full after %d ret=%d bad=%s", f->what, n - 1, f->ret,
+		  bad_wr ? "wr" : "other");
+	if (!f->q)
+		return;
+	prod = __atomic_load_n(&f->q->producer_index, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&f->q->consumer_index,
+			 (prod - left) & f->q->index_mask, __ATOMIC_RELEASE);
+	f->ret = 0;
+	n = fill_up(f, 20, first + 100);
+	t_uv_note("%s again %d ret=%d producer=%u", f->what, n, f->ret,
+		  __atomic_load_n(&f->q->producer_index, __ATOMIC_ACQUIRE));
+	slots_dump(slot, f->q, 1, len);
+}
+
+/* The send queue of a QP of its own, all of it taken before the wrap. */
+static void sq_full_dump(struct ibv_qp *base)
+{
+	static char buf[64];
+	struct ibv_qp_cap cap = { .max_send_wr = 16, .max_recv_wr = 4 };
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
+	struct fill f = {
+		.what = "sq",
+		.post = post_sq,
+		.qp = qp_beside(base, IBV_QPT_RC, &cap),
+		.swr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND },
+	};
+
+	if (!t_note_made("full qp", f.qp))
+		return;
+	f.q = sr_last_queue_of('s');
+	t_uv_name("full_buf", buf, sizeof(buf));
+	fill_and_wrap(&f, 64, 100, 0, "wrapped_wqe", SEND_SLOT);
+	t_uv_unname(buf);
+	t_uv_note("destroy full qp ret=%d", ibv_destroy_qp(f.qp));
+}
+
+/*
+ * The receive side of the same: a QP's receive queue, which takes no
+ * WR in RESET and does in INIT.
  */
 static void rq_full_dump(struct ibv_qp *base)
 {
 	static char buf[64];
-	struct ibv_qp_init_attr init = {
-		.send_cq = base->send_cq,
-		.recv_cq = base->recv_cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4,
-			 .max_recv_wr = 16,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
+	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 16 };
 	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 8 };
-	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
-	struct ibv_qp *qp = ibv_create_qp(base->pd, &init);
-	struct rxe_queue_buf *rq;
-	int ret = 0, n;
+	struct fill f = {
+		.what = "rq",
+		.post = post_rq,
+		.qp = qp_beside(base, IBV_QPT_RC, &cap),
+		.rwr = { .wr_id = 299, .sg_list = &sge, .num_sge = 1 },
+	};
 
-	if (!t_note_made("rq full qp", qp))
+	if (!t_note_made("rq full qp", f.qp))
 		return;
-	rq = sr_last_queue_of('r');
+	f.q = sr_last_queue_of('r');
 	t_uv_name("rq_buf", buf, sizeof(buf));
-	/* In RESET a QP takes no receive; in INIT it does. */
-	wr.wr_id = 299;
-	ret = ibv_post_recv(qp, &wr, &bad);
-	t_uv_note("post_recv(reset) ret=%d bad=%s", ret,
-		  bad == &wr ? "wr" : "other");
-	ret = ibv_modify_qp(qp, &attr,
-			    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-				    IBV_QP_ACCESS_FLAGS);
-	t_uv_note("modify_qp INIT ret=%d", ret);
-	bad = NULL;
-	for (n = 0; n < 64 && !ret; n++) {
-		wr.wr_id = 300 + n;
-		ret = ibv_post_recv(qp, &wr, &bad);
-	}
-	t_uv_note("rq full after %d ret=%d bad=%s", n - 1, ret,
-		  bad == &wr ? "wr" : "other");
-	if (rq) {
-		__atomic_store_n(&rq->consumer_index,
-				 __atomic_load_n(&rq->producer_index,
-						 __ATOMIC_ACQUIRE),
-				 __ATOMIC_RELEASE);
-		for (n = 0, ret = 0; n < 20 && !ret; n++) {
-			wr.wr_id = 400 + n;
-			ret = ibv_post_recv(qp, &wr, &bad);
-		}
-		t_uv_note("rq again %d ret=%d producer=%u", n, ret,
-			  __atomic_load_n(&rq->producer_index,
-					  __ATOMIC_ACQUIRE));
-		slots_dump("wrapped_rwqe", rq, 1,
-			   sizeof(struct rxe_recv_wqe) +
-				   sizeof(struct rxe_sge));
-	}
+	f.ret = post_rq(&f);
+	t_uv_note("post_recv(reset) ret=%d bad=%s", f.ret,
+		  f.bad_r == &f.rwr ? "wr" : "other");
+	f.ret = ibv_modify_qp(f.qp, &attr,
+			      IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				      IBV_QP_ACCESS_FLAGS);
+	t_uv_note("modify_qp INIT ret=%d", f.ret);
+	f.bad_r = NULL;
+	fill_and_wrap(&f, 64, 300, 0, "wrapped_rwqe", RECV_SLOT);
 	t_uv_unname(buf);
-	t_uv_note("destroy rq full qp ret=%d", ibv_destroy_qp(qp));
+	t_uv_note("destroy rq full qp ret=%d", ibv_destroy_qp(f.qp));
 }
 
 /*
- * An SRQ filled until the provider refuses, then all but three taken
- * by the kernel and filled past its end (wrap-around), then grown with
- * those entries pending: the kernel moves them into the new queue,
- * where the provider must go on posting behind them.
+ * An SRQ filled and wrapped with three entries left pending, then
+ * grown: the kernel moves those into the new queue, where the provider
+ * must go on posting behind them.
  */
 static void srq_dump(struct ibv_pd *pd)
 {
@@ -636,51 +632,32 @@ static void srq_dump(struct ibv_pd *pd)
 	struct ibv_sge sge = { .addr = (uintptr_t)buf,
 			       .length = 8,
 			       .lkey = 0x1234 };
-	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
-	struct ibv_srq *srq = ibv_create_srq(pd, &init);
+	struct fill f = {
+		.what = "srq",
+		.post = post_srq,
+		.srq = ibv_create_srq(pd, &init),
+		.rwr = { .sg_list = &sge, .num_sge = 1 },
+	};
 	struct rxe_queue_buf *q;
-	uint32_t prod;
-	int ret = 0, n;
+	int ret;
 
-	if (!t_note_made("full srq", srq))
+	if (!t_note_made("full srq", f.srq))
 		return;
-	q = sr_last_queue_of('q');
+	f.q = sr_last_queue_of('q');
 	t_uv_name("srq_buf", buf, sizeof(buf));
-	for (n = 0; n < 80 && !ret; n++) {
-		wr.wr_id = 500 + n;
-		ret = ibv_post_srq_recv(srq, &wr, &bad);
-	}
-	t_uv_note("srq full after %d ret=%d bad=%s", n - 1, ret,
-		  bad == &wr ? "wr" : "other");
-	if (q) {
-		prod = __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE);
-		__atomic_store_n(&q->consumer_index, (prod - 3) & q->index_mask,
-				 __ATOMIC_RELEASE);
-		for (n = 0, ret = 0; n < 20 && !ret; n++) {
-			wr.wr_id = 600 + n;
-			ret = ibv_post_srq_recv(srq, &wr, &bad);
-		}
-		t_uv_note("srq again %d ret=%d producer=%u", n, ret,
-			  __atomic_load_n(&q->producer_index,
-					  __ATOMIC_ACQUIRE));
-		slots_dump("srq_wrapped", q, 1,
-			   sizeof(struct rxe_recv_wqe) +
-				   sizeof(struct rxe_sge));
-	}
-	ret = ibv_modify_srq(srq, &attr, IBV_SRQ_MAX_WR);
+	fill_and_wrap(&f, 80, 500, 3, "srq_wrapped", RECV_SLOT);
+	ret = ibv_modify_srq(f.srq, &attr, IBV_SRQ_MAX_WR);
 	q = sr_last_queue_of('q');
 	t_uv_note("modify_srq(pending) ret=%d producer=%u", ret,
 		  q ? __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE) :
 		      0);
-	wr.wr_id = 700;
-	ret = ibv_post_srq_recv(srq, &wr, &bad);
+	f.rwr.wr_id = 700;
+	ret = post_srq(&f);
 	t_uv_note("post_srq_recv(moved) ret=%d", ret);
 	if (q && !ret)
-		slots_dump("srq_moved", q, 3,
-			   sizeof(struct rxe_recv_wqe) +
-				   sizeof(struct rxe_sge));
+		slots_dump("srq_moved", q, 3, RECV_SLOT);
 	t_uv_unname(buf);
-	t_uv_note("destroy full srq ret=%d", ibv_destroy_srq(srq));
+	t_uv_note("destroy full srq ret=%d", ibv_destroy_srq(f.srq));
 }
 
 /*
@@ -727,15 +704,11 @@ void sr_wqe_dump(struct ibv_qp *qp)
 	ret = ibv_post_recv(qp, &rwr, &bad_r);
 	t_uv_note("post_recv(wqe) ret=%d", ret);
 	if (!ret)
-		slots_dump("recv_wqe", rq, 1,
-			   sizeof(struct rxe_recv_wqe) +
-				   sizeof(struct rxe_sge));
+		slots_dump("recv_wqe", rq, 1, RECV_SLOT);
 	ret = ibv_post_send(qp, swr, &bad_s);
 	t_uv_note("post_send(wqe) ret=%d", ret);
 	if (!ret)
-		slots_dump("send_wqe", sq, 3,
-			   sizeof(struct rxe_send_wqe) +
-				   sizeof(struct rxe_sge));
+		slots_dump("send_wqe", sq, 3, SEND_SLOT);
 	t_uv_unname(buf);
 	inline_dump(qp);
 	wr_ex_dump(qp);
