@@ -646,6 +646,73 @@ static void qp_queues(void **state)
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 }
 
+/*
+ * Inline data of every length siw takes, 0 to 80 bytes, in one SGE and
+ * split over three: the element holds exactly those bytes, in order,
+ * with their length in sge[0], and not a byte is written past them (the
+ * provider copies in overlapping blocks).
+ */
+static void inline_sizes(void **state)
+{
+	struct base *b = *state;
+	static uint8_t src[SIW_MAX_INLINE];
+	struct ibv_qp_init_attr init = {
+		.send_cq = b->cq,
+		.recv_cq = b->cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5,
+			 .max_recv_wr = 1,
+			 .max_send_sge = 3,
+			 .max_recv_sge = 1,
+			 .max_inline_data = SIW_MAX_INLINE },
+	};
+	struct ibv_sge sge[3];
+	struct ibv_send_wr wr = { .sg_list = sge,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_INLINE },
+			   *bad;
+	unsigned int slot = 0;
+	struct ibv_qp *qp;
+
+	for (unsigned int i = 0; i < sizeof(src); i++)
+		src[i] = (uint8_t)(i * 7 + 3);
+	kern.sq = NULL;
+	qp = ibv_create_qp(b->pd, &init);
+	assert_non_null(qp);
+	assert_non_null(kern.sq);
+	for (uint32_t len = 0; len <= SIW_MAX_INLINE; len++) {
+		for (int pieces = 1; pieces <= 3; pieces += 2) {
+			struct siw_sqe *sqe = &kern.sq[slot++ % T_NUM_WQE];
+			uint32_t a = len / pieces, c = len - 2 * a;
+			uint8_t *data = (uint8_t *)&sqe->sge[1];
+
+			memset(sqe, 0xee, sizeof(*sqe));
+			sqe->flags = 0; /* the kernel's: free */
+			sge[0] = (struct ibv_sge){ (uintptr_t)src, len, 0 };
+			if (pieces == 3) {
+				sge[0].length = a;
+				sge[1] = (struct ibv_sge){ (uintptr_t)src + a,
+							   a, 0 };
+				sge[2] = (struct ibv_sge){
+					(uintptr_t)src + 2 * a, c, 0
+				};
+			}
+			wr.wr_id = len;
+			wr.num_sge = pieces;
+			assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+			assert_int_equal(sqe->flags,
+					 SIW_WQE_VALID | SIW_WQE_INLINE);
+			assert_int_equal(sqe->num_sge, 1);
+			assert_int_equal(sqe->sge[0].length, len);
+			assert_memory_equal(data, src, len);
+			if (len < SIW_MAX_INLINE)
+				assert_int_equal(data[len], 0xee);
+			kernel_take(&sqe->flags);
+		}
+	}
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
 /* An SRQ's ring, and a QP on it that maps no RQ of its own. */
 static void srq_ring(void **state)
 {
@@ -702,6 +769,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(cq_ring, base_up, base_down),
 		cmocka_unit_test_setup_teardown(qp_queues, base_up, base_down),
 		cmocka_unit_test_setup_teardown(srq_ring, base_up, base_down),
+		cmocka_unit_test_setup_teardown(inline_sizes, base_up,
+						base_down),
 	};
 	struct t_dev dev = {
 		.ibdev = "siw0",
