@@ -109,7 +109,7 @@ struct siw_qp {
 	struct siw_wq sq; /* struct siw_sqe */
 	struct siw_wq rq; /* struct siw_rqe; no ring with an SRQ */
 	uint32_t qp_id;
-	bool sq_sig_all;
+	uint16_t sq_signal; /* SIW_WQE_SIGNALLED if every send is signalled */
 };
 
 static inline struct siw_context *to_siwctx(struct ibv_context *ctx)
