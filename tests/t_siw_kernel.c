@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The fake siw kernel driver of t_siw_kernel.h, and the tests' helpers. */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "t_siw_kernel.h"
+
+#include "t_diffrun.h"
+#include "t_util.h"
+#include "t_uverbs.h"
+
+struct t_siw_kern kern;
+
+enum verb {
+	V_OTHER,
+	V_GET_CONTEXT,
+	V_REG_MR,
+	V_CREATE_CQ,
+	V_CREATE_QP,
+	V_POST_SEND,
+	V_CREATE_SRQ
+};
+
+static enum verb verb_of(const struct t_uv_cmd *cmd)
+{
+	if (cmd->is_ioctl) {
+		if (cmd->object == UVERBS_OBJECT_DEVICE &&
+		    cmd->method == UVERBS_METHOD_GET_CONTEXT)
+			return V_GET_CONTEXT;
+		if (cmd->object == UVERBS_OBJECT_CQ &&
+		    cmd->method == UVERBS_METHOD_CQ_CREATE)
+			return V_CREATE_CQ;
+		if (cmd->object == UVERBS_OBJECT_QP &&
+		    cmd->method == UVERBS_METHOD_QP_CREATE)
+			return V_CREATE_QP;
+		if (cmd->object == UVERBS_OBJECT_SRQ &&
+		    cmd->method == UVERBS_METHOD_SRQ_CREATE)
+			return V_CREATE_SRQ;
+		return V_OTHER;
+	}
+	switch (cmd->command) {
+	case IB_USER_VERBS_CMD_GET_CONTEXT:
+		return V_GET_CONTEXT;
+	case IB_USER_VERBS_CMD_REG_MR:
+		return V_REG_MR;
+	case IB_USER_VERBS_CMD_CREATE_CQ:
+	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ:
+		return V_CREATE_CQ;
+	case IB_USER_VERBS_CMD_CREATE_QP:
+	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_QP:
+		return V_CREATE_QP;
+	case IB_USER_VERBS_CMD_POST_SEND:
+		return V_POST_SEND;
+	case IB_USER_VERBS_CMD_CREATE_SRQ:
+	case IB_USER_VERBS_CMD_CREATE_XSRQ:
+		return V_CREATE_SRQ;
+	}
+	return V_OTHER;
+}
+
+/*
+ * siw keeps the capacities a QP is created with (siw_create_qp() checks
+ * them against its limits only), so its answer gives back the request's
+ * struct ib_uverbs_qp_cap: five u32 from max_send_wr on, in the request
+ * and in the answer alike, or the method's CAP and RESP_CAP.
+ */
+static void echo_qp_caps(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *in, *out;
+	size_t in_off, out_off;
+
+	if (cmd->is_ioctl) {
+		in = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP);
+		out = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_RESP_CAP);
+		if (in && out && in->len >= sizeof(struct ib_uverbs_qp_cap) &&
+		    out->len >= sizeof(struct ib_uverbs_qp_cap))
+			memmove((void *)(uintptr_t)out->data,
+				(const void *)(uintptr_t)in->data,
+				sizeof(struct ib_uverbs_qp_cap));
+		return;
+	}
+	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
+		in_off = offsetof(struct ib_uverbs_ex_create_qp, max_send_wr);
+		out_off = offsetof(struct ib_uverbs_ex_create_qp_resp,
+				   base.max_send_wr);
+	} else {
+		in_off = offsetof(struct ib_uverbs_create_qp, max_send_wr);
+		out_off =
+			offsetof(struct ib_uverbs_create_qp_resp, max_send_wr);
+	}
+	if (cmd->core_in_len >= in_off + sizeof(struct ib_uverbs_qp_cap) &&
+	    cmd->core_out_len >= out_off + sizeof(struct ib_uverbs_qp_cap))
+		memcpy((uint8_t *)cmd->core_out + out_off,
+		       (const uint8_t *)cmd->core_in + in_off,
+		       sizeof(struct ib_uverbs_qp_cap));
+}
+
+static int put(struct t_uv_cmd *cmd, const void *src, size_t len)
+{
+	memcpy(cmd->drv_out, src,
+	       len < cmd->drv_out_len ? len : cmd->drv_out_len);
+	return 0;
+}
+
+/* siw's side of each command: its driver data. */
+static int siw_answer(struct t_uv_cmd *cmd)
+{
+	switch (verb_of(cmd)) {
+	case V_GET_CONTEXT: {
+		struct siw_uresp_alloc_ctx r = { .dev_id = T_DEV_ID };
+
+		return put(cmd, &r, sizeof(r));
+	}
+	case V_REG_MR: {
+		struct siw_uresp_reg_mr r = { .stag = 0x2a00 };
+
+		kern.reg_mr_in_len = cmd->drv_in_len;
+		kern.reg_mr_out_len = cmd->drv_out_len;
+		if (cmd->drv_in_len >= sizeof(kern.reg_mr_in))
+			memcpy(&kern.reg_mr_in, cmd->drv_in,
+			       sizeof(kern.reg_mr_in));
+		r.stag |= kern.reg_mr_in.stag_key;
+		return put(cmd, &r, sizeof(r));
+	}
+	case V_CREATE_CQ: {
+		struct siw_uresp_create_cq r = {
+			.cq_id = 7,
+			.num_cqe = T_NUM_CQE,
+			.cq_key = T_CQ_KEY,
+		};
+
+		kern.create_cq_out_len = cmd->drv_out_len;
+		return put(cmd, &r, sizeof(r));
+	}
+	case V_CREATE_QP: {
+		struct siw_uresp_create_qp r = {
+			.qp_id = 9,
+			.num_sqe = T_NUM_WQE,
+			.num_rqe = T_NUM_WQE,
+			.sq_key = T_SQ_KEY,
+			.rq_key = T_RQ_KEY,
+		};
+
+		echo_qp_caps(cmd);
+		return put(cmd, &r, sizeof(r));
+	}
+	case V_CREATE_SRQ: {
+		struct siw_uresp_create_srq r = {
+			.num_rqe = T_NUM_WQE,
+			.srq_key = T_SRQ_KEY,
+		};
+
+		return put(cmd, &r, sizeof(r));
+	}
+	case V_POST_SEND: {
+		const struct ib_uverbs_post_send *ps = cmd->core_in;
+
+		kern.doorbells++;
+		if (cmd->core_in_len >= sizeof(*ps))
+			kern.doorbell_wrs += ps->wr_count;
+		return kern.doorbell_err;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* The provider mapped @len bytes at @offset: remember the CQ's. */
+static void siw_mmap(uint64_t offset, void *addr, size_t len)
+{
+	if (offset == T_CQ_KEY) {
+		kern.ring = addr;
+		kern.ring_len = len;
+	} else if (offset == T_SQ_KEY) {
+		kern.sq = addr;
+		kern.sq_len = len;
+	} else if (offset == T_RQ_KEY) {
+		kern.rq = addr;
+		kern.rq_len = len;
+	} else if (offset == T_SRQ_KEY) {
+		kern.srq = addr;
+		kern.srq_len = len;
+	}
+}
+
+void kernel_take(uint16_t *flags)
+{
+	atomic_store_explicit((_Atomic uint16_t *)flags, 0,
+			      memory_order_release);
+}
+
+static const struct t_uv_driver siw_driver = {
+	.name = "siw",
+	.answer = siw_answer,
+	.mmap = siw_mmap,
+};
+
+void kernel_complete(uint32_t idx, uint64_t id, uint8_t opcode, uint16_t status,
+		     uint32_t bytes)
+{
+	struct siw_cqe *cqe = &kern.ring[idx % T_NUM_CQE];
+
+	assert_int_equal(atomic_load_explicit((_Atomic uint8_t *)&cqe->flags,
+					      memory_order_acquire),
+			 0);
+	cqe->id = id;
+	cqe->opcode = opcode;
+	cqe->status = status;
+	cqe->bytes = bytes;
+	cqe->qp_id = 0x42;
+	atomic_store_explicit((_Atomic uint8_t *)&cqe->flags, SIW_WQE_VALID,
+			      memory_order_release);
+}
+
+struct ibv_context *open_siw(void)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	int n;
+
+	list = ibv_get_device_list(&n);
+	assert_non_null(list);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), "siw0"))
+			ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	return ctx;
+}
+
+bool mapped_ours(void)
+{
+	char want[4096], line[8192];
+	bool found = false;
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	assert_non_null(maps);
+	snprintf(want, sizeof(want), "%s/lib/libsiw-rdmav34.so", t_build_dir());
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, want))
+			found = true;
+	fclose(maps);
+	return found;
+}
+
+int base_up(void **state)
+{
+	static struct base b;
+
+	b.ctx = open_siw();
+	assert_non_null(b.ctx);
+	b.pd = ibv_alloc_pd(b.ctx);
+	assert_non_null(b.pd);
+	kern.ring = NULL; /* for cq_ring(): the mapping of this CQ's */
+	b.cq = ibv_create_cq(b.ctx, 10, NULL, NULL, 0);
+	assert_non_null(b.cq);
+	*state = &b;
+	return 0;
+}
+
+int base_down(void **state)
+{
+	struct base *b = *state;
+
+	assert_int_equal(ibv_destroy_cq(b->cq), 0);
+	assert_int_equal(ibv_dealloc_pd(b->pd), 0);
+	assert_int_equal(ibv_close_device(b->ctx), 0);
+	return 0;
+}
+
+/* The library's log (VERBS_LOG_FILE), at level 3. */
+static char log_path[] = "/tmp/ibvt-siw-log-XXXXXX";
+
+/* Whether the log holds @needle (flushed first, see post_refused()). */
+bool log_has(const char *needle)
+{
+	char text[65536];
+	size_t n;
+	FILE *f;
+
+	fflush(NULL);
+	f = fopen(log_path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return strstr(text, needle) != NULL;
+}
+
+char *post_refused(struct post *p)
+{
+	static long seen;
+	char *text;
+	long len;
+	FILE *f;
+
+	p->ret = ibv_post_send(p->qp, p->wr, &p->bad);
+	/* rdma-core 44 does not flush its log file; every stream, then. */
+	fflush(NULL);
+	f = fopen(log_path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	text = calloc(1, len - seen + 1);
+	assert_non_null(text);
+	fseek(f, seen, SEEK_SET);
+	if (fread(text, 1, len - seen, f) != (size_t)(len - seen))
+		text[0] = '\0';
+	fclose(f);
+	seen = len;
+	return text;
+}
+
+/*
+ * Runs @tests on the fake siw0, once on each of the fake's kernels (ioctl,
+ * write() only, the tunnel), with our plugin as the only siw provider
+ * and the library's log at level 3 in log_path.
+ */
+int t_siw_run(const struct CMUnitTest *tests, size_t n)
+{
+	struct t_dev dev = {
+		.ibdev = "siw0",
+		.uverbs = 0,
+		.maj = T_UV_MAJOR,
+		.min = T_UV_MINOR,
+		.abi = SIW_ABI_VERSION,
+		.node_type = 4, /* RNIC */
+	};
+	char drivers[4096];
+	char *root = t_fake_kernel(false);
+	int ret;
+
+	if (!root)
+		return T_SKIP;
+	t_sysfs_add(root, &dev);
+	free(root); /* SYSFS_PATH holds its own copy */
+	/* Our plugin only, by path, whichever core loads it. */
+	snprintf(drivers, sizeof(drivers), "%s/lib/libsiw", t_build_dir());
+	setenv("RDMAV_DRIVERS", drivers, 1);
+	/* Refusals explain themselves from level 3 (info). */
+	close(mkstemp(log_path));
+	setenv("VERBS_LOG_LEVEL", "3", 1);
+	setenv("VERBS_LOG_FILE", log_path, 1);
+	/* Each of the fake's kernels: ioctl, write() only, the tunnel. */
+	ret = 0;
+	for (size_t k = 0; k < T_DIFFRUN_NKERNELS; k++) {
+		t_uv_reset(t_diffrun_kernels[k]);
+		t_uv.driver = &siw_driver;
+		ret |= _cmocka_run_group_tests(
+			t_uv_kernel_name(t_diffrun_kernels[k]), tests, n, NULL,
+			NULL);
+	}
+	unlink(log_path);
+	return ret;
+}

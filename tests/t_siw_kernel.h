@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The fake siw kernel driver our siw provider's tests run on: the fake
+ * kernel of t_uverbs.h answering with siw's driver data (GET_CONTEXT,
+ * REG_MR, CREATE_CQ, CREATE_QP, CREATE_SRQ), counting doorbells, and
+ * recording where the provider mapped the CQ ring and the work queues,
+ * which the tests then read and write as the kernel does. Beside it,
+ * what those tests share: a base of siw0, a PD and a CQ of 10 (a cmocka
+ * fixture), and the library's log. siw_provider_test (context, MR, CQ,
+ * SRQ) and siw_sq_test (the send and receive queues) use it.
+ */
+#ifndef T_SIW_KERNEL_H
+#define T_SIW_KERNEL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/siw-abi.h>
+
+#define T_CQ_KEY 0x3000ull /* the ring's mmap offset, as siw hands out */
+#define T_NUM_CQE 16u /* what siw rounds a CQ of 10 up to */
+#define T_DEV_ID 0x5157u
+#define T_SQ_KEY 0x4000ull
+#define T_RQ_KEY 0x5000ull
+#define T_NUM_WQE 8u /* what siw rounds queues of 5 up to */
+#define T_SRQ_KEY 0x6000ull
+
+/* What the fake siw driver saw and shared. */
+struct t_siw_kern {
+	struct siw_ureq_reg_mr reg_mr_in;
+	size_t reg_mr_in_len, reg_mr_out_len, create_cq_out_len;
+	struct siw_cqe *ring; /* the provider's mapping of the CQ */
+	size_t ring_len;
+	struct siw_sqe *sq; /* ... and of the QP's queues */
+	struct siw_rqe *rq;
+	size_t sq_len, rq_len;
+	struct siw_rqe *srq; /* ... and of the SRQ */
+	size_t srq_len;
+	unsigned int doorbells; /* POST_SEND commands, all without WR */
+	uint32_t doorbell_wrs;
+	int doorbell_err; /* what POST_SEND fails with (0: it succeeds) */
+};
+
+extern struct t_siw_kern kern;
+
+/* The kernel takes an element: it copies it out, then clears its flags. */
+void kernel_take(uint16_t *flags);
+/* A completion placed as the kernel places it: fields, then the flag. */
+void kernel_complete(uint32_t idx, uint64_t id, uint8_t opcode, uint16_t status,
+		     uint32_t bytes);
+struct ibv_context *open_siw(void);
+/* Whether this process mapped our plugin (not Debian's libsiw). */
+bool mapped_ours(void);
+
+/* What each test starts from: siw0 opened, a PD, a CQ of 10. */
+struct base {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+};
+
+int base_up(void **state);
+/* Each test leaves @state's objects alone and destroys its own. */
+int base_down(void **state);
+
+/* Whether the library's log holds @needle. */
+bool log_has(const char *needle);
+
+/* One ibv_post_send() that must fail; what the log gained meanwhile. */
+struct post {
+	struct ibv_qp *qp;
+	struct ibv_send_wr *wr, *bad;
+	int ret;
+};
+
+char *post_refused(struct post *p);
+
+int t_siw_run(const struct CMUnitTest *tests, size_t n);
+
+#endif /* T_SIW_KERNEL_H */
