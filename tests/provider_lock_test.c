@@ -24,7 +24,7 @@
 #include "providers/siw/siw.h"
 
 #define THREADS 4
-#define ROUNDS 10000
+#define ROUNDS 2000
 
 /* One lock of either provider, taken and given back through @ops. */
 struct lock_ops {
