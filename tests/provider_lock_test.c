@@ -130,31 +130,27 @@ static void check_wait(const struct lock_ops *ops)
 	ops->give(ops->lock);
 }
 
-static void rxe_lock_excludes(void **state)
+static struct rxe_lock rxe_lock_word;
+static struct siw_lock siw_lock_word;
+static const struct lock_ops rxe_ops = { &rxe_lock_word, rxe_take, rxe_give };
+static const struct lock_ops siw_ops = { &siw_lock_word, siw_take, siw_give };
+
+/* Run once per provider: @state is that provider's lock_ops. */
+static void lock_excludes(void **state)
 {
-	struct rxe_lock lock = { 0 };
-	struct lock_ops ops = { &lock, rxe_take, rxe_give };
-
-	(void)state;
-	check_exclusion(&ops);
-	check_wait(&ops);
-}
-
-static void siw_lock_excludes(void **state)
-{
-	struct siw_lock lock = { 0 };
-	struct lock_ops ops = { &lock, siw_take, siw_give };
-
-	(void)state;
-	check_exclusion(&ops);
-	check_wait(&ops);
+	check_exclusion(*state);
+	check_wait(*state);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rxe_lock_excludes),
-		cmocka_unit_test(siw_lock_excludes),
+		{ .name = "rxe_lock_excludes",
+		  .test_func = lock_excludes,
+		  .initial_state = (void *)&rxe_ops },
+		{ .name = "siw_lock_excludes",
+		  .test_func = lock_excludes,
+		  .initial_state = (void *)&siw_ops },
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,53 +21,53 @@
 
 static void context_pd_mr(void **state)
 {
-	struct base *b = *state;
+	struct t_siw_base *b = *state;
 	static char buf[8192];
 	struct ibv_mr *mr1, *mr2;
 	struct ibv_device_attr_ex attr;
 	struct ibv_port_attr port;
 
-	assert_true(mapped_ours());
+	assert_true(t_siw_mapped_ours());
 	assert_int_equal(ibv_query_device_ex(b->ctx, NULL, &attr), 0);
 	assert_int_equal(ibv_query_port(b->ctx, 1, &port), 0);
 	mr1 = ibv_reg_mr(b->pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE);
 	assert_non_null(mr1);
 	/* siw reads its request and writes its answer, 8 bytes each. */
-	assert_int_equal(kern.reg_mr_in_len, sizeof(struct siw_ureq_reg_mr));
-	assert_int_equal(kern.reg_mr_out_len, sizeof(struct siw_uresp_reg_mr));
-	uint8_t key1 = kern.reg_mr_in.stag_key;
+	assert_int_equal(t_siw.reg_mr_in_len, sizeof(struct siw_ureq_reg_mr));
+	assert_int_equal(t_siw.reg_mr_out_len, sizeof(struct siw_uresp_reg_mr));
+	uint8_t key1 = t_siw.reg_mr_in.stag_key;
 	mr2 = ibv_reg_mr(b->pd, buf + 4096, 4096, IBV_ACCESS_LOCAL_WRITE);
 	assert_non_null(mr2);
 	/* A new key for each registration. */
-	assert_int_not_equal(kern.reg_mr_in.stag_key, key1);
+	assert_int_not_equal(t_siw.reg_mr_in.stag_key, key1);
 	assert_int_equal(ibv_dereg_mr(mr2), 0);
 	assert_int_equal(ibv_dereg_mr(mr1), 0);
 }
 
 static void cq_ring(void **state)
 {
-	struct base *b = *state;
+	struct t_siw_base *b = *state;
 	struct ibv_cq *cq = b->cq;
 	struct siw_cq_ctrl *ctrl;
 	struct ibv_wc wc[4];
 	unsigned int calls;
 
-	/* What base_up()'s CQ answered and mapped. */
-	assert_int_equal(kern.create_cq_out_len,
+	/* What t_siw_base_up()'s CQ answered and mapped. */
+	assert_int_equal(t_siw.create_cq_out_len,
 			 sizeof(struct siw_uresp_create_cq));
 	/* The ring, then the control word, in one mapping at the key. */
-	assert_non_null(kern.ring);
-	assert_int_equal(kern.ring_len, T_NUM_CQE * sizeof(struct siw_cqe) +
-						sizeof(struct siw_cq_ctrl));
-	ctrl = (struct siw_cq_ctrl *)&kern.ring[T_NUM_CQE];
+	assert_non_null(t_siw.ring);
+	assert_int_equal(t_siw.ring_len, T_NUM_CQE * sizeof(struct siw_cqe) +
+						 sizeof(struct siw_cq_ctrl));
+	ctrl = (struct siw_cq_ctrl *)&t_siw.ring[T_NUM_CQE];
 
 	/* Polling and arming are no commands. */
 	calls = t_uv.calls;
 	assert_int_equal(ibv_poll_cq(cq, 4, wc), 0);
 
-	kernel_complete(0, 100, SIW_OP_SEND, SIW_WC_SUCCESS, 64);
-	kernel_complete(1, 101, SIW_OP_RECEIVE, SIW_WC_SUCCESS, 32);
-	kernel_complete(2, 102, SIW_OP_WRITE, SIW_WC_WR_FLUSH_ERR, 0);
+	t_siw_complete(0, 100, SIW_OP_SEND, SIW_WC_SUCCESS, 64);
+	t_siw_complete(1, 101, SIW_OP_RECEIVE, SIW_WC_SUCCESS, 32);
+	t_siw_complete(2, 102, SIW_OP_WRITE, SIW_WC_WR_FLUSH_ERR, 0);
 	assert_int_equal(ibv_poll_cq(cq, 2, wc), 2);
 	assert_int_equal(wc[0].wr_id, 100);
 	assert_int_equal(wc[0].opcode, IBV_WC_SEND);
@@ -78,16 +78,16 @@ static void cq_ring(void **state)
 	assert_int_equal(wc[1].opcode, IBV_WC_RECV);
 	assert_int_equal(wc[1].byte_len, 32);
 	/* Taken entries go back to the kernel. */
-	assert_int_equal(kern.ring[0].flags, 0);
-	assert_int_equal(kern.ring[1].flags, 0);
-	assert_int_equal(kern.ring[2].flags, SIW_WQE_VALID);
+	assert_int_equal(t_siw.ring[0].flags, 0);
+	assert_int_equal(t_siw.ring[1].flags, 0);
+	assert_int_equal(t_siw.ring[2].flags, SIW_WQE_VALID);
 	assert_int_equal(ibv_poll_cq(cq, 4, wc), 1);
 	assert_int_equal(wc[0].wr_id, 102);
 	assert_int_equal(wc[0].status, IBV_WC_WR_FLUSH_ERR);
 
 	/* Many times round the ring, one completion at a time. */
 	for (uint32_t i = 3; i < 3 + 5 * T_NUM_CQE; i++) {
-		kernel_complete(i, 1000 + i, SIW_OP_READ, SIW_WC_SUCCESS, i);
+		t_siw_complete(i, 1000 + i, SIW_OP_READ, SIW_WC_SUCCESS, i);
 		assert_int_equal(ibv_poll_cq(cq, 4, wc), 1);
 		assert_int_equal(wc[0].wr_id, 1000 + i);
 		assert_int_equal(wc[0].opcode, IBV_WC_RDMA_READ);
@@ -105,7 +105,7 @@ static void cq_ring(void **state)
 /* An SRQ's ring, and a QP on it that maps no RQ of its own. */
 static void srq_ring(void **state)
 {
-	struct base *b = *state;
+	struct t_siw_base *b = *state;
 	static char buf[64];
 	struct ibv_sge sge = { (uintptr_t)buf, 64, 0x2a02 };
 	struct ibv_recv_wr rwr = { .wr_id = 33, .sg_list = &sge, .num_sge = 1 };
@@ -119,31 +119,27 @@ static void srq_ring(void **state)
 	struct ibv_srq *srq;
 	struct ibv_qp *qp;
 
-	kern.srq = NULL;
+	t_siw.srq = NULL;
 	srq = ibv_create_srq(b->pd, &si);
 	assert_non_null(srq);
-	assert_non_null(kern.srq);
-	assert_int_equal(kern.srq_len, T_NUM_WQE * sizeof(struct siw_rqe));
+	assert_non_null(t_siw.srq);
+	assert_int_equal(t_siw.srq_len, T_NUM_WQE * sizeof(struct siw_rqe));
 	assert_int_equal(ibv_post_srq_recv(srq, &rwr, &bad_r), 0);
 	/* Full once the ring holds T_NUM_WQE the kernel has not taken. */
 	for (unsigned int i = 1; i < T_NUM_WQE; i++)
 		assert_int_equal(ibv_post_srq_recv(srq, &rwr, &bad_r), 0);
 	assert_int_equal(ibv_post_srq_recv(srq, &rwr, &bad_r), ENOMEM);
 	assert_ptr_equal(bad_r, &rwr);
-	assert_true(log_has("post_srq_recv: the receive queue is full"));
-	kernel_take(&kern.srq[0].flags);
+	assert_true(t_siw_log_has("post_srq_recv: the receive queue is full"));
+	t_siw_take(&t_siw.srq[0].flags);
 	assert_int_equal(ibv_post_srq_recv(srq, &rwr, &bad_r), 0);
-	assert_int_equal(kern.srq[0].flags, SIW_WQE_VALID);
-	assert_int_equal(kern.srq[0].id, 33);
-	assert_int_equal(kern.srq[0].sge[0].lkey, 0x2a02);
+	assert_int_equal(t_siw.srq[0].flags, SIW_WQE_VALID);
+	assert_int_equal(t_siw.srq[0].id, 33);
+	assert_int_equal(t_siw.srq[0].sge[0].lkey, 0x2a02);
 	assert_int_equal(ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT), 0);
 
-	init.send_cq = init.recv_cq = b->cq;
 	init.srq = srq;
-	kern.rq = NULL;
-	qp = ibv_create_qp(b->pd, &init);
-	assert_non_null(qp);
-	assert_null(kern.rq);
+	qp = t_siw_qp(b, &init);
 	assert_int_equal(ibv_post_recv(qp, &rwr, &bad_r), EINVAL);
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 
@@ -153,10 +149,12 @@ static void srq_ring(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(context_pd_mr, base_up,
-						base_down),
-		cmocka_unit_test_setup_teardown(cq_ring, base_up, base_down),
-		cmocka_unit_test_setup_teardown(srq_ring, base_up, base_down),
+		cmocka_unit_test_setup_teardown(context_pd_mr, t_siw_base_up,
+						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(cq_ring, t_siw_base_up,
+						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(srq_ring, t_siw_base_up,
+						t_siw_base_down),
 	};
 
 	return t_siw_run(tests, sizeof(tests) / sizeof(tests[0]));

@@ -17,7 +17,7 @@
 
 static void qp_queues(void **state)
 {
-	struct base *b = *state;
+	struct t_siw_base *b = *state;
 	static char buf[256], text[80];
 	struct ibv_sge sge[3], big = { (uintptr_t)buf, 81, 0 };
 	struct ibv_send_wr swr[2], *bad_s;
@@ -30,33 +30,25 @@ static void qp_queues(void **state)
 			 .max_recv_sge = 2,
 			 .max_inline_data = 64 },
 	};
-	struct post refused = {};
+	struct t_siw_post refused = {};
 	struct ibv_qp *qp;
 	char *log;
 
-	init.send_cq = init.recv_cq = b->cq;
-	kern.sq = NULL;
-	kern.rq = NULL;
-	qp = ibv_create_qp(b->pd, &init);
-	assert_non_null(qp);
-	assert_non_null(kern.sq);
-	assert_non_null(kern.rq);
-	assert_int_equal(kern.sq_len, T_NUM_WQE * sizeof(struct siw_sqe));
-	assert_int_equal(kern.rq_len, T_NUM_WQE * sizeof(struct siw_rqe));
+	qp = t_siw_qp(b, &init);
 
 	/* A receive: the element, then VALID; no command. */
 	sge[0] = (struct ibv_sge){ (uintptr_t)buf, 64, 0x2a01 };
 	sge[1] = (struct ibv_sge){ (uintptr_t)buf + 64, 32, 0x2a01 };
 	rwr = (struct ibv_recv_wr){ .wr_id = 7, .sg_list = sge, .num_sge = 2 };
-	kern.doorbells = 0;
+	t_siw.doorbells = 0;
 	assert_int_equal(ibv_post_recv(qp, &rwr, &bad_r), 0);
-	assert_int_equal(kern.rq[0].flags, SIW_WQE_VALID);
-	assert_int_equal(kern.rq[0].id, 7);
-	assert_int_equal(kern.rq[0].num_sge, 2);
-	assert_int_equal(kern.rq[0].sge[1].laddr, (uintptr_t)buf + 64);
-	assert_int_equal(kern.rq[0].sge[1].length, 32);
-	assert_int_equal(kern.rq[0].sge[1].lkey, 0x2a01);
-	assert_int_equal(kern.doorbells, 0);
+	assert_int_equal(t_siw.rq[0].flags, SIW_WQE_VALID);
+	assert_int_equal(t_siw.rq[0].id, 7);
+	assert_int_equal(t_siw.rq[0].num_sge, 2);
+	assert_int_equal(t_siw.rq[0].sge[1].laddr, (uintptr_t)buf + 64);
+	assert_int_equal(t_siw.rq[0].sge[1].length, 32);
+	assert_int_equal(t_siw.rq[0].sge[1].lkey, 0x2a01);
+	assert_int_equal(t_siw.doorbells, 0);
 
 	/* A signalled send of two SGEs and an inline write: one doorbell. */
 	memset(text, 'x', sizeof(text));
@@ -75,21 +67,21 @@ static void qp_queues(void **state)
 		.send_flags = IBV_SEND_INLINE,
 		.wr.rdma = { .remote_addr = 0x1000, .rkey = 0x3300 },
 	};
-	kern.doorbell_wrs = 0;
+	t_siw.doorbell_wrs = 0;
 	assert_int_equal(ibv_post_send(qp, swr, &bad_s), 0);
-	assert_int_equal(kern.doorbells, 1);
-	assert_int_equal(kern.doorbell_wrs, 0);
-	assert_int_equal(kern.sq[0].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
-	assert_int_equal(kern.sq[0].opcode, SIW_OP_SEND);
-	assert_int_equal(kern.sq[0].num_sge, 2);
-	assert_int_equal(kern.sq[0].sge[0].length, 64);
-	assert_int_equal(kern.sq[1].flags, SIW_WQE_VALID | SIW_WQE_INLINE);
-	assert_int_equal(kern.sq[1].opcode, SIW_OP_WRITE);
-	assert_int_equal(kern.sq[1].raddr, 0x1000);
-	assert_int_equal(kern.sq[1].rkey, 0x3300);
-	assert_int_equal(kern.sq[1].num_sge, 1);
-	assert_int_equal(kern.sq[1].sge[0].length, 32);
-	assert_memory_equal(&kern.sq[1].sge[1], text, 32);
+	assert_int_equal(t_siw.doorbells, 1);
+	assert_int_equal(t_siw.doorbell_wrs, 0);
+	assert_int_equal(t_siw.sq[0].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
+	assert_int_equal(t_siw.sq[0].opcode, SIW_OP_SEND);
+	assert_int_equal(t_siw.sq[0].num_sge, 2);
+	assert_int_equal(t_siw.sq[0].sge[0].length, 64);
+	assert_int_equal(t_siw.sq[1].flags, SIW_WQE_VALID | SIW_WQE_INLINE);
+	assert_int_equal(t_siw.sq[1].opcode, SIW_OP_WRITE);
+	assert_int_equal(t_siw.sq[1].raddr, 0x1000);
+	assert_int_equal(t_siw.sq[1].rkey, 0x3300);
+	assert_int_equal(t_siw.sq[1].num_sge, 1);
+	assert_int_equal(t_siw.sq[1].sge[0].length, 32);
+	assert_memory_equal(&t_siw.sq[1].sge[1], text, 32);
 
 	/*
 	 * Over siw's inline room, and an opcode siw lacks: refused, and
@@ -99,14 +91,14 @@ static void qp_queues(void **state)
 	swr[1].next = NULL;
 	refused.qp = qp;
 	refused.wr = &swr[1];
-	log = post_refused(&refused);
+	log = t_siw_post_refused(&refused);
 	assert_int_equal(refused.ret, EINVAL);
 	assert_ptr_equal(refused.bad, &swr[1]);
 	assert_non_null(strstr(log, "81 bytes of inline data"));
 	free(log);
 	swr[1].opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
 	swr[1].send_flags = 0;
-	log = post_refused(&refused);
+	log = t_siw_post_refused(&refused);
 	assert_int_equal(refused.ret, EINVAL);
 	assert_non_null(strstr(log, "siw has no ATOMIC_FETCH_AND_ADD"));
 	free(log);
@@ -115,17 +107,17 @@ static void qp_queues(void **state)
 	swr[1].opcode = IBV_WR_RDMA_READ;
 	swr[1].send_flags = 0;
 	swr[1].num_sge = 2;
-	log = post_refused(&refused);
+	log = t_siw_post_refused(&refused);
 	assert_int_equal(refused.ret, EINVAL);
 	assert_non_null(strstr(log, "RDMA_READ with num_sge 2"));
 	free(log);
 	swr[1].num_sge = 1;
 	swr[1].send_flags = IBV_SEND_FENCE;
-	log = post_refused(&refused);
+	log = t_siw_post_refused(&refused);
 	assert_int_equal(refused.ret, EINVAL);
 	assert_non_null(strstr(log, "cannot fence an RDMA_READ"));
 	free(log);
-	assert_int_equal(kern.doorbells, 1);
+	assert_int_equal(t_siw.doorbells, 1);
 
 	/*
 	 * The kernel granted the 2 SGEs asked for (under siw's 6): a send
@@ -137,7 +129,7 @@ static void qp_queues(void **state)
 	swr[1] = (struct ibv_send_wr){
 		.wr_id = 3, .sg_list = sge, .num_sge = 3, .opcode = IBV_WR_SEND
 	};
-	log = post_refused(&refused);
+	log = t_siw_post_refused(&refused);
 	assert_int_equal(refused.ret, EINVAL);
 	assert_ptr_equal(refused.bad, &swr[1]);
 	assert_non_null(strstr(log, "num_sge 3, the QP takes at most 2"));
@@ -145,9 +137,9 @@ static void qp_queues(void **state)
 	rwr.num_sge = 3;
 	assert_int_equal(ibv_post_recv(qp, &rwr, &bad_r), EINVAL);
 	assert_ptr_equal(bad_r, &rwr);
-	assert_int_equal(kern.rq[1].flags, 0);
+	assert_int_equal(t_siw.rq[1].flags, 0);
 	rwr.num_sge = 2;
-	assert_int_equal(kern.doorbells, 1);
+	assert_int_equal(t_siw.doorbells, 1);
 
 	/*
 	 * The doorbell refused (ENOTCONN: not in RTS): the call's elements
@@ -155,29 +147,29 @@ static void qp_queues(void **state)
 	 * The element before them taken, the engine may be idle: the call
 	 * rings.
 	 */
-	kernel_take(&kern.sq[1].flags);
+	t_siw_take(&t_siw.sq[1].flags);
 	swr[1] = (struct ibv_send_wr){
 		.wr_id = 4, .sg_list = sge, .num_sge = 1, .opcode = IBV_WR_SEND
 	};
 	swr[0].next = &swr[1];
-	kern.doorbell_err = ENOTCONN;
+	t_siw.doorbell_err = ENOTCONN;
 	refused.wr = &swr[0];
-	log = post_refused(&refused);
-	kern.doorbell_err = 0;
+	log = t_siw_post_refused(&refused);
+	t_siw.doorbell_err = 0;
 	assert_int_equal(refused.ret, ENOTCONN);
 	assert_ptr_equal(refused.bad, &swr[0]);
-	assert_int_equal(kern.doorbells, 2);
-	assert_int_equal(kern.sq[2].flags, 0);
-	assert_int_equal(kern.sq[3].flags, 0);
+	assert_int_equal(t_siw.doorbells, 2);
+	assert_int_equal(t_siw.sq[2].flags, 0);
+	assert_int_equal(t_siw.sq[3].flags, 0);
 	assert_non_null(strstr(log, "the doorbell failed"));
 	free(log);
 	/* The slots are free again: the same call now goes in there. */
 	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
-	assert_int_equal(kern.doorbells, 3);
-	assert_int_equal(kern.sq[2].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
-	assert_int_equal(kern.sq[2].id, 1);
-	assert_int_equal(kern.sq[3].flags, SIW_WQE_VALID);
-	assert_int_equal(kern.sq[3].id, 4);
+	assert_int_equal(t_siw.doorbells, 3);
+	assert_int_equal(t_siw.sq[2].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
+	assert_int_equal(t_siw.sq[2].id, 1);
+	assert_int_equal(t_siw.sq[3].flags, SIW_WQE_VALID);
+	assert_int_equal(t_siw.sq[3].id, 4);
 	refused.wr = &swr[1];
 
 	/* Round the ring: full until the kernel takes an element. */
@@ -185,24 +177,24 @@ static void qp_queues(void **state)
 	for (unsigned int i = 4; i < T_NUM_WQE; i++)
 		assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
 	refused.wr = &swr[0];
-	log = post_refused(&refused);
+	log = t_siw_post_refused(&refused);
 	assert_int_equal(refused.ret, ENOMEM);
 	assert_ptr_equal(refused.bad, &swr[0]);
 	assert_non_null(strstr(log, "the send queue is full"));
 	free(log);
-	kernel_take(&kern.sq[0].flags);
+	t_siw_take(&t_siw.sq[0].flags);
 	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
-	assert_int_equal(kern.sq[0].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
+	assert_int_equal(t_siw.sq[0].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
 	/*
 	 * Every post since the first found the element before its own still
 	 * untaken: the kernel's engine comes to it unasked, no doorbell. Once
 	 * the kernel took them all, a post rings again.
 	 */
-	assert_int_equal(kern.doorbells, 3);
+	assert_int_equal(t_siw.doorbells, 3);
 	for (unsigned int i = 0; i < T_NUM_WQE; i++)
-		kernel_take(&kern.sq[i].flags);
+		t_siw_take(&t_siw.sq[i].flags);
 	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
-	assert_int_equal(kern.doorbells, 4);
+	assert_int_equal(t_siw.doorbells, 4);
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 }
 
@@ -214,11 +206,9 @@ static void qp_queues(void **state)
  */
 static void inline_sizes(void **state)
 {
-	struct base *b = *state;
+	struct t_siw_base *b = *state;
 	static uint8_t src[SIW_MAX_INLINE];
 	struct ibv_qp_init_attr init = {
-		.send_cq = b->cq,
-		.recv_cq = b->cq,
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 5,
 			 .max_recv_wr = 1,
@@ -236,13 +226,10 @@ static void inline_sizes(void **state)
 
 	for (unsigned int i = 0; i < sizeof(src); i++)
 		src[i] = (uint8_t)(i * 7 + 3);
-	kern.sq = NULL;
-	qp = ibv_create_qp(b->pd, &init);
-	assert_non_null(qp);
-	assert_non_null(kern.sq);
+	qp = t_siw_qp(b, &init);
 	for (uint32_t len = 0; len <= SIW_MAX_INLINE; len++) {
 		for (int pieces = 1; pieces <= 3; pieces += 2) {
-			struct siw_sqe *sqe = &kern.sq[slot++ % T_NUM_WQE];
+			struct siw_sqe *sqe = &t_siw.sq[slot++ % T_NUM_WQE];
 			uint32_t a = len / pieces, c = len - 2 * a;
 			uint8_t *data = (uint8_t *)&sqe->sge[1];
 
@@ -267,7 +254,7 @@ static void inline_sizes(void **state)
 			assert_memory_equal(data, src, len);
 			if (len < SIW_MAX_INLINE)
 				assert_int_equal(data[len], 0xee);
-			kernel_take(&sqe->flags);
+			t_siw_take(&sqe->flags);
 		}
 	}
 	assert_int_equal(ibv_destroy_qp(qp), 0);
@@ -279,14 +266,12 @@ static void inline_sizes(void **state)
  */
 static void send_flags(void **state)
 {
-	struct base *b = *state;
+	struct t_siw_base *b = *state;
 	static char buf[8];
 	/* VALID 1, SIGNALLED 4, SOLICITED 8, READ_FENCE 0x10 (siw-abi.h) */
 	static const uint16_t want[8] = { 0x01, 0x11, 0x05, 0x15,
 					  0x09, 0x19, 0x0d, 0x1d };
 	struct ibv_qp_init_attr init = {
-		.send_cq = b->cq,
-		.recv_cq = b->cq,
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 5, .max_send_sge = 1 },
 	};
@@ -301,18 +286,16 @@ static void send_flags(void **state)
 		struct ibv_qp *qp;
 
 		init.sq_sig_all = all;
-		kern.sq = NULL;
-		qp = ibv_create_qp(b->pd, &init);
-		assert_non_null(qp);
+		qp = t_siw_qp(b, &init);
 		for (unsigned int f = 0; f < 8; f++) {
-			struct siw_sqe *sqe = &kern.sq[slot++ % T_NUM_WQE];
+			struct siw_sqe *sqe = &t_siw.sq[slot++ % T_NUM_WQE];
 
 			wr.send_flags = f;
 			assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
 			assert_int_equal(sqe->flags,
 					 want[f] |
 						 (all ? SIW_WQE_SIGNALLED : 0));
-			kernel_take(&sqe->flags);
+			t_siw_take(&sqe->flags);
 		}
 		assert_int_equal(ibv_destroy_qp(qp), 0);
 	}
@@ -321,10 +304,12 @@ static void send_flags(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(qp_queues, base_up, base_down),
-		cmocka_unit_test_setup_teardown(inline_sizes, base_up,
-						base_down),
-		cmocka_unit_test_setup_teardown(send_flags, base_up, base_down),
+		cmocka_unit_test_setup_teardown(qp_queues, t_siw_base_up,
+						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(inline_sizes, t_siw_base_up,
+						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(send_flags, t_siw_base_up,
+						t_siw_base_down),
 	};
 
 	return t_siw_run(tests, sizeof(tests) / sizeof(tests[0]));

@@ -13,7 +13,7 @@
 #include "t_util.h"
 #include "t_uverbs.h"
 
-struct t_siw_kern kern;
+struct t_siw_kern t_siw;
 
 enum verb {
 	V_OTHER,
@@ -118,12 +118,12 @@ static int siw_answer(struct t_uv_cmd *cmd)
 	case V_REG_MR: {
 		struct siw_uresp_reg_mr r = { .stag = 0x2a00 };
 
-		kern.reg_mr_in_len = cmd->drv_in_len;
-		kern.reg_mr_out_len = cmd->drv_out_len;
-		if (cmd->drv_in_len >= sizeof(kern.reg_mr_in))
-			memcpy(&kern.reg_mr_in, cmd->drv_in,
-			       sizeof(kern.reg_mr_in));
-		r.stag |= kern.reg_mr_in.stag_key;
+		t_siw.reg_mr_in_len = cmd->drv_in_len;
+		t_siw.reg_mr_out_len = cmd->drv_out_len;
+		if (cmd->drv_in_len >= sizeof(t_siw.reg_mr_in))
+			memcpy(&t_siw.reg_mr_in, cmd->drv_in,
+			       sizeof(t_siw.reg_mr_in));
+		r.stag |= t_siw.reg_mr_in.stag_key;
 		return put(cmd, &r, sizeof(r));
 	}
 	case V_CREATE_CQ: {
@@ -133,7 +133,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 			.cq_key = T_CQ_KEY,
 		};
 
-		kern.create_cq_out_len = cmd->drv_out_len;
+		t_siw.create_cq_out_len = cmd->drv_out_len;
 		return put(cmd, &r, sizeof(r));
 	}
 	case V_CREATE_QP: {
@@ -159,10 +159,10 @@ static int siw_answer(struct t_uv_cmd *cmd)
 	case V_POST_SEND: {
 		const struct ib_uverbs_post_send *ps = cmd->core_in;
 
-		kern.doorbells++;
+		t_siw.doorbells++;
 		if (cmd->core_in_len >= sizeof(*ps))
-			kern.doorbell_wrs += ps->wr_count;
-		return kern.doorbell_err;
+			t_siw.doorbell_wrs += ps->wr_count;
+		return t_siw.doorbell_err;
 	}
 	default:
 		return 0;
@@ -173,21 +173,21 @@ static int siw_answer(struct t_uv_cmd *cmd)
 static void siw_mmap(uint64_t offset, void *addr, size_t len)
 {
 	if (offset == T_CQ_KEY) {
-		kern.ring = addr;
-		kern.ring_len = len;
+		t_siw.ring = addr;
+		t_siw.ring_len = len;
 	} else if (offset == T_SQ_KEY) {
-		kern.sq = addr;
-		kern.sq_len = len;
+		t_siw.sq = addr;
+		t_siw.sq_len = len;
 	} else if (offset == T_RQ_KEY) {
-		kern.rq = addr;
-		kern.rq_len = len;
+		t_siw.rq = addr;
+		t_siw.rq_len = len;
 	} else if (offset == T_SRQ_KEY) {
-		kern.srq = addr;
-		kern.srq_len = len;
+		t_siw.srq = addr;
+		t_siw.srq_len = len;
 	}
 }
 
-void kernel_take(uint16_t *flags)
+void t_siw_take(uint16_t *flags)
 {
 	atomic_store_explicit((_Atomic uint16_t *)flags, 0,
 			      memory_order_release);
@@ -199,10 +199,10 @@ static const struct t_uv_driver siw_driver = {
 	.mmap = siw_mmap,
 };
 
-void kernel_complete(uint32_t idx, uint64_t id, uint8_t opcode, uint16_t status,
-		     uint32_t bytes)
+void t_siw_complete(uint32_t idx, uint64_t id, uint8_t opcode, uint16_t status,
+		    uint32_t bytes)
 {
-	struct siw_cqe *cqe = &kern.ring[idx % T_NUM_CQE];
+	struct siw_cqe *cqe = &t_siw.ring[idx % T_NUM_CQE];
 
 	assert_int_equal(atomic_load_explicit((_Atomic uint8_t *)&cqe->flags,
 					      memory_order_acquire),
@@ -216,7 +216,7 @@ void kernel_complete(uint32_t idx, uint64_t id, uint8_t opcode, uint16_t status,
 			      memory_order_release);
 }
 
-struct ibv_context *open_siw(void)
+struct ibv_context *t_siw_open(void)
 {
 	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
@@ -231,7 +231,7 @@ struct ibv_context *open_siw(void)
 	return ctx;
 }
 
-bool mapped_ours(void)
+bool t_siw_mapped_ours(void)
 {
 	char want[4096], line[8192];
 	bool found = false;
@@ -246,24 +246,24 @@ bool mapped_ours(void)
 	return found;
 }
 
-int base_up(void **state)
+int t_siw_base_up(void **state)
 {
-	static struct base b;
+	static struct t_siw_base b;
 
-	b.ctx = open_siw();
+	b.ctx = t_siw_open();
 	assert_non_null(b.ctx);
 	b.pd = ibv_alloc_pd(b.ctx);
 	assert_non_null(b.pd);
-	kern.ring = NULL; /* for cq_ring(): the mapping of this CQ's */
+	t_siw.ring = NULL; /* for cq_ring(): the mapping of this CQ's */
 	b.cq = ibv_create_cq(b.ctx, 10, NULL, NULL, 0);
 	assert_non_null(b.cq);
 	*state = &b;
 	return 0;
 }
 
-int base_down(void **state)
+int t_siw_base_down(void **state)
 {
-	struct base *b = *state;
+	struct t_siw_base *b = *state;
 
 	assert_int_equal(ibv_destroy_cq(b->cq), 0);
 	assert_int_equal(ibv_dealloc_pd(b->pd), 0);
@@ -271,11 +271,32 @@ int base_down(void **state)
 	return 0;
 }
 
+struct ibv_qp *t_siw_qp(struct t_siw_base *b, struct ibv_qp_init_attr *init)
+{
+	struct ibv_qp *qp;
+
+	init->send_cq = init->recv_cq = b->cq;
+	t_siw.sq = NULL;
+	t_siw.rq = NULL;
+	qp = ibv_create_qp(b->pd, init);
+	assert_non_null(qp);
+	assert_non_null(t_siw.sq);
+	assert_int_equal(t_siw.sq_len, T_NUM_WQE * sizeof(struct siw_sqe));
+	if (init->srq) {
+		assert_null(t_siw.rq);
+	} else {
+		assert_non_null(t_siw.rq);
+		assert_int_equal(t_siw.rq_len,
+				 T_NUM_WQE * sizeof(struct siw_rqe));
+	}
+	return qp;
+}
+
 /* The library's log (VERBS_LOG_FILE), at level 3. */
 static char log_path[] = "/tmp/ibvt-siw-log-XXXXXX";
 
-/* Whether the log holds @needle (flushed first, see post_refused()). */
-bool log_has(const char *needle)
+/* Whether the log holds @needle (flushed first, see t_siw_post_refused()). */
+bool t_siw_log_has(const char *needle)
 {
 	char text[65536];
 	size_t n;
@@ -290,7 +311,7 @@ bool log_has(const char *needle)
 	return strstr(text, needle) != NULL;
 }
 
-char *post_refused(struct post *p)
+char *t_siw_post_refused(struct t_siw_post *p)
 {
 	static long seen;
 	char *text;

@@ -47,39 +47,45 @@ struct t_siw_kern {
 	int doorbell_err; /* what POST_SEND fails with (0: it succeeds) */
 };
 
-extern struct t_siw_kern kern;
+extern struct t_siw_kern t_siw;
 
 /* The kernel takes an element: it copies it out, then clears its flags. */
-void kernel_take(uint16_t *flags);
+void t_siw_take(uint16_t *flags);
 /* A completion placed as the kernel places it: fields, then the flag. */
-void kernel_complete(uint32_t idx, uint64_t id, uint8_t opcode, uint16_t status,
-		     uint32_t bytes);
-struct ibv_context *open_siw(void);
+void t_siw_complete(uint32_t idx, uint64_t id, uint8_t opcode, uint16_t status,
+		    uint32_t bytes);
+struct ibv_context *t_siw_open(void);
 /* Whether this process mapped our plugin (not Debian's libsiw). */
-bool mapped_ours(void);
+bool t_siw_mapped_ours(void);
 
 /* What each test starts from: siw0 opened, a PD, a CQ of 10. */
-struct base {
+struct t_siw_base {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 };
 
-int base_up(void **state);
+int t_siw_base_up(void **state);
 /* Each test leaves @state's objects alone and destroys its own. */
-int base_down(void **state);
+int t_siw_base_down(void **state);
+
+/*
+ * An RC QP of @init on @b's PD and CQ whose queues the provider mapped
+ * (no RQ on an SRQ), each T_NUM_WQE elements long.
+ */
+struct ibv_qp *t_siw_qp(struct t_siw_base *b, struct ibv_qp_init_attr *init);
 
 /* Whether the library's log holds @needle. */
-bool log_has(const char *needle);
+bool t_siw_log_has(const char *needle);
 
 /* One ibv_post_send() that must fail; what the log gained meanwhile. */
-struct post {
+struct t_siw_post {
 	struct ibv_qp *qp;
 	struct ibv_send_wr *wr, *bad;
 	int ret;
 };
 
-char *post_refused(struct post *p);
+char *t_siw_post_refused(struct t_siw_post *p);
 
 int t_siw_run(const struct CMUnitTest *tests, size_t n);
 
