@@ -334,6 +334,13 @@ IBV_EXPORT int ibv_fork_init(void)
 	static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 	int ret;
 
+	/*
+	 * The kernel keeps the parent's pinned pages its own: fork safety
+	 * holds already, and the tracker would only cost a split mapping per
+	 * registration and the registered pages in every child.
+	 */
+	if (verbs_fork_copy_on_fork())
+		return 0;
 	pthread_mutex_lock(&mm_lock);
 	/* Read on every call and never forgotten, even if the init fails. */
 	if (env_present(ENV_RDMAV_HUGEPAGES_SAFE))
@@ -343,6 +350,14 @@ IBV_EXPORT int ibv_fork_init(void)
 	if (!ret)
 		pthread_once(&atfork_once, register_atfork);
 	return ret;
+}
+
+/* The kernel's answer first: where it copies on fork, nothing is needed. */
+IBV_EXPORT enum ibv_fork_status ibv_is_fork_initialized(void)
+{
+	if (verbs_fork_copy_on_fork())
+		return IBV_FORK_UNNEEDED;
+	return verbs_fork_enabled() ? IBV_FORK_ENABLED : IBV_FORK_DISABLED;
 }
 
 bool verbs_fork_enabled(void)

@@ -53,8 +53,15 @@ void verbs_fork_env_init(void);
 int verbs_mem_dontfork(void *addr, size_t len);
 int verbs_mem_dofork(void *addr, size_t len);
 
-/* True once ibv_fork_init() has succeeded in this process. */
+/* True once ibv_fork_init() has turned the tracker on in this process. */
 bool verbs_fork_enabled(void);
+
+/*
+ * Whether the kernel copies pinned pages into fork() children, as it
+ * says over RDMA netlink (Linux 5.13 and later); false when it does not
+ * say. Asked once per process (fork_cow.c).
+ */
+bool verbs_fork_copy_on_fork(void);
 
 /*
  * Debugging and test hooks. They take the tracker's lock, so they are

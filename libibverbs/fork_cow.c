@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * ibv_is_fork_initialized(): whether fork() needs the tracker at all.
+ * Whether fork() needs the tracker at all (verbs_fork_copy_on_fork()).
  * Kernels that copy pinned DMA pages into the child at fork() (Linux
  * 5.13 and later) say so in the RDMA netlink "sys" attributes; on those
- * the answer is IBV_FORK_UNNEEDED whatever the tracker's state.
+ * ibv_is_fork_initialized() answers IBV_FORK_UNNEEDED, and ibv_fork_init()
+ * (both in fork.c) leaves the tracker off: it would only split the
+ * process's mappings and take the registered pages away from every child.
  *
  * The question goes through the library's RDMA netlink layer (rdma_nl.c),
  * like device discovery.
@@ -22,7 +24,6 @@
 #include <infiniband/verbs.h>
 
 #include "driver.h"
-#include "export.h"
 #include "fork.h"
 #include "kernel-headers/kabi_netlink.h"
 #include "rdma_nl.h"
@@ -74,12 +75,10 @@ static void query_copy_on_fork(void)
 }
 
 /* The kernel is asked once per process; its answer does not change. */
-IBV_EXPORT enum ibv_fork_status ibv_is_fork_initialized(void)
+bool verbs_fork_copy_on_fork(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, query_copy_on_fork);
-	if (copy_on_fork)
-		return IBV_FORK_UNNEEDED;
-	return verbs_fork_enabled() ? IBV_FORK_ENABLED : IBV_FORK_DISABLED;
+	return copy_on_fork;
 }

@@ -27,6 +27,7 @@
 static bool enabled;
 static struct t_nl_dev devs[T_NL_MAX_DEVS];
 static unsigned int ndevs;
+static int sys_cof = T_NL_SYS_UNKNOWN;
 
 static struct {
 	int fd, peer; /* -1: free */
@@ -37,6 +38,11 @@ static struct {
 void t_nl_enable(void)
 {
 	enabled = true;
+}
+
+void t_nl_set_copy_on_fork(int cof)
+{
+	sys_cof = cof;
 }
 
 void t_nl_add(const struct t_nl_dev *dev)
@@ -198,6 +204,22 @@ static void get_chardev(struct reply *r, const struct nlmsghdr *req)
 	end_msg(r, at);
 }
 
+/* The system attributes: shared network namespaces, and copy-on-fork. */
+static void sys_get(struct reply *r, const struct nlmsghdr *req)
+{
+	size_t at;
+
+	if (sys_cof == T_NL_SYS_UNKNOWN) {
+		error_msg(r, req, EOPNOTSUPP);
+		return;
+	}
+	at = begin_msg(r, req, req->nlmsg_type, 0);
+	attr_u8(r, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1);
+	if (sys_cof != T_NL_SYS_NO_COF_ATTR)
+		attr_u8(r, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, (uint8_t)sys_cof);
+	end_msg(r, at);
+}
+
 static void answer(int peer, const struct nlmsghdr *req)
 {
 	struct reply r = { .len = 0 };
@@ -209,6 +231,9 @@ static void answer(int peer, const struct nlmsghdr *req)
 	else if (req->nlmsg_type ==
 		 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV))
 		get_chardev(&r, req);
+	else if (req->nlmsg_type ==
+		 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET))
+		sys_get(&r, req);
 	else
 		error_msg(&r, req, EOPNOTSUPP);
 	/* One datagram per message, as the kernel's socket buffer holds them. */

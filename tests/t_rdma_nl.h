@@ -6,8 +6,9 @@
  * socket pair whose far end answers as the kernel's nldev would, for
  * the devices the test added. It answers the device dump
  * (RDMA_NLDEV_CMD_GET), the character device lookup (GET_CHARDEV, with
- * the driver id providers such as siw are matched by) and nothing else
- * (EOPNOTSUPP).
+ * the driver id providers such as siw are matched by), the system
+ * attributes (SYS_GET) once t_nl_set_copy_on_fork() was called, and
+ * nothing else (EOPNOTSUPP).
  *
  * Interposed: socket(), bind(), getsockname(), setsockopt(), sendmsg(),
  * recvmsg() and close(), each passing anything that is not a fake
@@ -32,6 +33,15 @@ struct t_nl_dev {
 
 /* Makes NETLINK_RDMA sockets fake from now on (in this process). */
 void t_nl_enable(void);
+/*
+ * What SYS_GET answers: copy-on-fork 0 or 1, T_NL_SYS_NO_COF_ATTR (the
+ * system attributes without it, as before Linux 5.13) or T_NL_SYS_UNKNOWN
+ * (EOPNOTSUPP, the default).
+ */
+#define T_NL_SYS_UNKNOWN (-1)
+#define T_NL_SYS_NO_COF_ATTR (-2)
+void t_nl_set_copy_on_fork(int cof);
+
 /* Adds a device the fake reports; at most 8. */
 void t_nl_add(const struct t_nl_dev *dev);
 

@@ -28,6 +28,7 @@
 
 #include "libibverbs/fork.h"
 #include "t_mem.h"
+#include "t_seccomp.h"
 
 /* Pages of our own for registrations, so the tracker's madvise() works. */
 #define T_PAGES 8
@@ -42,7 +43,13 @@ static int t_fork_group_setup(void **state)
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (t_buf == MAP_FAILED)
 		return -1;
-	/* Fork safety on, before this process registers anything. */
+	/*
+	 * Fork safety on, before this process registers anything, on a
+	 * kernel that does not say it copies on fork (which would leave the
+	 * tracker off): RDMA netlink is hidden where it exists.
+	 */
+	if (t_hide_rdma_netlink() && t_rdma_netlink())
+		return -1;
 	return ibv_fork_init();
 }
 
