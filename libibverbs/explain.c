@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -24,79 +25,9 @@
 #include "context.h"
 #include "driver.h"
 #include "explain.h"
+#include "explain_line.h"
 #include "log.h"
 #include "util.h"
-
-/* One explanation line being built: clauses joined by "; ". */
-struct line {
-	char s[480];
-	size_t n;
-	unsigned int clauses;
-};
-
-static void __attribute__((format(printf, 2, 3)))
-add(struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (l->n >= sizeof(l->s) - 1)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(l->s + l->n, sizeof(l->s) - l->n, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		l->n += (size_t)n;
-	if (l->n >= sizeof(l->s))
-		l->n = sizeof(l->s) - 1;
-}
-
-/* Starts a new cause; the caller words it with add(). */
-static void clause(struct line *l)
-{
-	if (l->clauses++)
-		add(l, "; ");
-}
-
-/*
- * The line for @verb on @ctx's device (and the object @obj names, or ""),
- * if any cause was found.
- */
-static void emit_obj(struct ibv_context *ctx, const char *verb, const char *obj,
-		     const struct line *l)
-{
-	if (l->clauses)
-		ibv_log(EXPLAIN_LEVEL, "%s on %s%s: %s", verb,
-			ctx->device->name, obj, l->s);
-}
-
-static void emit(struct ibv_context *ctx, const char *verb,
-		 const struct line *l)
-{
-	emit_obj(ctx, verb, "", l);
-}
-
-/* Whether explaining is on; and errno is the caller's to keep. */
-static bool enabled(void)
-{
-	return verbs_log_enabled(EXPLAIN_LEVEL);
-}
-
-static bool device_attr(struct ibv_context *ctx, struct ibv_device_attr_ex *a)
-{
-	memset(a, 0, sizeof(*a));
-	return !get_ops(ctx)->query_device_ex(ctx, NULL, a, sizeof(*a));
-}
-
-/* A request over its limit: "max_send_wr 70000 > max_qp_wr 16384". */
-static void over(struct line *l, const char *what, uint64_t req,
-		 const char *limit_name, uint64_t limit)
-{
-	if (req <= limit)
-		return;
-	clause(l);
-	add(l, "%s %" PRIu64 " > %s %" PRIu64, what, req, limit_name, limit);
-}
 
 static const char *const qp_type_names[] = {
 	[IBV_QPT_RC] = "RC",
@@ -124,39 +55,125 @@ static void qp_type_check(struct line *l, struct ibv_context *ctx,
 	/* iWARP defines reliable connections only. */
 	if (ctx->device->transport_type == IBV_TRANSPORT_IWARP &&
 	    type != IBV_QPT_RC && type != IBV_QPT_DRIVER) {
-		clause(l);
-		add(l, "qp_type %s is not supported by an iWARP device",
-		    qp_type_name(type));
+		line_clause(l);
+		line_add(l, "qp_type %s is not supported by an iWARP device",
+			 qp_type_name(type));
 	}
 	if (xrc && !(a->device_cap_flags & IBV_DEVICE_XRC)) {
-		clause(l);
-		add(l,
-		    "qp_type %s needs IBV_DEVICE_XRC, which the device lacks",
-		    qp_type_name(type));
+		line_clause(l);
+		line_add(
+			l,
+			"qp_type %s needs IBV_DEVICE_XRC, which the device lacks",
+			qp_type_name(type));
 	}
 }
 
-void explain_create_qp(struct ibv_context *ctx, enum ibv_qp_type type,
-		       const struct ibv_qp_cap *cap, bool has_srq)
+/* The QP of @attr again, with @cap: the provider's answer, or NULL. */
+static struct ibv_qp *create_again(struct ibv_context *ctx, struct ibv_pd *pd,
+				   const struct ibv_qp_init_attr_ex *attr,
+				   const struct ibv_qp_cap *cap)
+{
+	struct ibv_qp_init_attr_ex ex = *attr;
+	struct ibv_qp_init_attr a = {
+		.qp_context = attr->qp_context,
+		.send_cq = attr->send_cq,
+		.recv_cq = attr->recv_cq,
+		.srq = attr->srq,
+		.cap = *cap,
+		.qp_type = attr->qp_type,
+		.sq_sig_all = attr->sq_sig_all,
+	};
+
+	if (pd)
+		return get_ops(ctx)->create_qp(pd, &a);
+	ex.cap = *cap;
+	return get_ops(ctx)->create_qp_ex(ctx, &ex);
+}
+
+/*
+ * Each capability in turn lowered to what any device takes, the others
+ * as asked: the first whose lowering lets the QP be created is the one
+ * refused. A QP so created is destroyed at once.
+ */
+static void probe_caps(struct line *l, struct ibv_context *ctx,
+		       struct ibv_pd *pd,
+		       const struct ibv_qp_init_attr_ex *attr,
+		       const struct ibv_device_attr *a)
+{
+	enum { NO_LIMIT, MAX_SGE, MAX_QP_WR }; /* what the device reports */
+	static const struct {
+		const char *name;
+		size_t off;
+		uint32_t low;
+		int limit;
+		bool recv; /* unused with an SRQ */
+	} caps[] = {
+		{ "max_inline_data",
+		  offsetof(struct ibv_qp_cap, max_inline_data), 0, NO_LIMIT,
+		  false },
+		{ "max_send_sge", offsetof(struct ibv_qp_cap, max_send_sge), 1,
+		  MAX_SGE, false },
+		{ "max_recv_sge", offsetof(struct ibv_qp_cap, max_recv_sge), 1,
+		  MAX_SGE, true },
+		{ "max_send_wr", offsetof(struct ibv_qp_cap, max_send_wr), 1,
+		  MAX_QP_WR, false },
+		{ "max_recv_wr", offsetof(struct ibv_qp_cap, max_recv_wr), 1,
+		  MAX_QP_WR, true },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(caps); i++) {
+		struct ibv_qp_cap cap = attr->cap;
+		uint32_t *field = (uint32_t *)((char *)&cap + caps[i].off);
+		uint32_t asked = *field;
+		struct ibv_qp *qp;
+
+		if (asked <= caps[i].low || (caps[i].recv && attr->srq))
+			continue;
+		*field = caps[i].low;
+		qp = create_again(ctx, pd, attr, &cap);
+		if (!qp)
+			continue;
+		get_ops(ctx)->destroy_qp(qp);
+		line_clause(l);
+		line_add(l, "%s %u is refused (%u is taken)", caps[i].name,
+			 asked, caps[i].low);
+		if (caps[i].limit == MAX_SGE)
+			line_add(l, ", though the device reports max_sge %d",
+				 a->max_sge);
+		else if (caps[i].limit == MAX_QP_WR)
+			line_add(l, ", though the device reports max_qp_wr %d",
+				 a->max_qp_wr);
+		else
+			line_add(l, ", a limit the device does not report");
+		return;
+	}
+}
+
+void explain_create_qp(struct ibv_context *ctx, struct ibv_pd *pd,
+		       const struct ibv_qp_init_attr_ex *attr)
 {
 	int saved = errno;
 	struct ibv_device_attr_ex ex;
 	const struct ibv_device_attr *a = &ex.orig_attr;
+	const struct ibv_qp_cap *cap = &attr->cap;
 	struct line l = { .n = 0 };
 
-	if (!enabled() || !device_attr(ctx, &ex))
+	if (!explain_enabled() || !explain_device_attr(ctx, &ex))
 		goto out;
-	over(&l, "max_send_wr", cap->max_send_wr, "max_qp_wr", a->max_qp_wr);
-	over(&l, "max_send_sge", cap->max_send_sge, "max_sge", a->max_sge);
+	line_over(&l, "max_send_wr", cap->max_send_wr, "max_qp_wr",
+		  a->max_qp_wr);
+	line_over(&l, "max_send_sge", cap->max_send_sge, "max_sge", a->max_sge);
 	/* With an SRQ the receive capabilities are not used. */
-	if (!has_srq) {
-		over(&l, "max_recv_wr", cap->max_recv_wr, "max_qp_wr",
-		     a->max_qp_wr);
-		over(&l, "max_recv_sge", cap->max_recv_sge, "max_sge",
-		     a->max_sge);
+	if (!attr->srq) {
+		line_over(&l, "max_recv_wr", cap->max_recv_wr, "max_qp_wr",
+			  a->max_qp_wr);
+		line_over(&l, "max_recv_sge", cap->max_recv_sge, "max_sge",
+			  a->max_sge);
 	}
-	qp_type_check(&l, ctx, type, a);
-	emit(ctx, "create_qp", &l);
+	qp_type_check(&l, ctx, attr->qp_type, a);
+	if (!l.clauses && saved == EINVAL)
+		probe_caps(&l, ctx, pd, attr, a);
+	line_emit(ctx, "create_qp", &l);
 out:
 	errno = saved;
 }
@@ -168,12 +185,13 @@ void explain_create_srq(struct ibv_context *ctx,
 	struct ibv_device_attr_ex ex;
 	struct line l = { .n = 0 };
 
-	if (!enabled() || !device_attr(ctx, &ex))
+	if (!explain_enabled() || !explain_device_attr(ctx, &ex))
 		goto out;
-	over(&l, "max_wr", attr->max_wr, "max_srq_wr", ex.orig_attr.max_srq_wr);
-	over(&l, "max_sge", attr->max_sge, "max_srq_sge",
-	     ex.orig_attr.max_srq_sge);
-	emit(ctx, "create_srq", &l);
+	line_over(&l, "max_wr", attr->max_wr, "max_srq_wr",
+		  ex.orig_attr.max_srq_wr);
+	line_over(&l, "max_sge", attr->max_sge, "max_srq_sge",
+		  ex.orig_attr.max_srq_sge);
+	line_emit(ctx, "create_srq", &l);
 out:
 	errno = saved;
 }
@@ -185,17 +203,17 @@ void explain_create_cq(struct ibv_context *ctx, uint32_t cqe,
 	struct ibv_device_attr_ex ex;
 	struct line l = { .n = 0 };
 
-	if (!enabled())
+	if (!explain_enabled())
 		goto out;
-	if (device_attr(ctx, &ex))
-		over(&l, "cqe", cqe, "max_cqe", ex.orig_attr.max_cqe);
+	if (explain_device_attr(ctx, &ex))
+		line_over(&l, "cqe", cqe, "max_cqe", ex.orig_attr.max_cqe);
 	/* Vectors count from 0: the last one is num_comp_vectors - 1. */
 	if (comp_vector >= (uint32_t)ctx->num_comp_vectors) {
-		clause(&l);
-		add(&l, "comp_vector %u >= num_comp_vectors %d", comp_vector,
-		    ctx->num_comp_vectors);
+		line_clause(&l);
+		line_add(&l, "comp_vector %u >= num_comp_vectors %d",
+			 comp_vector, ctx->num_comp_vectors);
 	}
-	emit(ctx, "create_cq", &l);
+	line_emit(ctx, "create_cq", &l);
 out:
 	errno = saved;
 }
@@ -227,15 +245,15 @@ static void check_sgid(struct line *l, struct ibv_context *ctx, uint8_t port,
 	bool empty;
 
 	if (index >= pa->gid_tbl_len) {
-		clause(l);
-		add(l, "sgid_index %u is beyond port %u's GID table of %d",
-		    index, port, pa->gid_tbl_len);
+		line_clause(l);
+		line_add(l, "sgid_index %u is beyond port %u's GID table of %d",
+			 index, port, pa->gid_tbl_len);
 		return;
 	}
 	if (gid_empty(ctx, port, index, &empty) && empty) {
-		clause(l);
-		add(l, "sgid_index %u of port %u is an empty GID entry", index,
-		    port);
+		line_clause(l);
+		line_add(l, "sgid_index %u of port %u is an empty GID entry",
+			 index, port);
 	}
 }
 
@@ -250,21 +268,22 @@ static void check_av(struct line *l, struct ibv_context *ctx,
 
 	memset(&pa, 0, sizeof(pa));
 	if (get_ops(ctx)->query_port(ctx, av->port_num, &pa)) {
-		clause(l);
-		add(l, "port_num %u is not a port of the device", av->port_num);
+		line_clause(l);
+		line_add(l, "port_num %u is not a port of the device",
+			 av->port_num);
 		return;
 	}
 	if (pa.state != IBV_PORT_ACTIVE) {
-		clause(l);
-		add(l, "port %u is %s", av->port_num,
-		    ibv_port_state_str(pa.state));
+		line_clause(l);
+		line_add(l, "port %u is %s", av->port_num,
+			 ibv_port_state_str(pa.state));
 	}
 	if (av->is_global)
 		check_sgid(l, ctx, av->port_num, &pa, av->grh.sgid_index);
 	else if (pa.link_layer == IBV_LINK_LAYER_ETHERNET) {
-		clause(l);
-		add(l, "port %u is Ethernet (RoCE): is_global must be set",
-		    av->port_num);
+		line_clause(l);
+		line_add(l, "port %u is Ethernet (RoCE): is_global must be set",
+			 av->port_num);
 	}
 }
 
@@ -273,10 +292,10 @@ void explain_create_ah(struct ibv_context *ctx, const struct ibv_ah_attr *attr)
 	int saved = errno;
 	struct line l = { .n = 0 };
 
-	if (!enabled())
+	if (!explain_enabled())
 		goto out;
 	check_av(&l, ctx, attr);
-	emit(ctx, "create_ah", &l);
+	line_emit(ctx, "create_ah", &l);
 out:
 	errno = saved;
 }
@@ -287,18 +306,19 @@ void explain_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num)
 	struct ibv_port_attr pa;
 	struct line l = { .n = 0 };
 
-	if (!enabled())
+	if (!explain_enabled())
 		goto out;
 	memset(&pa, 0, sizeof(pa));
-	clause(&l);
+	line_clause(&l);
 	if (get_ops(ctx)->query_port(ctx, port_num, &pa))
-		add(&l, "port_num %u is not a port of the device", port_num);
+		line_add(&l, "port_num %u is not a port of the device",
+			 port_num);
 	else if (pa.state != IBV_PORT_ACTIVE)
-		add(&l, "port %u is %s", port_num,
-		    ibv_port_state_str(pa.state));
+		line_add(&l, "port %u is %s", port_num,
+			 ibv_port_state_str(pa.state));
 	else
 		l.clauses = 0;
-	emit(ctx, "init_ah_from_wc", &l);
+	line_emit(ctx, "init_ah_from_wc", &l);
 out:
 	errno = saved;
 }
@@ -492,9 +512,9 @@ static void add_bits(struct line *l, uint32_t bits)
 		if (!(bits & (1u << i)))
 			continue;
 		if (i < ARRAY_SIZE(mask_names) && mask_names[i])
-			add(l, "%s%s", sep, mask_names[i]);
+			line_add(l, "%s%s", sep, mask_names[i]);
 		else
-			add(l, "%sbit %u", sep, i);
+			line_add(l, "%sbit %u", sep, i);
 		sep = ", ";
 	}
 }
@@ -509,9 +529,9 @@ static bool check_mask(struct line *l, enum ibv_qp_state cur,
 	uint32_t req, opt, lacks, extra;
 
 	if (!t->valid) {
-		clause(l);
-		add(l, "%s->%s is not a transition", state_names[cur],
-		    state_names[next]);
+		line_clause(l);
+		line_add(l, "%s->%s is not a transition", state_names[cur],
+			 state_names[next]);
 		return false;
 	}
 	if (slot < 0)
@@ -522,15 +542,15 @@ static bool check_mask(struct line *l, enum ibv_qp_state cur,
 	extra = mask & ~(req | opt | B(STATE));
 	if (!lacks && !extra)
 		return true;
-	clause(l);
-	add(l, "%s->%s for %s ", state_names[cur], state_names[next],
-	    qp_type_name(type));
+	line_clause(l);
+	line_add(l, "%s->%s for %s ", state_names[cur], state_names[next],
+		 qp_type_name(type));
 	if (lacks) {
-		add(l, "lacks ");
+		line_add(l, "lacks ");
 		add_bits(l, lacks);
 	}
 	if (extra) {
-		add(l, "%sdoes not allow ", lacks ? "; " : "");
+		line_add(l, "%sdoes not allow ", lacks ? "; " : "");
 		add_bits(l, extra);
 	}
 	return true;
@@ -544,7 +564,7 @@ void explain_modify_qp(struct ibv_qp *qp, const struct ibv_qp_attr *attr,
 	struct line l = { .n = 0 };
 	char obj[24];
 
-	if (!enabled())
+	if (!explain_enabled())
 		goto out;
 	/* As the kernel decides: the caller's claim, else what we know. */
 	cur = mask & IBV_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
@@ -555,74 +575,11 @@ void explain_modify_qp(struct ibv_qp *qp, const struct ibv_qp_attr *attr,
 	    (mask & IBV_QP_AV))
 		check_av(&l, qp->context, &attr->ah_attr);
 	snprintf(obj, sizeof(obj), " qp 0x%x", qp->qp_num);
-	emit_obj(qp->context, "modify_qp", obj, &l);
+	line_emit_obj(qp->context, "modify_qp", obj, &l);
 out:
 	errno = saved;
 }
 #undef B
-
-/* A "Key:   N kB" line of /proc/self/status, in bytes. */
-static bool proc_status(const char *key, uint64_t *bytes)
-{
-	FILE *f = fopen("/proc/self/status", "re");
-	size_t klen = strlen(key);
-	unsigned long long kb;
-	char buf[128];
-	bool found = false;
-
-	if (!f)
-		return false;
-	while (!found && fgets(buf, sizeof(buf), f))
-		found = !strncmp(buf, key, klen) && buf[klen] == ':' &&
-			sscanf(buf + klen + 1, "%llu", &kb) == 1;
-	fclose(f);
-	if (found)
-		*bytes = (uint64_t)kb * 1024;
-	return found;
-}
-
-/*
- * Registered pages count against RLIMIT_MEMLOCK in the kernel's pinned
- * total (VmPin; VmLck on kernels that do not show it), unless the process
- * may lock without limit (CAP_IPC_LOCK, taken here as root).
- */
-static void memlock(struct line *l, const void *addr, size_t length)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t start = (uintptr_t)addr & ~(page - 1);
-	uint64_t end = ((uintptr_t)addr + length + page - 1) & ~(page - 1);
-	uint64_t pinned;
-	struct rlimit rl;
-
-	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) ||
-	    rl.rlim_cur == RLIM_INFINITY)
-		return;
-	if (!proc_status("VmPin", &pinned) && !proc_status("VmLck", &pinned))
-		return;
-	if (pinned + (end - start) <= rl.rlim_cur)
-		return;
-	clause(l);
-	add(l,
-	    "%" PRIu64 " bytes more to pin, %" PRIu64
-	    " of RLIMIT_MEMLOCK %llu already pinned",
-	    end - start, pinned, (unsigned long long)rl.rlim_cur);
-}
-
-void explain_reg_mr(struct ibv_context *ctx, const void *addr, size_t length)
-{
-	int saved = errno;
-	struct line l = { .n = 0 };
-
-	/* The kernel's answer to a pin over the limit is ENOMEM. */
-	if (!enabled() || (saved != ENOMEM && saved != EPERM &&
-			   saved != EAGAIN && saved != EFAULT))
-		goto out;
-	memlock(&l, addr, length);
-	emit(ctx, "reg_mr", &l);
-out:
-	errno = saved;
-}
-
 /* The core ioctl methods, each with the verb that sends it. */
 struct method {
 	uint16_t object, method;
@@ -715,14 +672,14 @@ static void add_method(struct line *l, uint16_t object, uint16_t method,
 	if (object < ARRAY_SIZE(object_names))
 		oname = object_names[object];
 	if (!m || !oname) {
-		add(l, "0x%x/0x%x", object, method);
+		line_add(l, "0x%x/0x%x", object, method);
 		return;
 	}
 	olen = strlen(oname);
 	mname = m->name;
 	if (!strncmp(mname, oname, olen) && mname[olen] == '_')
 		mname += olen + 1;
-	add(l, "%s/%s", oname, mname);
+	line_add(l, "%s/%s", oname, mname);
 }
 
 void explain_no_method(struct ibv_context *ctx, uint16_t object_id,
@@ -732,17 +689,17 @@ void explain_no_method(struct ibv_context *ctx, uint16_t object_id,
 	const struct method *m;
 	struct line l = { .n = 0 };
 
-	if (!enabled())
+	if (!explain_enabled())
 		goto out;
 	m = find_method(object_id, method_id);
-	clause(&l);
+	line_clause(&l);
 	if (atomic_load_explicit(&get_priv(ctx)->no_ioctl,
 				 memory_order_relaxed))
-		add(&l, "the kernel has no ioctl interface, needed for ");
+		line_add(&l, "the kernel has no ioctl interface, needed for ");
 	else
-		add(&l, "the kernel has no ioctl method ");
+		line_add(&l, "the kernel has no ioctl method ");
 	add_method(&l, object_id, method_id, m);
-	emit(ctx, m ? m->verb : "ioctl", &l);
+	line_emit(ctx, m ? m->verb : "ioctl", &l);
 out:
 	errno = saved;
 }

@@ -24,9 +24,17 @@
 /* The VERBS_LOG_LEVEL from which failures explain themselves. */
 #define EXPLAIN_LEVEL 3
 
-/* create_qp: each capability over its device limit, a type the device lacks. */
-void explain_create_qp(struct ibv_context *ctx, enum ibv_qp_type type,
-		       const struct ibv_qp_cap *cap, bool has_srq);
+/*
+ * create_qp: each capability over its device limit, a type the device
+ * lacks; failing those, after EINVAL, the capability the provider or
+ * kernel refuses although the device reports no limit it breaks (the
+ * inline size, for one), found by creating the QP again with one
+ * capability lowered at a time and destroying it at once. @pd is set
+ * for ibv_create_qp() (@attr's PD fields then unused), NULL for the
+ * create_qp_ex slot.
+ */
+void explain_create_qp(struct ibv_context *ctx, struct ibv_pd *pd,
+		       const struct ibv_qp_init_attr_ex *attr);
 /* create_srq: max_wr and max_sge over the device's SRQ limits. */
 void explain_create_srq(struct ibv_context *ctx,
 			const struct ibv_srq_attr *attr);
@@ -43,8 +51,30 @@ void explain_modify_qp(struct ibv_qp *qp, const struct ibv_qp_attr *attr,
 void explain_create_ah(struct ibv_context *ctx, const struct ibv_ah_attr *attr);
 /* init_ah_from_wc: the port the packet arrived on. */
 void explain_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num);
-/* reg_mr: @length bytes at @addr against RLIMIT_MEMLOCK, after errno. */
-void explain_reg_mr(struct ibv_context *ctx, const void *addr, size_t length);
+/*
+ * reg_mr, reg_dmabuf_mr, rereg_mr (@verb): after EINVAL or EOPNOTSUPP,
+ * @access against the combinations the verbs forbid and the device's
+ * on-demand paging; after ENOMEM and its kin, the @length bytes at @addr
+ * against RLIMIT_MEMLOCK (no @addr: nothing pinned by the caller's
+ * pages, as for a dma-buf).
+ */
+void explain_reg_mr(struct ibv_context *ctx, const char *verb, const void *addr,
+		    size_t length, unsigned int access);
+/* What explain_busy() is about. */
+enum explain_kind {
+	EXPLAIN_PD, /* @obj: unused, the PD's context is @ctx */
+	EXPLAIN_CQ, /* @obj: the struct ibv_cq */
+	EXPLAIN_SRQ, /* @obj: the struct ibv_srq */
+	EXPLAIN_COMP_CHANNEL, /* @obj: an int, its CQs */
+};
+
+/*
+ * A destroy that failed with EBUSY: what still uses the object, from the
+ * kernel's resource tracking (RDMA netlink), a channel's CQs from its
+ * count (explain_busy.c).
+ */
+void explain_busy(struct ibv_context *ctx, enum explain_kind kind, void *obj);
+
 /*
  * An ioctl method the kernel refused (ENOTTY: no ioctl at all;
  * EPROTONOSUPPORT: not this method) with no write() form to fall back to.

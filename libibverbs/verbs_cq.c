@@ -121,6 +121,8 @@ int ibv_destroy_cq(struct ibv_cq *cq)
 	int ret;
 
 	ret = get_ops(cq->context)->destroy_cq(cq);
+	if (ret == EBUSY)
+		explain_busy(cq->context, EXPLAIN_CQ, cq);
 	if (ret || !channel)
 		return ret;
 	pthread_mutex_lock(&channel->context->mutex);

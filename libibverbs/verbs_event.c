@@ -23,6 +23,7 @@
 #include "verbs_event.h"
 #include "context.h"
 #include "driver.h"
+#include "explain.h"
 #include "export.h"
 #include "kcmd.h"
 
@@ -68,17 +69,20 @@ ibv_create_comp_channel(struct ibv_context *context)
 IBV_EXPORT int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 {
 	struct ibv_context *context = channel->context;
-	int ret = EBUSY;
+	int cqs;
 
 	/* The CQ verbs change refcnt under the same lock. */
 	pthread_mutex_lock(&context->mutex);
-	if (!channel->refcnt) {
+	cqs = channel->refcnt;
+	if (!cqs) {
 		close(channel->fd);
 		free(channel);
-		ret = 0;
 	}
 	pthread_mutex_unlock(&context->mutex);
-	return ret;
+	if (!cqs)
+		return 0;
+	explain_busy(context, EXPLAIN_COMP_CHANNEL, &cqs);
+	return EBUSY;
 }
 
 /**

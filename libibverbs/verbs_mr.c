@@ -71,6 +71,7 @@ IBV_EXPORT struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
 					   unsigned int access)
 {
 	bool odp = access & IBV_ACCESS_ON_DEMAND;
+	unsigned int asked = access;
 	struct ibv_mr *mr;
 	int ret;
 
@@ -85,11 +86,10 @@ IBV_EXPORT struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
 	}
 	mr = get_ops(pd->context)->reg_mr(pd, addr, length, iova, access);
 	if (!mr) {
-		/* ODP pins nothing: no tracker to undo, no limit to explain. */
-		if (!odp) {
+		/* ODP pins nothing: no tracker to undo. */
+		if (!odp)
 			undo_dontfork(addr, length);
-			explain_reg_mr(pd->context, addr, length);
-		}
+		explain_reg_mr(pd->context, "reg_mr", addr, length, asked);
 		return NULL;
 	}
 	set_mr_core(mr, pd, addr, length);
@@ -136,8 +136,12 @@ IBV_EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 	struct ibv_mr *mr;
 
 	mr = ops->reg_dmabuf_mr(pd, offset, length, iova, fd, access);
-	if (mr)
-		set_mr_core(mr, pd, (void *)(uintptr_t)offset, length);
+	if (!mr) {
+		explain_reg_mr(pd->context, "reg_dmabuf_mr", NULL, length,
+			       access);
+		return NULL;
+	}
+	set_mr_core(mr, pd, (void *)(uintptr_t)offset, length);
 	return mr;
 }
 
@@ -179,6 +183,10 @@ static int rereg_translation(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
 	if (provider_rereg(mr, flags, pd, addr, length, access)) {
 		if (verbs_mem_dofork(addr, length))
 			return IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW;
+		explain_reg_mr(mr->context, "rereg_mr", addr, length,
+			       flags & IBV_REREG_MR_CHANGE_ACCESS ?
+				       access :
+				       verbs_get_mr(mr)->access);
 		return IBV_REREG_MR_ERR_CMD;
 	}
 	if (flags & IBV_REREG_MR_CHANGE_PD)
@@ -212,8 +220,12 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 	}
 	if (flags & IBV_REREG_MR_CHANGE_TRANSLATION)
 		return rereg_translation(mr, flags, pd, addr, length, access);
-	if (provider_rereg(mr, flags, pd, addr, length, access))
+	if (provider_rereg(mr, flags, pd, addr, length, access)) {
+		if (flags & IBV_REREG_MR_CHANGE_ACCESS)
+			explain_reg_mr(mr->context, "rereg_mr", NULL, 0,
+				       access);
 		return IBV_REREG_MR_ERR_CMD;
+	}
 	if (flags & IBV_REREG_MR_CHANGE_PD)
 		mr->pd = pd;
 	return 0;

@@ -4,8 +4,11 @@
  * import of a PD that another process's context shares with ours
  * (ibv_import_device()).
  */
+#include <errno.h>
+
 #include "context.h"
 #include "driver.h"
+#include "explain.h"
 #include "export.h"
 
 /**
@@ -33,7 +36,12 @@ struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
 VERBS_DEFAULT_VERSION(ibv_dealloc_pd, "IBVERBS_1.1");
 int ibv_dealloc_pd(struct ibv_pd *pd)
 {
-	return get_ops(pd->context)->dealloc_pd(pd);
+	struct ibv_context *ctx = pd->context;
+	int ret = get_ops(ctx)->dealloc_pd(pd);
+
+	if (ret == EBUSY)
+		explain_busy(ctx, EXPLAIN_PD, NULL);
+	return ret;
 }
 
 /**

@@ -25,9 +25,19 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
 	/* The provider and ibv_cmd_create_qp() set every field. */
 	struct ibv_qp *qp = get_ops(pd->context)->create_qp(pd, qp_init_attr);
 
-	if (!qp)
-		explain_create_qp(pd->context, qp_init_attr->qp_type,
-				  &qp_init_attr->cap, qp_init_attr->srq);
+	if (!qp) {
+		struct ibv_qp_init_attr_ex ex = {
+			.qp_context = qp_init_attr->qp_context,
+			.send_cq = qp_init_attr->send_cq,
+			.recv_cq = qp_init_attr->recv_cq,
+			.srq = qp_init_attr->srq,
+			.cap = qp_init_attr->cap,
+			.qp_type = qp_init_attr->qp_type,
+			.sq_sig_all = qp_init_attr->sq_sig_all,
+		};
+
+		explain_create_qp(pd->context, pd, &ex);
+	}
 	return qp;
 }
 
@@ -41,8 +51,7 @@ struct ibv_qp *verbs_create_qp_ex(struct ibv_context *context,
 	struct ibv_qp *qp = get_ops(context)->create_qp_ex(context, attr);
 
 	if (!qp)
-		explain_create_qp(context, attr->qp_type, &attr->cap,
-				  attr->srq);
+		explain_create_qp(context, NULL, attr);
 	return qp;
 }
 

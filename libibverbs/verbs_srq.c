@@ -76,5 +76,9 @@ int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)
 VERBS_DEFAULT_VERSION(ibv_destroy_srq, "IBVERBS_1.1");
 int ibv_destroy_srq(struct ibv_srq *srq)
 {
-	return get_ops(srq->context)->destroy_srq(srq);
+	int ret = get_ops(srq->context)->destroy_srq(srq);
+
+	if (ret == EBUSY)
+		explain_busy(srq->context, EXPLAIN_SRQ, srq);
+	return ret;
 }

@@ -23,11 +23,14 @@
 
 #define T_NL_MAX_SOCKS 8
 #define T_NL_MAX_DEVS 8
+#define T_NL_MAX_RES 32
 
 static bool enabled;
 static struct t_nl_dev devs[T_NL_MAX_DEVS];
 static unsigned int ndevs;
 static int sys_cof = T_NL_SYS_UNKNOWN;
+static struct t_nl_res res[T_NL_MAX_RES];
+static unsigned int nres;
 
 static struct {
 	int fd, peer; /* -1: free */
@@ -43,6 +46,13 @@ void t_nl_enable(void)
 void t_nl_set_copy_on_fork(int cof)
 {
 	sys_cof = cof;
+}
+
+void t_nl_add_res(const struct t_nl_res *r)
+{
+	if (nres == T_NL_MAX_RES)
+		abort();
+	res[nres++] = *r;
 }
 
 void t_nl_add(const struct t_nl_dev *dev)
@@ -157,6 +167,87 @@ static void dump_devices(struct reply *r, const struct nlmsghdr *req)
 	end_msg(r, begin_msg(r, req, NLMSG_DONE, NLM_F_MULTI));
 }
 
+/* Opens a nested attribute; close_nest() fixes its length. */
+static size_t open_nest(struct reply *r, uint16_t type)
+{
+	struct nlattr a = { .nla_type = type | NLA_F_NESTED };
+	size_t at = r->len;
+
+	put(r, &a, sizeof(a));
+	return at;
+}
+
+static void close_nest(struct reply *r, size_t at)
+{
+	((struct nlattr *)(r->buf + at))->nla_len = r->len - at;
+}
+
+/* Each resource command: its table and entry attributes, its id's. */
+static const struct {
+	uint32_t cmd;
+	uint16_t table, entry, id;
+} res_kinds[] = {
+	{ RDMA_NLDEV_CMD_RES_PD_GET, RDMA_NLDEV_ATTR_RES_PD,
+	  RDMA_NLDEV_ATTR_RES_PD_ENTRY, RDMA_NLDEV_ATTR_RES_PDN },
+	{ RDMA_NLDEV_CMD_RES_CQ_GET, RDMA_NLDEV_ATTR_RES_CQ,
+	  RDMA_NLDEV_ATTR_RES_CQ_ENTRY, RDMA_NLDEV_ATTR_RES_CQN },
+	{ RDMA_NLDEV_CMD_RES_QP_GET, RDMA_NLDEV_ATTR_RES_QP,
+	  RDMA_NLDEV_ATTR_RES_QP_ENTRY, RDMA_NLDEV_ATTR_RES_LQPN },
+	{ RDMA_NLDEV_CMD_RES_MR_GET, RDMA_NLDEV_ATTR_RES_MR,
+	  RDMA_NLDEV_ATTR_RES_MR_ENTRY, RDMA_NLDEV_ATTR_RES_MRN },
+	{ RDMA_NLDEV_CMD_RES_SRQ_GET, RDMA_NLDEV_ATTR_RES_SRQ,
+	  RDMA_NLDEV_ATTR_RES_SRQ_ENTRY, RDMA_NLDEV_ATTR_RES_SRQN },
+};
+
+/* An SRQ's QPs as the kernel lists them: one QP, then a range. */
+static void srq_qps(struct reply *r, const struct t_nl_res *e)
+{
+	size_t list = open_nest(r, RDMA_NLDEV_ATTR_RES_QP), one;
+
+	one = open_nest(r, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	attr_u32(r, RDMA_NLDEV_ATTR_RES_LQPN, e->qpn_lo);
+	close_nest(r, one);
+	if (e->qpn_hi > e->qpn_lo) {
+		one = open_nest(r, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+		attr_u32(r, RDMA_NLDEV_ATTR_MIN_RANGE, e->qpn_lo + 1);
+		attr_u32(r, RDMA_NLDEV_ATTR_MAX_RANGE, e->qpn_hi);
+		close_nest(r, one);
+	}
+	close_nest(r, list);
+}
+
+/* A resource dump of one device: one message with every entry. */
+static void dump_res(struct reply *r, const struct nlmsghdr *req,
+		     unsigned int kind, uint32_t dev)
+{
+	size_t at = begin_msg(r, req, req->nlmsg_type, NLM_F_MULTI), table;
+
+	attr_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, dev);
+	table = open_nest(r, res_kinds[kind].table);
+	for (unsigned int i = 0; i < nres; i++) {
+		const struct t_nl_res *e = &res[i];
+		size_t ent;
+
+		if (e->cmd != res_kinds[kind].cmd || e->dev != dev)
+			continue;
+		ent = open_nest(r, res_kinds[kind].entry);
+		attr_u32(r, res_kinds[kind].id, e->id);
+		attr_u32(r, RDMA_NLDEV_ATTR_RES_PID, e->pid);
+		if (e->pdn >= 0)
+			attr_u32(r, RDMA_NLDEV_ATTR_RES_PDN, (uint32_t)e->pdn);
+		if (e->usecnt)
+			attr_u64(r, RDMA_NLDEV_ATTR_RES_USECNT, e->usecnt);
+		if (e->cqe)
+			attr_u32(r, RDMA_NLDEV_ATTR_RES_CQE, e->cqe);
+		if (e->qpn_lo)
+			srq_qps(r, e);
+		close_nest(r, ent);
+	}
+	close_nest(r, table);
+	end_msg(r, at);
+	end_msg(r, begin_msg(r, req, NLMSG_DONE, NLM_F_MULTI));
+}
+
 /* The attribute @type of a request, or NULL. */
 static const struct nlattr *req_attr(const struct nlmsghdr *req, uint16_t type)
 {
@@ -220,6 +311,26 @@ static void sys_get(struct reply *r, const struct nlmsghdr *req)
 	end_msg(r, at);
 }
 
+/* A resource dump of a device (its index required); false if not one. */
+static bool res_request(struct reply *r, const struct nlmsghdr *req)
+{
+	const struct nlattr *idx = req_attr(req, RDMA_NLDEV_ATTR_DEV_INDEX);
+
+	for (unsigned int k = 0; k < sizeof(res_kinds) / sizeof(res_kinds[0]);
+	     k++) {
+		if (req->nlmsg_type !=
+			    RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, res_kinds[k].cmd) ||
+		    !(req->nlmsg_flags & NLM_F_DUMP))
+			continue;
+		if (!idx)
+			error_msg(r, req, EINVAL);
+		else
+			dump_res(r, req, k, *(const uint32_t *)(idx + 1));
+		return true;
+	}
+	return false;
+}
+
 static void answer(int peer, const struct nlmsghdr *req)
 {
 	struct reply r = { .len = 0 };
@@ -234,7 +345,7 @@ static void answer(int peer, const struct nlmsghdr *req)
 	else if (req->nlmsg_type ==
 		 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET))
 		sys_get(&r, req);
-	else
+	else if (!res_request(&r, req))
 		error_msg(&r, req, EOPNOTSUPP);
 	/* One datagram per message, as the kernel's socket buffer holds them. */
 	for (size_t off = 0; off < r.len;) {

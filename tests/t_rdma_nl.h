@@ -7,7 +7,9 @@
  * the devices the test added. It answers the device dump
  * (RDMA_NLDEV_CMD_GET), the character device lookup (GET_CHARDEV, with
  * the driver id providers such as siw are matched by), the system
- * attributes (SYS_GET) once t_nl_set_copy_on_fork() was called, and
+ * attributes (SYS_GET) once t_nl_set_copy_on_fork() was called, the
+ * resource dumps of PDs, CQs, QPs, MRs and SRQs of one device (what
+ * `rdma resource show` reads) with the entries the test added, and
  * nothing else (EOPNOTSUPP).
  *
  * Interposed: socket(), bind(), getsockname(), setsockopt(), sendmsg(),
@@ -31,6 +33,18 @@ struct t_nl_dev {
 	uint32_t driver_id; /* RDMA_DRIVER_* */
 };
 
+/* One object the kernel's resource tracking lists. */
+struct t_nl_res {
+	uint32_t cmd; /* RDMA_NLDEV_CMD_RES_<KIND>_GET */
+	uint32_t dev; /* device index */
+	uint32_t id; /* pdn, cqn, lqpn, mrn or srqn */
+	uint32_t pid;
+	int32_t pdn; /* -1: none */
+	uint64_t usecnt; /* PD, CQ; 0: not sent */
+	uint32_t cqe; /* CQ; 0: not sent */
+	uint32_t qpn_lo, qpn_hi; /* SRQ: its QPs, qpn_lo..qpn_hi (0: none) */
+};
+
 /* Makes NETLINK_RDMA sockets fake from now on (in this process). */
 void t_nl_enable(void);
 /*
@@ -41,6 +55,9 @@ void t_nl_enable(void);
 #define T_NL_SYS_UNKNOWN (-1)
 #define T_NL_SYS_NO_COF_ATTR (-2)
 void t_nl_set_copy_on_fork(int cof);
+
+/* Adds an object to the resource dumps; at most 32. */
+void t_nl_add_res(const struct t_nl_res *r);
 
 /* Adds a device the fake reports; at most 8. */
 void t_nl_add(const struct t_nl_dev *dev);

@@ -8,7 +8,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -309,4 +311,17 @@ char *t_capture_stderr(void (*fn)(void *), void *arg)
 		buf[0] = '\0';
 	close(fd);
 	return buf;
+}
+
+bool t_drop_capability(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	data[CAP_TO_INDEX(cap)].effective &= ~CAP_TO_MASK(cap);
+	return !syscall(SYS_capset, &hdr, data);
 }

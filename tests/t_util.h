@@ -49,6 +49,9 @@ bool t_reference(void);
  */
 bool t_library_under_test(const void *sym);
 
+/* Drops capability @cap (CAP_*) from this process's effective set. */
+bool t_drop_capability(int cap);
+
 /* The build tree (IBV_TEST_BUILD_DIR), for the test provider's path. */
 const char *t_build_dir(void);
 /* RDMAV_DRIVERS value selecting the test provider. */

@@ -29,18 +29,12 @@
 
 #include <infiniband/verbs.h>
 
+#include "t_util.h"
+#include "t_vm.h"
+
 #define REGS 1000 /* registrations: 2000 mappings for a tracker */
 #define ROOM 200 /* mappings allowed above those the process has */
 #define MAP_COUNT "/proc/sys/vm/max_map_count"
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-			exit(1);                                               \
-		}                                                              \
-	} while (0)
 
 static long map_count_limit = -1; /* the sysctl's value before the test */
 
@@ -80,24 +74,11 @@ static long mappings(void)
 	long n = 0;
 	int c;
 
-	CHECK(f);
+	T_CHECK(f);
 	while ((c = fgetc(f)) != EOF)
 		n += c == '\n';
 	fclose(f);
 	return n;
-}
-
-static struct ibv_context *open_named(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-
-	CHECK(list);
-	for (int i = 0; list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
 }
 
 /* A child reads the first byte of each of @n registered pages. */
@@ -108,14 +89,14 @@ static int child_reads(const char *buf, size_t ps, int n)
 
 	fflush(NULL);
 	pid = fork();
-	CHECK(pid >= 0);
+	T_CHECK(pid >= 0);
 	if (!pid) {
 		for (int i = 0; i < n; i++)
 			if (buf[2 * i * ps + ps] != (char)(i % 251 + 1))
 				_exit(1);
 		_exit(0);
 	}
-	CHECK(waitpid(pid, &status, 0) == pid);
+	T_CHECK(waitpid(pid, &status, 0) == pid);
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) :
 				     WEXITSTATUS(status);
 }
@@ -143,26 +124,26 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	setenv("RDMAV_FORK_SAFE", "1", 1);
-	ctx = open_named(dev ? dev : "rxe0");
-	CHECK(ctx);
+	ctx = t_vm_open(dev ? dev : "rxe0");
+	T_CHECK(ctx);
 	/* Requested twice, by the variable and by the call: both succeed. */
-	CHECK(ibv_fork_init() == 0);
-	CHECK(ibv_is_fork_initialized() == IBV_FORK_UNNEEDED);
+	T_CHECK(ibv_fork_init() == 0);
+	T_CHECK(ibv_is_fork_initialized() == IBV_FORK_UNNEEDED);
 	pd = ibv_alloc_pd(ctx);
-	CHECK(pd);
+	T_CHECK(pd);
 
 	/* Page 2i is a gap, page 2i + 1 registration i. */
 	buf = mmap(NULL, 2 * REGS * ps, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CHECK(buf != MAP_FAILED);
+	T_CHECK(buf != MAP_FAILED);
 	for (int i = 0; i < REGS; i++)
 		memset(buf + 2 * i * ps + ps, i % 251 + 1, ps);
 
 	before = mappings();
 	map_count_limit = read_long(MAP_COUNT);
-	CHECK(map_count_limit > before + ROOM);
+	T_CHECK(map_count_limit > before + ROOM);
 	atexit(restore_limit);
-	CHECK(write_long(MAP_COUNT, before + ROOM));
+	T_CHECK(write_long(MAP_COUNT, before + ROOM));
 	for (; n < REGS; n++) {
 		mr[n] = ibv_reg_mr(pd, buf + 2 * n * ps + ps, ps,
 				   IBV_ACCESS_LOCAL_WRITE);
@@ -178,18 +159,18 @@ int main(int argc, char **argv)
 
 	if (tracked) {
 		/* rdma-core 44 reports madvise()'s failure as it comes. */
-		CHECK(n < REGS && after >= before + ROOM - 2);
-		CHECK(child_reads(buf, ps, n) == 128 + SIGSEGV);
+		T_CHECK(n < REGS && after >= before + ROOM - 2);
+		T_CHECK(child_reads(buf, ps, n) == 128 + SIGSEGV);
 	} else {
-		CHECK(n == REGS);
-		CHECK(after <= before + 2); /* the library's own, at most */
-		CHECK(child_reads(buf, ps, n) == 0);
+		T_CHECK(n == REGS);
+		T_CHECK(after <= before + 2); /* the library's own, at most */
+		T_CHECK(child_reads(buf, ps, n) == 0);
 	}
 	while (n--)
-		CHECK(ibv_dereg_mr(mr[n]) == 0);
+		T_CHECK(ibv_dereg_mr(mr[n]) == 0);
 	restore_limit();
-	CHECK(ibv_dealloc_pd(pd) == 0);
-	CHECK(ibv_close_device(ctx) == 0);
+	T_CHECK(ibv_dealloc_pd(pd) == 0);
+	T_CHECK(ibv_close_device(ctx) == 0);
 	munmap(buf, 2 * REGS * ps);
 	printf("%s: ok\n", argv[1]);
 	return 0;

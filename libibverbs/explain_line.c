@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Building an explanation's line (explain_line.h): bounded appends,
+ * causes joined by "; ", and the one ibv_log() call that writes it.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "context.h"
+#include "driver.h"
+#include "explain.h"
+#include "explain_line.h"
+#include "log.h"
+
+void line_add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->n >= sizeof(l->s) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->s + l->n, sizeof(l->s) - l->n, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->n += (size_t)n;
+	if (l->n >= sizeof(l->s))
+		l->n = sizeof(l->s) - 1;
+}
+
+void line_clause(struct line *l)
+{
+	if (l->clauses++)
+		line_add(l, "; ");
+}
+
+void line_over(struct line *l, const char *what, uint64_t req,
+	       const char *limit_name, uint64_t limit)
+{
+	if (req <= limit)
+		return;
+	line_clause(l);
+	line_add(l, "%s %" PRIu64 " > %s %" PRIu64, what, req, limit_name,
+		 limit);
+}
+
+void line_emit_obj(struct ibv_context *ctx, const char *verb, const char *obj,
+		   const struct line *l)
+{
+	if (l->clauses)
+		ibv_log(EXPLAIN_LEVEL, "%s on %s%s: %s", verb,
+			ctx->device->name, obj, l->s);
+}
+
+void line_emit(struct ibv_context *ctx, const char *verb, const struct line *l)
+{
+	line_emit_obj(ctx, verb, "", l);
+}
+
+bool explain_enabled(void)
+{
+	return verbs_log_enabled(EXPLAIN_LEVEL);
+}
+
+bool explain_device_attr(struct ibv_context *ctx, struct ibv_device_attr_ex *a)
+{
+	memset(a, 0, sizeof(*a));
+	return !get_ops(ctx)->query_device_ex(ctx, NULL, a, sizeof(*a));
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The line an explanation builds (explain_line.c), shared by the files
+ * that word failures: explain.c (queues, address handles, QP states,
+ * ioctl methods), explain_mr.c (registrations) and explain_busy.c
+ * (objects still in use). Library-internal.
+ *
+ * A line is a list of causes ("clauses") joined by "; ", written as
+ * "<verb> on <device>[ <object>]: <causes>" only when it has one.
+ */
+#ifndef IBV_EXPLAIN_LINE_H
+#define IBV_EXPLAIN_LINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+struct line {
+	char s[480];
+	size_t n;
+	unsigned int clauses;
+};
+
+/* Appends to the current cause; text past the buffer is dropped. */
+void line_add(struct line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Starts a new cause, which the caller words with line_add(). */
+void line_clause(struct line *l);
+/* One cause: "@what @req > @limit_name @limit", if @req is over. */
+void line_over(struct line *l, const char *what, uint64_t req,
+	       const char *limit_name, uint64_t limit);
+/* Logs the line for @verb on @ctx's device and @obj ("" for none). */
+void line_emit_obj(struct ibv_context *ctx, const char *verb, const char *obj,
+		   const struct line *l);
+void line_emit(struct ibv_context *ctx, const char *verb, const struct line *l);
+
+/* Whether failures explain themselves now (VERBS_LOG_LEVEL >= 3). */
+bool explain_enabled(void);
+/* The device's attributes through the context's private ops. */
+bool explain_device_attr(struct ibv_context *ctx, struct ibv_device_attr_ex *a);
+
+#endif
