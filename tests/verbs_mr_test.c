@@ -311,6 +311,9 @@ static void test_fork_init_after_reg(void **state)
 	if (!pid) {
 		struct ibv_mr *mr;
 
+		/* A kernel that copies on fork would make the init succeed. */
+		if (t_hide_rdma_netlink() && t_rdma_netlink())
+			_exit(2);
 		verbs_set_ops(verbs_get_ctx(ctx), &fake_ops);
 		mr = ibv_reg_mr(&pd, page, sizeof(page), 0);
 		_exit(mr && ibv_fork_init() == EINVAL ? 0 : 1);
