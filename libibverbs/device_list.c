@@ -194,6 +194,7 @@ static void try_match(struct dev_entry *ent, struct discovery_stats *st)
 {
 	const struct verbs_device_ops *ops;
 	bool abi_refused;
+	int ret;
 
 	ent->drv_gen = drv_gen;
 	ops = match_driver(ent->sysfs, &abi_refused);
@@ -201,11 +202,17 @@ static void try_match(struct dev_entry *ent, struct discovery_stats *st)
 		ent->state = abi_refused ? ENT_ABI_REFUSED : ENT_NO_PROVIDER;
 		return;
 	}
-	if (make_device(ent, ops)) {
+	ret = make_device(ent, ops);
+	if (ret) {
 		ibv_log_warn("provider %s failed to set up device %s",
 			     ops->name, ent->sysfs->ibdev_name);
 		st->failed++;
 		ent->state = ENT_NO_PROVIDER;
+		/* Memory may come back: the next listing tries again. */
+		if (ret == ENOMEM) {
+			st->out_of_memory = true;
+			ent->drv_gen--;
+		}
 	}
 }
 
@@ -219,10 +226,10 @@ static struct dev_entry *new_entry(struct scan *scan,
 
 	ent = calloc(1, sizeof(*ent));
 	if (!ent)
-		return NULL;
+		goto err_nomem;
 	ent->sysfs = calloc(1, sizeof(*ent->sysfs));
 	if (!ent->sysfs || grow_table())
-		goto err_free;
+		goto err_nomem;
 	if (scan_fill(scan, se, ent->sysfs)) {
 		ibv_log_info(
 			"skipping %s: its sysfs or netlink data is incomplete",
@@ -247,8 +254,11 @@ static struct dev_entry *new_entry(struct scan *scan,
 	try_match(ent, st);
 	return ent;
 
+err_nomem:
+	st->out_of_memory = true;
 err_free:
-	free(ent->sysfs);
+	if (ent)
+		free(ent->sysfs);
 	free(ent);
 	return NULL;
 }
@@ -381,7 +391,8 @@ static int refresh(struct discovery_stats *st)
 	for_each_entry(settle, st);
 	/* Providers are loaded only when some device still needs one. */
 	if (st->unmatched && !drivers_loaded()) {
-		load_drivers();
+		if (load_drivers() == ENOMEM)
+			st->out_of_memory = true;
 		drv_gen = drivers_generation();
 		for_each_entry(rematch, st);
 	}
@@ -430,6 +441,9 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
 	ret = ibverbs_init();
 	if (!ret)
 		ret = refresh(&st);
+	/* A device left out for want of memory: no list that lacks it. */
+	if (!ret && st.out_of_memory)
+		ret = ENOMEM;
 	if (ret == ENOSYS)
 		for_each_entry(drop_any, NULL); /* RDMA left the kernel */
 	if (!ret) {

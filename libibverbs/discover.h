@@ -22,6 +22,7 @@ struct discovery_stats {
 	unsigned int abi_refused;
 	unsigned int failed;
 	bool unmatched; /* some device still has no provider */
+	bool out_of_memory; /* a device was left out for want of memory */
 };
 
 enum scan_mode { SCAN_NETLINK, SCAN_SYSFS };

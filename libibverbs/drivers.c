@@ -45,6 +45,10 @@ struct driver_name {
 };
 static struct driver_name *driver_names;
 static bool loaded;
+/* An allocation failed while load_drivers() read the names. */
+static bool short_of_memory;
+/* An allocation failed while load_drivers() read the names. */
+static bool short_of_memory;
 
 /*
  * Providers register from ELF constructors, run by dlopen() on whatever
@@ -53,14 +57,23 @@ static bool loaded;
  */
 static void register_one(const struct verbs_device_ops *ops)
 {
-	struct driver *d = calloc(1, sizeof(*d));
+	/*
+	 * A constructor runs once: a provider lost here for want of memory
+	 * would be lost for good. Room for many more than there are
+	 * providers, then the heap.
+	 */
+	static struct driver pool[64];
+	static unsigned int pooled;
+	struct driver *d;
 
+	pthread_mutex_lock(&registry_lock);
+	d = pooled < ARRAY_SIZE(pool) ? &pool[pooled++] : calloc(1, sizeof(*d));
 	if (!d) {
+		pthread_mutex_unlock(&registry_lock);
 		ibv_log_err("out of memory registering provider %s", ops->name);
 		return;
 	}
 	d->ops = ops;
-	pthread_mutex_lock(&registry_lock);
 	*drivers_tail = d;
 	drivers_tail = &d->next;
 	registry_gen++;
@@ -120,6 +133,18 @@ static __attribute__((unused)) bool is_registered(const char *name)
 		found = !strcmp(d->ops->name, base);
 	pthread_mutex_unlock(&registry_lock);
 	return found;
+}
+
+static __attribute__((unused)) void forget_driver_names(void)
+{
+	struct driver_name *dn, *next;
+
+	for (dn = driver_names; dn; dn = next) {
+		next = dn->next;
+		free(dn->name);
+		free(dn);
+	}
+	driver_names = NULL;
 }
 
 /* Appends @name unless listed already: the first mention sets the order. */
@@ -199,8 +224,10 @@ static void parse_config_line(const char *dir, const char *file,
 	if (rest[strspn(rest, " \t")] != '\0' &&
 	    rest[strspn(rest, " \t")] != '#')
 		goto bad;
-	if (add_driver_name(name, rest - name, false))
+	if (add_driver_name(name, rest - name, false)) {
 		ibv_log_err("out of memory reading %s/%s", dir, file);
+		short_of_memory = true;
+	}
 	return;
 bad:
 	fprintf(stderr,
@@ -293,6 +320,8 @@ static void parse_config_file(int dirfd, const char *dir, const char *file)
 	buf = malloc(CONFIG_FILE_MAX + 1);
 	ret = buf ? read_config(fd, buf, &len) : ENOMEM;
 	close(fd);
+	if (ret == ENOMEM)
+		short_of_memory = true;
 	if (ret == EFBIG)
 		ibv_warn_user(
 			"skipping driver config file %s/%s: it is larger than %d bytes",
@@ -326,8 +355,11 @@ int parse_driver_config_dir(const char *dir)
 		return errno;
 	n = scandirat(dirfd, ".", &list, not_hidden, cmp_names);
 	if (n < 0) {
+		n = errno;
 		close(dirfd);
-		return errno;
+		if (n == ENOMEM)
+			short_of_memory = true;
+		return n;
 	}
 	for (i = 0; i < n; i++) {
 		parse_config_file(dirfd, dir, list[i]->d_name);
@@ -414,25 +446,39 @@ static void load_driver(const struct driver_name *dn)
  * Loads every configured provider, once per process. Static builds load
  * nothing: their providers were linked in and registered by constructors.
  */
-void load_drivers(void)
+int load_drivers(void)
 {
 	const char *env;
 
 	if (loaded)
-		return;
+		return 0;
 	loaded = true;
+	short_of_memory = false;
 #ifndef _STATIC_LIBRARY_BUILD_
 	env = env_get(ENV_RDMAV_DRIVERS);
 	if (!env)
 		env = env_get(ENV_IBV_DRIVERS);
-	if (env && parse_driver_env(env))
+	if (env && parse_driver_env(env)) {
 		ibv_log_err("out of memory parsing RDMAV_DRIVERS");
+		short_of_memory = true;
+	}
 	parse_driver_config_dir(IBV_CONFIG_DIR);
+	/*
+	 * A name may be missing, and the order decides which of two
+	 * providers of one device wins: load none, and let the next call
+	 * read every name again.
+	 */
+	if (short_of_memory) {
+		forget_driver_names();
+		loaded = false;
+		return ENOMEM;
+	}
 	for (const struct driver_name *dn = driver_names; dn; dn = dn->next)
 		load_driver(dn);
 #else
 	(void)env;
 #endif
+	return 0;
 }
 
 /* Test hook: the names load_drivers() would try, in order. */

@@ -16,8 +16,12 @@ unsigned int drivers_generation(void);
 const struct verbs_device_ops *match_driver(struct verbs_sysfs_dev *sysfs_dev,
 					    bool *abi_refused);
 
-/* Loads every configured provider, once per process. */
-void load_drivers(void);
+/*
+ * Loads every configured provider, once per process: 0, or ENOMEM when
+ * a name may have been missed for want of memory (the next call then
+ * reads them all again; providers loaded stay).
+ */
+int load_drivers(void);
 /* What load_drivers() reads; the unit tests call them directly. */
 int parse_driver_config_dir(const char *dir);
 int parse_driver_env(const char *value);

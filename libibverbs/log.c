@@ -24,6 +24,7 @@
 
 static uint32_t log_level = VERBS_LOG_LEVEL_NONE;
 static FILE *log_fp;
+static char log_buf[BUFSIZ]; /* VERBS_LOG_FILE's stdio buffer */
 static bool show_warnings;
 
 void verbs_log_init(void)
@@ -41,6 +42,13 @@ void verbs_log_init(void)
 		return;
 	if (file) {
 		log_fp = fopen(file, "ae");
+		/*
+		 * Whole lines, written at once: none is lost if the program
+		 * crashes next, and the buffer is ours, so that logging
+		 * allocates nothing when memory runs out.
+		 */
+		if (log_fp)
+			setvbuf(log_fp, log_buf, _IOLBF, sizeof(log_buf));
 		if (!log_fp)
 			fprintf(stderr,
 				"libibverbs: cannot open VERBS_LOG_FILE %s: %s; logging to stderr\n",
