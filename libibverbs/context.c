@@ -21,6 +21,7 @@
 #include "device_list.h"
 #include "discover.h"
 #include "driver.h"
+#include "explain.h"
 #include "dummy_ops.h"
 #include "export.h"
 #include "log.h"
@@ -287,6 +288,7 @@ static int alloc_async_fd(struct ibv_context *ctx)
 		return 0;
 	ibv_log_err("%s: no async event file: %s", ctx->device->name,
 		    strerror(ret));
+	explain_open_device(ctx->device, "the async event file", ret);
 	ibv_close_device(ctx);
 	errno = ret;
 	return ret;
@@ -313,8 +315,10 @@ IBV_EXPORT struct ibv_context *verbs_open_device(struct ibv_device *device,
 	if (vdev->sysfs) {
 		cmd_fd = open_cdev(vdev->sysfs->sysfs_name,
 				   vdev->sysfs->sysfs_cdev);
-		if (cmd_fd < 0)
+		if (cmd_fd < 0) {
+			explain_open_device(device, "the uverbs node", errno);
 			return NULL;
+		}
 	}
 	vctx = vdev->ops->alloc_context(device, cmd_fd, private_data);
 	if (!vctx)

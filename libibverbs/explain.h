@@ -60,6 +60,13 @@ void explain_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num);
  */
 void explain_reg_mr(struct ibv_context *ctx, const char *verb, const void *addr,
 		    size_t length, unsigned int access);
+/*
+ * open_device: opening @what (the uverbs node, the async event file)
+ * failed with @err: descriptors against RLIMIT_NOFILE or the system's
+ * table, permission (explain_open.c). errno is left @err.
+ */
+void explain_open_device(struct ibv_device *device, const char *what, int err);
+
 /* What explain_busy() is about. */
 enum explain_kind {
 	EXPLAIN_PD, /* @obj: unused, the PD's context is @ctx */

@@ -54,6 +54,12 @@ void line_emit_obj(struct ibv_context *ctx, const char *verb, const char *obj,
 			ctx->device->name, obj, l->s);
 }
 
+void line_emit_name(const char *device, const char *verb, const struct line *l)
+{
+	if (l->clauses)
+		ibv_log(EXPLAIN_LEVEL, "%s on %s: %s", verb, device, l->s);
+}
+
 void line_emit(struct ibv_context *ctx, const char *verb, const struct line *l)
 {
 	line_emit_obj(ctx, verb, "", l);

@@ -35,6 +35,8 @@ void line_over(struct line *l, const char *what, uint64_t req,
 void line_emit_obj(struct ibv_context *ctx, const char *verb, const char *obj,
 		   const struct line *l);
 void line_emit(struct ibv_context *ctx, const char *verb, const struct line *l);
+/* The same for a device by name, before it has a context. */
+void line_emit_name(const char *device, const char *verb, const struct line *l);
 
 /* Whether failures explain themselves now (VERBS_LOG_LEVEL >= 3). */
 bool explain_enabled(void);

@@ -79,6 +79,42 @@ static struct ibv_qp *rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 	return ibv_create_qp(pd, &a);
 }
 
+/*
+ * Opening @dev with room for @room descriptors above the lowest free:
+ * EMFILE, explained for @what.
+ */
+static void no_fd_left(const char *dev, int room, const char *what)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_device *device = NULL;
+	struct ibv_context *ctx;
+	struct rlimit old, rl;
+	char want[200];
+	int fd;
+
+	T_CHECK(list);
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), dev))
+			device = list[i];
+	fd = dup(0);
+	T_CHECK(device && fd >= 0 && !close(fd));
+	T_CHECK(!getrlimit(RLIMIT_NOFILE, &old));
+	rl = old;
+	rl.rlim_cur = fd + room;
+	take_log();
+	T_CHECK(!setrlimit(RLIMIT_NOFILE, &rl));
+	errno = 0;
+	ctx = ibv_open_device(device);
+	T_CHECK(!setrlimit(RLIMIT_NOFILE, &old));
+	ibv_free_device_list(list);
+	snprintf(
+		want, sizeof(want),
+		"open_device on %s: no file descriptor left for %s: all %d that RLIMIT_NOFILE allows are open",
+		dev, what, fd + room);
+	expect(room ? "nofile-async" : "nofile-node", !ctx && errno == EMFILE,
+	       want);
+}
+
 /* VmPin of /proc/self/status, in bytes. */
 static unsigned long long vm_pin(void)
 {
@@ -120,6 +156,8 @@ int main(void)
 	setenv("VERBS_LOG_LEVEL", "3", 1);
 	setenv("VERBS_LOG_FILE", log_path, 1);
 	dev = dev ? dev : "rxe0";
+	no_fd_left(dev, 0, "the uverbs node");
+	no_fd_left(dev, 1, "the async event file");
 	ctx = t_vm_open(dev);
 	T_CHECK(ctx);
 	pd = ibv_alloc_pd(ctx);
