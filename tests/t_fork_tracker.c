@@ -156,7 +156,8 @@ static void t_child_exec(int out_fd, int err_fd, const char *const *argv,
 	args[n] = NULL;
 	dup2(out_fd, 1);
 	dup2(err_fd, 2);
-	execv("/proc/self/exe", (char *const *)args);
+	/* Not /proc/self/exe, which under valgrind is valgrind's tool. */
+	execv(program_invocation_name, (char *const *)args);
 	_exit(126);
 }
 

@@ -86,7 +86,7 @@ bool t_ns_enter(void)
 			strerror(errno));
 		return false;
 	}
-	if (!t_mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	if (!t_mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 	    !t_mount("tmpfs", "/dev", "tmpfs", 0, "mode=755"))
 		return false;
 	t_node("/dev/null", S_IFCHR, 1, 3);

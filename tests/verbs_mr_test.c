@@ -316,7 +316,10 @@ static void test_fork_init_after_reg(void **state)
 			_exit(2);
 		verbs_set_ops(verbs_get_ctx(ctx), &fake_ops);
 		mr = ibv_reg_mr(&pd, page, sizeof(page), 0);
-		_exit(mr && ibv_fork_init() == EINVAL ? 0 : 1);
+		status = mr && ibv_fork_init() == EINVAL ? 0 : 1;
+		if (mr)
+			ibv_dereg_mr(mr);
+		_exit(status);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
