@@ -63,16 +63,21 @@ static int scan_add(struct scan *scan, struct scan_entry **out)
 	return 0;
 }
 
+/*
+ * Names are NLA_STRING, not the kernel's NLA_NUL_STRING: libnl checks
+ * that an NLA_STRING ends in a NUL but takes an NLA_NUL_STRING as it
+ * comes, and nla_get_string() on one without a NUL reads past the reply.
+ */
 static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_DEV_INDEX] = { .type = NLA_U32 },
-	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_NUL_STRING },
+	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_STRING },
 	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = { .type = NLA_U8 },
 	[RDMA_NLDEV_ATTR_NODE_GUID] = { .type = NLA_U64 },
 	[RDMA_NLDEV_ATTR_PORT_INDEX] = { .type = NLA_U32 },
 	[RDMA_NLDEV_ATTR_CHARDEV] = { .type = NLA_U64 },
 	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = { .type = NLA_U64 },
-	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = { .type = NLA_NUL_STRING },
-	[RDMA_NLDEV_ATTR_CHARDEV_TYPE] = { .type = NLA_NUL_STRING },
+	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = { .type = NLA_STRING },
+	[RDMA_NLDEV_ATTR_CHARDEV_TYPE] = { .type = NLA_STRING },
 	[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID] = { .type = NLA_U32 },
 };
 
