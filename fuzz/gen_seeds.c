@@ -203,6 +203,20 @@ static void srq(struct nl_msg *m, int i)
 	nla_nest_end(m, qps);
 }
 
+/* One range over nearly every QP number: counted, never walked. */
+static void srq_range(struct nl_msg *m, int i)
+{
+	struct nlattr *qps, *q;
+
+	nla_put_u32(m, RDMA_NLDEV_ATTR_RES_SRQN, 2 + i);
+	qps = nla_nest_start(m, RDMA_NLDEV_ATTR_RES_QP);
+	q = nla_nest_start(m, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+	nla_put_u32(m, RDMA_NLDEV_ATTR_MIN_RANGE, 0);
+	nla_put_u32(m, RDMA_NLDEV_ATTR_MAX_RANGE, UINT32_MAX);
+	nla_nest_end(m, q);
+	nla_nest_end(m, qps);
+}
+
 #define RES(kind, n, fill)                                                     \
 	res("res-" #fill, RDMA_NLDEV_CMD_RES_##kind##_GET,                     \
 	    RDMA_NLDEV_ATTR_RES_##kind, RDMA_NLDEV_ATTR_RES_##kind##_ENTRY, n, \
@@ -223,5 +237,6 @@ int main(int argc, char **argv)
 	RES(MR, 1, mr);
 	RES(CQ, 2, cq);
 	RES(SRQ, 1, srq);
+	RES(SRQ, 8, srq_range);
 	return 0;
 }

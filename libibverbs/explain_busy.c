@@ -74,6 +74,19 @@ static bool get_u64(struct nlattr *a, uint64_t *v)
 	return true;
 }
 
+/*
+ * Counts the QPs @lo..@hi on @r and names the first SHOWN of them. A
+ * range is counted, not walked: one entry of a reply can span 2^32 QPs.
+ */
+static void add_qps(struct res *r, uint32_t lo, uint32_t hi)
+{
+	uint64_t n = (uint64_t)hi - lo + 1;
+
+	for (uint64_t i = 0; i < n && r->qps + i < SHOWN; i++)
+		r->qpn[r->qps + i] = lo + (uint32_t)i;
+	r->qps = n > UINT32_MAX - r->qps ? UINT32_MAX : r->qps + (uint32_t)n;
+}
+
 /* An SRQ's QPs: single QP numbers, and ranges of them. */
 static void srq_qps(struct res *r, struct nlattr *list)
 {
@@ -92,11 +105,7 @@ static void srq_qps(struct res *r, struct nlattr *list)
 			 !get_u32(tb[RDMA_NLDEV_ATTR_MAX_RANGE], &hi) ||
 			 hi < lo)
 			continue;
-		for (uint64_t q = lo; q <= hi; q++) {
-			if (r->qps < SHOWN)
-				r->qpn[r->qps] = (uint32_t)q;
-			r->qps++;
-		}
+		add_qps(r, lo, hi);
 	}
 }
 
