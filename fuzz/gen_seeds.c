@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Writes the netlink seeds of corpus/: replies shaped as a Linux 6.x
- * kernel sends them, built with libnl rather than typed in as bytes.
+ * Writes the binary seeds of corpus/: netlink replies shaped as a Linux
+ * 6.x kernel sends them, built with libnl rather than typed in as bytes,
+ * and command answers for fuzz_kcmd built from the kernel's structs.
  * Usage: fuzz_gen_seeds CORPUS_DIR (the directories must exist).
  * The resource dumps carry pid 1: the fuzzer finds its own pid.
  */
@@ -14,6 +15,7 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 #include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_netlink.h>
 
 static const char *top;
@@ -222,6 +224,82 @@ static void srq_range(struct nl_msg *m, int i)
 	    RDMA_NLDEV_ATTR_RES_##kind, RDMA_NLDEV_ATTR_RES_##kind##_ENTRY, n, \
 	    fill)
 
+/*
+ * fuzz_kcmd's input: @what (command and interfaces, see fuzz_kcmd.c),
+ * then one system call's errno (0), valid outputs (all) and answer.
+ */
+static void kcmd(const char *name, uint8_t what, const void *ans, uint16_t len)
+{
+	char path[4096];
+	uint8_t call[4] = { 0, 0xff, len & 0xff, len >> 8 };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "kcmd/%s", name);
+	f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fwrite(&what, 1, 1, f);
+	fwrite(call, 1, sizeof(call), f);
+	fwrite(ans, 1, len, f);
+	fclose(f);
+}
+
+/* An active 4x HDR InfiniBand port, and a ConnectX-6's device limits. */
+static void kcmd_seeds(void)
+{
+	struct ib_uverbs_query_port_resp_ex port = {
+		.legacy_resp = {
+			.port_cap_flags = 0x2651e848,
+			.max_msg_sz = 0x40000000,
+			.gid_tbl_len = 8,
+			.pkey_tbl_len = 128,
+			.lid = 1,
+			.sm_lid = 1,
+			.state = 4,
+			.max_mtu = 5,
+			.active_mtu = 5,
+			.max_vl_num = 4,
+			.subnet_timeout = 18,
+			.active_width = 2,
+			.active_speed = 64,
+			.phys_state = 5,
+			.link_layer = 1,
+		},
+		.port_cap_flags2 = 0x32,
+	};
+	struct ib_uverbs_ex_query_device_resp dev = {
+		.base = {
+			.fw_ver = 0x14001f0672,
+			.node_guid = 0x544d100003c90200,
+			.max_mr_size = UINT64_MAX,
+			.page_size_cap = 0xfffffffffffff000,
+			.vendor_id = 0x2c9,
+			.vendor_part_id = 4123,
+			.max_qp = 262144,
+			.max_qp_wr = 32768,
+			.max_sge = 30,
+			.max_cq = 16777216,
+			.max_cqe = 4194303,
+			.max_pd = 16777216,
+			.max_srq = 8388608,
+			.max_pkeys = 128,
+			.phys_port_cnt = 1,
+		},
+		.response_length = sizeof(dev),
+		.hca_core_clock = 156250,
+		.max_dm_size = 131072,
+	};
+
+	kcmd("query_port-ioctl", 0, &port, sizeof(port));
+	kcmd("query_port-write", 4, &port.legacy_resp,
+	     sizeof(port.legacy_resp));
+	kcmd("query_device-ex-tunnel", 1, &dev, sizeof(dev));
+	kcmd("query_device-ex-write", 1 | 4, &dev, sizeof(dev));
+	kcmd("query_device-base-write", 2 | 4, &dev.base, sizeof(dev.base));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2 || chdir(argv[1])) {
@@ -238,5 +316,6 @@ int main(int argc, char **argv)
 	RES(CQ, 2, cq);
 	RES(SRQ, 1, srq);
 	RES(SRQ, 8, srq_range);
+	kcmd_seeds();
 	return 0;
 }
