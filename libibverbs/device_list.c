@@ -485,7 +485,7 @@ const char *ibv_get_device_name(struct ibv_device *device)
 	return device->name;
 }
 
-static int parse_guid(const char *s, uint64_t *guid)
+int parse_node_guid(const char *s, uint64_t *guid)
 {
 	unsigned int w[4];
 	char tail;
@@ -521,7 +521,7 @@ __be64 ibv_get_device_guid(struct ibv_device *device)
 	pthread_mutex_lock(&dev_list_lock);
 	if (!(sd->flags & VSYSFS_READ_NODE_GUID) &&
 	    ibv_read_ibdev_sysfs_file(buf, sizeof(buf), sd, "node_guid") > 0 &&
-	    !parse_guid(buf, &guid)) {
+	    !parse_node_guid(buf, &guid)) {
 		sd->node_guid = guid;
 		sd->flags |= VSYSFS_READ_NODE_GUID;
 	}

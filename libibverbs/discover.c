@@ -63,16 +63,21 @@ static int scan_add(struct scan *scan, struct scan_entry **out)
 	return 0;
 }
 
+/*
+ * Names are NLA_STRING, not the kernel's NLA_NUL_STRING: libnl checks
+ * that an NLA_STRING ends in a NUL but takes an NLA_NUL_STRING as it
+ * comes, and nla_get_string() on one without a NUL reads past the reply.
+ */
 static struct nla_policy nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_DEV_INDEX] = { .type = NLA_U32 },
-	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_NUL_STRING },
+	[RDMA_NLDEV_ATTR_DEV_NAME] = { .type = NLA_STRING },
 	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = { .type = NLA_U8 },
 	[RDMA_NLDEV_ATTR_NODE_GUID] = { .type = NLA_U64 },
 	[RDMA_NLDEV_ATTR_PORT_INDEX] = { .type = NLA_U32 },
 	[RDMA_NLDEV_ATTR_CHARDEV] = { .type = NLA_U64 },
 	[RDMA_NLDEV_ATTR_CHARDEV_ABI] = { .type = NLA_U64 },
-	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = { .type = NLA_NUL_STRING },
-	[RDMA_NLDEV_ATTR_CHARDEV_TYPE] = { .type = NLA_NUL_STRING },
+	[RDMA_NLDEV_ATTR_CHARDEV_NAME] = { .type = NLA_STRING },
+	[RDMA_NLDEV_ATTR_CHARDEV_TYPE] = { .type = NLA_STRING },
 	[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID] = { .type = NLA_U32 },
 };
 
@@ -114,7 +119,7 @@ static int nl_parse(struct nl_msg *msg, struct nlattr **tb)
  * RDMA netlink sends is skipped rather than trusted; PORT_INDEX carries
  * the number of ports in this reply.
  */
-static int nl_dev_cb(struct nl_msg *msg, void *arg)
+int nl_dev_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
 	struct scan *scan = arg;
@@ -319,7 +324,7 @@ static dev_t decode_huge_dev(uint64_t v)
 	return makedev((v & 0xfff00) >> 8, (v & 0xff) | ((v >> 12) & 0xfff00));
 }
 
-static int nl_chardev_cb(struct nl_msg *msg, void *arg)
+int nl_chardev_cb(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
 	struct verbs_sysfs_dev *sd = arg;
@@ -346,13 +351,11 @@ static int nl_chardev_cb(struct nl_msg *msg, void *arg)
 }
 
 /* "MAJOR:MINOR", as the kernel prints a dev_t. */
-static int parse_dev_t(int dirfd, const char *file, dev_t *out)
+int parse_dev_text(const char *buf, dev_t *out)
 {
 	unsigned long maj, min;
-	char buf[32], *end;
+	char *end;
 
-	if (ibv_read_sysfs_file_at(dirfd, file, buf, sizeof(buf)) <= 0)
-		return ENOENT;
 	maj = strtoul(buf, &end, 10);
 	if (end == buf || *end != ':')
 		return EINVAL;
@@ -361,6 +364,15 @@ static int parse_dev_t(int dirfd, const char *file, dev_t *out)
 		return EINVAL;
 	*out = makedev(maj, min);
 	return 0;
+}
+
+static int parse_dev_t(int dirfd, const char *file, dev_t *out)
+{
+	char buf[32];
+
+	if (ibv_read_sysfs_file_at(dirfd, file, buf, sizeof(buf)) <= 0)
+		return ENOENT;
+	return parse_dev_text(buf, out);
 }
 
 /*
@@ -437,6 +449,15 @@ static int device_path(char path[IBV_SYSFS_PATH_MAX], const char *dir,
 	return ENAMETOOLONG;
 }
 
+/* The ib device's name and path, from netlink or from sysfs's ibdev. */
+int set_ibdev(struct verbs_sysfs_dev *sd, const char *name)
+{
+	if (str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), name) ||
+	    device_path(sd->ibdev_path, "/class/infiniband/", name))
+		return ENAMETOOLONG;
+	return 0;
+}
+
 /* The dev_path of struct ibv_device, built by one function for all users. */
 int uverbs_path(const struct verbs_sysfs_dev *sd, char path[IBV_SYSFS_PATH_MAX])
 {
@@ -454,8 +475,7 @@ static int fill_netlink(struct scan *scan, const struct scan_entry *e,
 	struct nl_msg *msg;
 	int ret;
 
-	if (str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), e->name) ||
-	    device_path(sd->ibdev_path, "/class/infiniband/", e->name))
+	if (set_ibdev(sd, e->name))
 		return ENAMETOOLONG;
 	sd->ibdev_idx = (int)e->ident;
 	sd->node_guid = e->node_guid;
@@ -510,8 +530,7 @@ static int fill_sysfs(struct scan *scan, const struct scan_entry *e,
 	ret = read_uverbs_dir(scan->dirfd, e->name, sd);
 	if (ret)
 		return ret;
-	if (str_copy(sd->ibdev_name, sizeof(sd->ibdev_name), buf) ||
-	    device_path(sd->ibdev_path, "/class/infiniband/", buf))
+	if (set_ibdev(sd, buf))
 		return ENAMETOOLONG;
 	/* Paths relative to class/infiniband save the kernel a path walk. */
 	fd = scan_dir(&scan->ibfd, ibv_get_sysfs_path(), "/class/infiniband");

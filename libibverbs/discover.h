@@ -62,4 +62,16 @@ extern int abi_ver;
 /* The kernel's node type as the public enum; IBV_NODE_UNKNOWN if odd. */
 enum ibv_node_type decode_node_type(uint64_t knode);
 
+/*
+ * The parsers of what the kernel says, apart from where it is read, so
+ * that fuzz/ feeds them: a dev file's "MAJOR:MINOR", an ibdev name, one
+ * reply of the NLDEV dump (@arg a struct scan) and of GET_CHARDEV (@arg
+ * a struct verbs_sysfs_dev).
+ */
+int parse_dev_text(const char *buf, dev_t *out);
+int set_ibdev(struct verbs_sysfs_dev *sd, const char *name);
+struct nl_msg;
+int nl_dev_cb(struct nl_msg *msg, void *arg);
+int nl_chardev_cb(struct nl_msg *msg, void *arg);
+
 #endif

@@ -293,8 +293,7 @@ static int read_config(int fd, char *buf, size_t *len)
 }
 
 /* Splits the file's text into lines; line numbers are for the warnings. */
-static void parse_config_text(const char *dir, const char *file, char *buf,
-			      size_t len)
+void parse_config_text(const char *dir, const char *file, char *buf, size_t len)
 {
 	unsigned int lineno = 0;
 	char *line, *end;
@@ -481,6 +480,18 @@ int load_drivers(void)
 	return 0;
 }
 
+/* Test hook: forgets every name, as if nothing had been configured. */
+void driver_names_clear(void)
+{
+	struct driver_name *dn;
+
+	while ((dn = driver_names)) {
+		driver_names = dn->next;
+		free(dn->name);
+		free(dn);
+	}
+}
+
 /* Test hook: the names load_drivers() would try, in order. */
 const char *driver_name_at(unsigned int i)
 {
@@ -522,8 +533,8 @@ static bool read_modalias(struct verbs_sysfs_dev *sd)
 }
 
 /* Table match in three passes: driver id, then name, then modalias. */
-static const struct verbs_match_ent *
-match_table(const struct verbs_match_ent *t, struct verbs_sysfs_dev *sd)
+const struct verbs_match_ent *match_table(const struct verbs_match_ent *t,
+					  struct verbs_sysfs_dev *sd)
 {
 	const struct verbs_match_ent *e;
 	char name[IBV_SYSFS_NAME_MAX + 16];

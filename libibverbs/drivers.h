@@ -25,6 +25,14 @@ int load_drivers(void);
 /* What load_drivers() reads; the unit tests call them directly. */
 int parse_driver_config_dir(const char *dir);
 int parse_driver_env(const char *value);
+/* One config file's text (@len bytes, NUL after them); @buf is cut up. */
+void parse_config_text(const char *dir, const char *file, char *buf,
+		       size_t len);
+/* Forgets the names the parsers above collected (fuzz/, tests). */
+void driver_names_clear(void);
+/* The entry of @t that @sysfs_dev matches (its name, its modalias). */
+const struct verbs_match_ent *match_table(const struct verbs_match_ent *t,
+					  struct verbs_sysfs_dev *sysfs_dev);
 /* The provider names load_drivers() would try, in order; NULL past the end. */
 const char *driver_name_at(unsigned int i);
 

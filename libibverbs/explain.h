@@ -81,6 +81,9 @@ enum explain_kind {
  * count (explain_busy.c).
  */
 void explain_busy(struct ibv_context *ctx, enum explain_kind kind, void *obj);
+/* One reply of a resource dump, parsed as explain_busy() does (fuzz/). */
+struct nl_msg;
+size_t explain_busy_parse(struct nl_msg *msg, unsigned int kind);
 
 /*
  * An ioctl method the kernel refused (ENOTTY: no ioctl at all;

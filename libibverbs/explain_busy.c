@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -30,6 +31,7 @@
 #include "explain.h"
 #include "explain_line.h"
 #include "rdma_nl.h"
+#include "util.h"
 
 /* What counts as a use of a CQ in the kernel: a QP's two can be one CQ. */
 #define CQ_USERS "QP send and receive queues, SRQs, WQs"
@@ -72,6 +74,19 @@ static bool get_u64(struct nlattr *a, uint64_t *v)
 	return true;
 }
 
+/*
+ * Counts the QPs @lo..@hi on @r and names the first SHOWN of them. A
+ * range is counted, not walked: one entry of a reply can span 2^32 QPs.
+ */
+static void add_qps(struct res *r, uint32_t lo, uint32_t hi)
+{
+	uint64_t n = (uint64_t)hi - lo + 1;
+
+	for (uint64_t i = 0; i < n && r->qps + i < SHOWN; i++)
+		r->qpn[r->qps + i] = lo + (uint32_t)i;
+	r->qps = n > UINT32_MAX - r->qps ? UINT32_MAX : r->qps + (uint32_t)n;
+}
+
 /* An SRQ's QPs: single QP numbers, and ranges of them. */
 static void srq_qps(struct res *r, struct nlattr *list)
 {
@@ -90,11 +105,7 @@ static void srq_qps(struct res *r, struct nlattr *list)
 			 !get_u32(tb[RDMA_NLDEV_ATTR_MAX_RANGE], &hi) ||
 			 hi < lo)
 			continue;
-		for (uint64_t q = lo; q <= hi; q++) {
-			if (r->qps < SHOWN)
-				r->qpn[r->qps] = (uint32_t)q;
-			r->qps++;
-		}
+		add_qps(r, lo, hi);
 	}
 }
 
@@ -166,6 +177,24 @@ static bool dump(struct nl_sock *nl, int index, int cmd, struct res_list *l)
 		.entry = RDMA_NLDEV_ATTR_RES_##kind##_ENTRY, \
 		.id_attr = RDMA_NLDEV_ATTR_##id,             \
 	}
+
+/*
+ * Fuzz hook: the entries of this process that one reply of the dump of
+ * @kind (0..4: PD, QP, MR, SRQ, CQ) holds; SIZE_MAX if it failed.
+ */
+size_t explain_busy_parse(struct nl_msg *msg, unsigned int kind)
+{
+	const struct res_list kinds[] = {
+		RES_LIST(PD, RES_PDN), RES_LIST(QP, RES_LQPN),
+		RES_LIST(MR, RES_MRN), RES_LIST(SRQ, RES_SRQN),
+		RES_LIST(CQ, RES_CQN),
+	};
+	struct res_list l = kinds[kind % ARRAY_SIZE(kinds)];
+
+	dump_reply(msg, &l);
+	free(l.v);
+	return l.failed ? SIZE_MAX : l.n;
+}
 
 /* A socket for the device's dumps, or NULL (no RDMA netlink, no index). */
 static struct nl_sock *open_dumps(struct ibv_context *ctx, int *index)

@@ -62,6 +62,9 @@ bool verbs_fork_enabled(void);
  * say. Asked once per process (fork_cow.c).
  */
 bool verbs_fork_copy_on_fork(void);
+/* The kernel's reply to that question; @arg a uint8_t (fuzz/ feeds it). */
+struct nl_msg;
+int fork_cow_sys_reply(struct nl_msg *msg, void *arg);
 
 /*
  * Debugging and test hooks. They take the tracker's lock, so they are

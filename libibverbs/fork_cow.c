@@ -32,7 +32,7 @@ static struct nla_policy sys_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = { .type = NLA_U8 },
 };
 
-static int sys_reply(struct nl_msg *msg, void *arg)
+int fork_cow_sys_reply(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = {};
 	uint8_t *cof = arg;
@@ -62,7 +62,7 @@ static bool kernel_copies_on_fork(void)
 	setsockopt(nl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
 		   sizeof(tv));
 	ret = rdma_nl_request(nl, rdma_nl_msg(RDMA_NLDEV_CMD_SYS_GET, 0),
-			      sys_reply, &cof);
+			      fork_cow_sys_reply, &cof);
 	rdma_nl_close(nl);
 	return !ret && cof;
 }

@@ -152,15 +152,25 @@ int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
 	close(fd);
 	if (len < 0)
 		return -1;
+	return sysfs_attr_text(buf, len, size);
+}
+
+/*
+ * What one read() of @len bytes leaves in @buf (@size bytes): the text
+ * without its newline, NUL-terminated; its length, or -1 with EOVERFLOW.
+ * Apart from ibv_read_sysfs_file_at() so that fuzz/ can feed it.
+ */
+int sysfs_attr_text(char *buf, size_t len, size_t size)
+{
 	if (len > 0 && buf[len - 1] == '\n') {
 		buf[--len] = '\0';
-	} else if ((size_t)len < size) {
+	} else if (len < size) {
 		buf[len] = '\0';
 	} else {
 		errno = EOVERFLOW;
 		return -1;
 	}
-	return len;
+	return (int)len;
 }
 
 /**
@@ -221,7 +231,7 @@ IBV_EXPORT int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
 
 int sysfs_read_u64(int dirfd, const char *file, int base, uint64_t *val)
 {
-	char buf[32], *end;
+	char buf[32];
 	int len;
 
 	len = ibv_read_sysfs_file_at(dirfd, file, buf, sizeof(buf));
@@ -229,6 +239,14 @@ int sysfs_read_u64(int dirfd, const char *file, int base, uint64_t *val)
 		return errno;
 	if (len == 0)
 		return EINVAL;
+	return sysfs_parse_u64(buf, base, val);
+}
+
+/* A number as the kernel prints it; what follows its digits is ignored. */
+int sysfs_parse_u64(const char *buf, int base, uint64_t *val)
+{
+	char *end;
+
 	errno = 0;
 	*val = strtoull(buf, &end, base);
 	if (errno || end == buf)

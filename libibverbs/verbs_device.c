@@ -115,7 +115,6 @@ int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index,
 {
 	struct verbs_device *vdev;
 	char buf[8];
-	unsigned int val;
 
 	if (!context || !pkey) {
 		errno = EINVAL;
@@ -125,10 +124,20 @@ int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index,
 	if (ibv_read_ibdev_sysfs_file(buf, sizeof(buf), vdev->sysfs,
 				      "ports/%d/pkeys/%d", port_num, index) < 0)
 		return -1;
-	if (sscanf(buf, "%x", &val) != 1 || val > UINT16_MAX) {
+	if (parse_pkey(buf, pkey)) {
 		errno = EINVAL;
 		return -1;
 	}
+	return 0;
+}
+
+/* A P_Key table entry, "0xffff"; in network byte order. */
+int parse_pkey(const char *buf, __be16 *pkey)
+{
+	unsigned int val;
+
+	if (sscanf(buf, "%x", &val) != 1 || val > UINT16_MAX)
+		return EINVAL;
 	*pkey = htobe16(val);
 	return 0;
 }
@@ -190,7 +199,7 @@ static int hex_digit(char c)
  * inside the string read (a short or odd file is EINVAL; rdma-core 44
  * reads past its end).
  */
-static int parse_gid(const char *text, union ibv_gid *gid)
+int parse_gid(const char *text, union ibv_gid *gid)
 {
 	if (strlen(text) != 8 * 5 - 1)
 		return EINVAL;
@@ -257,6 +266,12 @@ static int sysfs_gid_type(struct ibv_context *ctx, uint32_t port,
 				      "ports/%u/gid_attrs/types/%u", port,
 				      index) <= 0)
 		return sysfs_no_type(ctx, port, type);
+	return parse_gid_type(buf, type);
+}
+
+/* What gid_attrs/types/N says. */
+int parse_gid_type(const char *buf, enum ibv_gid_type_sysfs *type)
+{
 	if (!strcmp(buf, "IB/RoCE v1"))
 		*type = IBV_GID_TYPE_SYSFS_IB_ROCE_V1;
 	else if (!strcmp(buf, "RoCE v2"))

@@ -142,6 +142,24 @@ static int scenario_several(void *level)
 	return t_busy(level, lines);
 }
 
+/*
+ * An SRQ whose QP range spans nearly all QP numbers is counted, not
+ * walked QP by QP (4 billion steps, seconds of a destroy's error path).
+ */
+static int scenario_srq_range(void *level)
+{
+	static const char *const lines[4] = {
+		NULL,
+		NULL,
+		"destroy_srq on rxe0: the SRQ is still used by 4294967279 QPs (0x11, 0x12, 0x13, 0x14, ...)",
+		"destroy_comp_channel on rxe0: 2 CQs still report to the channel",
+	};
+
+	t_nl_enable();
+	t_res(SRQ, 0, 1, true, 3, UINT32_MAX - 0x10);
+	return t_busy(level, lines);
+}
+
 /* No RDMA netlink, or nothing of ours in use: only the channel speaks. */
 static int scenario_unknown(void *level)
 {
@@ -173,6 +191,12 @@ static void test_several(void **state)
 	t_scenario(scenario_several, (void *)"2");
 }
 
+static void test_srq_range(void **state)
+{
+	(void)state;
+	t_scenario(scenario_srq_range, (void *)"3");
+}
+
 static void test_unknown(void **state)
 {
 	(void)state;
@@ -186,6 +210,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_each),
 		cmocka_unit_test(test_several),
+		cmocka_unit_test(test_srq_range),
 		cmocka_unit_test(test_unknown),
 	};
 
