@@ -31,6 +31,12 @@
 #include "log.h"
 #include "util.h"
 
+#ifdef HAVE_VALGRIND_MEMCHECK_H
+#include <valgrind/memcheck.h>
+#else
+#define VALGRIND_MAKE_MEM_DEFINED(addr, len) ((void)(addr), (void)(len))
+#endif
+
 /* ioctl() is variadic; the seam wants a plain prototype. */
 static int kernel_ioctl(int fd, unsigned long request, void *arg)
 {
@@ -172,6 +178,23 @@ static int send_ioctl(struct ibv_context *ctx, struct ibv_command_buffer *cmd)
 	return ret;
 }
 
+/*
+ * What the kernel wrote into the attributes and the output buffers it
+ * marked valid: memcheck cannot know what RDMA_VERBS_IOCTL fills, and
+ * would call every new handle and every answer uninitialised.
+ */
+static void mark_outputs(struct ibv_command_buffer *cmd)
+{
+	struct ib_uverbs_attr *a = cmd->hdr.attrs;
+
+	VALGRIND_MAKE_MEM_DEFINED(a, cmd->hdr.num_attrs * sizeof(*a));
+	for (unsigned int i = 0; i < cmd->hdr.num_attrs; i++)
+		/* An output's data is a pointer, whatever its length. */
+		if ((a[i].flags & UVERBS_ATTR_F_VALID_OUTPUT) && a[i].len)
+			VALGRIND_MAKE_MEM_DEFINED((void *)(uintptr_t)a[i].data,
+						  a[i].len);
+}
+
 int kcmd_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
 {
 	unsigned int uhw_in;
@@ -193,6 +216,7 @@ int kcmd_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
 	if (uhw_in < cmd->hdr.num_attrs)
 		cmd->hdr.attrs[uhw_in].data = uhw_ptr;
 	if (!ret) {
+		mark_outputs(cmd);
 		scatter(cmd);
 		return 0;
 	}
