@@ -438,7 +438,7 @@ ibv_cmd_query_device_any(struct ibv_context *context,
 			 size_t *resp_size)
 {
 	struct ib_uverbs_ex_query_device_resp own;
-	size_t own_size = sizeof(own);
+	size_t own_size = sizeof(own), room;
 	int ret;
 
 	if ((input && input->comp_mask) || attr_size < sizeof(attr->orig_attr))
@@ -447,6 +447,7 @@ ibv_cmd_query_device_any(struct ibv_context *context,
 		resp = &own;
 		resp_size = &own_size;
 	}
+	room = *resp_size;
 	memset(attr, 0, attr_size);
 	if (attr_size > sizeof(attr->orig_attr)) {
 		ret = query_device_ex_write(context, resp, *resp_size,
@@ -459,7 +460,9 @@ ibv_cmd_query_device_any(struct ibv_context *context,
 		if (ret)
 			return ret;
 	}
-	*resp_size = resp->response_length;
+	/* A kernel claiming more than it had room for is not believed. */
+	*resp_size = resp->response_length < room ? resp->response_length :
+						    room;
 	device_attr_from_kern(&attr->orig_attr, &resp->base);
 	caps_from_kern(attr, attr_size, resp);
 	more_caps_from_kern(attr, attr_size, resp);

@@ -351,16 +351,25 @@ int nl_chardev_cb(struct nl_msg *msg, void *arg)
 }
 
 /* "MAJOR:MINOR", as the kernel prints a dev_t. */
+/* Decimal digits only (no sign, no blank), up to @max; the end in *@end. */
+static bool dec_number(const char *s, char **end, unsigned long max,
+		       unsigned long *v)
+{
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*v = strtoul(s, end, 10);
+	return !errno && *v <= max;
+}
+
+/* "MAJ:MIN" as the kernel prints a device number, nothing else. */
 int parse_dev_text(const char *buf, dev_t *out)
 {
 	unsigned long maj, min;
 	char *end;
 
-	maj = strtoul(buf, &end, 10);
-	if (end == buf || *end != ':')
-		return EINVAL;
-	min = strtoul(end + 1, &end, 10);
-	if (*end != '\0' || end == buf)
+	if (!dec_number(buf, &end, 0xfff, &maj) || *end != ':' ||
+	    !dec_number(end + 1, &end, 0xfffff, &min) || *end != '\0')
 		return EINVAL;
 	*out = makedev(maj, min);
 	return 0;

@@ -8,6 +8,7 @@
  * is refused, not read.
  */
 #include <stdio.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -242,11 +243,17 @@ int sysfs_read_u64(int dirfd, const char *file, int base, uint64_t *val)
 	return sysfs_parse_u64(buf, base, val);
 }
 
-/* A number as the kernel prints it; what follows its digits is ignored. */
+/*
+ * A number as the kernel prints it: digits first (no sign, no blank);
+ * what follows them is ignored ("6\n", "4: ACTIVE").
+ */
 int sysfs_parse_u64(const char *buf, int base, uint64_t *val)
 {
 	char *end;
 
+	if (!isxdigit((unsigned char)buf[0]) ||
+	    (base == 10 && !isdigit((unsigned char)buf[0])))
+		return EINVAL;
 	errno = 0;
 	*val = strtoull(buf, &end, base);
 	if (errno || end == buf)

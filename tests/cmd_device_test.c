@@ -329,6 +329,39 @@ static void test_query_device_ex_driver_part(void **state)
 	assert_int_equal(resp_size, sizeof(resp.core));
 }
 
+/* A kernel that claims to have written more than there was room for. */
+static int t_boastful_write(const void *buf, size_t len, int err)
+{
+	struct ib_uverbs_ex_query_device_resp *r;
+	uint64_t resp;
+
+	(void)len;
+	if (err)
+		return err;
+	memcpy(&resp, (const uint8_t *)buf + EX_HDR_RESPONSE, 8);
+	r = (void *)(uintptr_t)resp;
+	r->base.max_qp = 2000;
+	r->response_length = 0xfff0;
+	return 0;
+}
+
+/* The answer's size the provider gets stays within its own buffer. */
+static void test_query_device_ex_size_capped(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ib_uverbs_ex_query_device_resp resp;
+	size_t resp_size = sizeof(resp);
+	struct ibv_device_attr_ex attr;
+
+	tk.on_write = t_boastful_write;
+	assert_int_equal(ibv_cmd_query_device_any(ctx, NULL, &attr,
+						  sizeof(attr), &resp,
+						  &resp_size),
+			 0);
+	assert_int_equal(resp_size, sizeof(resp));
+	assert_int_equal(attr.orig_attr.max_qp, 2000);
+}
+
 /* An old kernel without the extended command: the base one, base fields. */
 static void test_query_device_ex_fallback(void **state)
 {
@@ -395,6 +428,7 @@ int main(void)
 		T_CASE(test_alloc_async_fd),
 		T_CASE(test_query_device_ex),
 		T_CASE(test_query_device_ex_driver_part),
+		T_CASE(test_query_device_ex_size_capped),
 		T_CASE(test_query_device_ex_fallback),
 		T_CASE(test_query_device_base),
 	};
