@@ -16,14 +16,11 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
-#include <netlink/socket.h>
 #include <rdma/rdma_netlink.h>
 
 #include "context.h"
@@ -199,18 +196,10 @@ size_t explain_busy_parse(struct nl_msg *msg, unsigned int kind)
 /* A socket for the device's dumps, or NULL (no RDMA netlink, no index). */
 static struct nl_sock *open_dumps(struct ibv_context *ctx, int *index)
 {
-	struct timeval tv = { .tv_sec = 5 };
-	struct nl_sock *nl;
-
 	*index = verbs_get_device(ctx->device)->sysfs->ibdev_idx;
 	if (*index < 0)
 		return NULL;
-	nl = rdma_nl_open();
-	/* The kernel always answers, but never hang a caller on it. */
-	if (nl)
-		setsockopt(nl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-			   sizeof(tv));
-	return nl;
+	return rdma_nl_open_bounded();
 }
 
 /* "2 QPs", "1 MR": a count and a noun, plural as needed. */

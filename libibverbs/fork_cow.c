@@ -12,13 +12,10 @@
  */
 #include <pthread.h>
 #include <stdint.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
-#include <netlink/socket.h>
 #include <rdma/rdma_netlink.h>
 
 #include <infiniband/verbs.h>
@@ -51,16 +48,12 @@ int fork_cow_sys_reply(struct nl_msg *msg, void *arg)
  */
 static bool kernel_copies_on_fork(void)
 {
-	struct timeval tv = { .tv_sec = 5 };
-	struct nl_sock *nl = rdma_nl_open();
+	struct nl_sock *nl = rdma_nl_open_bounded();
 	uint8_t cof = 0;
 	int ret;
 
 	if (!nl)
 		return false;
-	/* The kernel always answers, but never hang a caller on it. */
-	setsockopt(nl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		   sizeof(tv));
 	ret = rdma_nl_request(nl, rdma_nl_msg(RDMA_NLDEV_CMD_SYS_GET, 0),
 			      fork_cow_sys_reply, &cof);
 	rdma_nl_close(nl);

@@ -11,9 +11,12 @@
  * the library learns it must fall back to sysfs.
  */
 #include <errno.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include <netlink/netlink.h>
 #include <netlink/msg.h>
+#include <netlink/socket.h>
 #include <rdma/rdma_netlink.h>
 
 #include "driver.h"
@@ -39,6 +42,22 @@ struct nl_sock *rdma_nl_open(void)
 		errno = EPROTONOSUPPORT;
 		return NULL;
 	}
+	return nl;
+}
+
+/*
+ * The same, for a question asked on the way to something else (fork
+ * safety, an explanation): the kernel always answers, but a caller is
+ * never kept waiting on it for more than 5 s.
+ */
+struct nl_sock *rdma_nl_open_bounded(void)
+{
+	struct timeval tv = { .tv_sec = 5 };
+	struct nl_sock *nl = rdma_nl_open();
+
+	if (nl)
+		setsockopt(nl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
+			   sizeof(tv));
 	return nl;
 }
 

@@ -9,6 +9,8 @@ struct nl_msg;
 typedef int (*rdma_nl_cb)(struct nl_msg *msg, void *arg);
 
 struct nl_sock *rdma_nl_open(void);
+/* rdma_nl_open(), with replies awaited 5 s at most. */
+struct nl_sock *rdma_nl_open_bounded(void);
 void rdma_nl_close(struct nl_sock *nl);
 int rdma_nl_request(struct nl_sock *nl, struct nl_msg *msg, rdma_nl_cb cb,
 		    void *arg);
