@@ -33,10 +33,6 @@
 
 struct t_uv t_uv;
 
-/* Files the fake hands out get fixed numbers, the same on both libraries. */
-#define T_UV_FD_BASE 600
-static int next_fd = T_UV_FD_BASE;
-
 const char *t_uv_kernel_name(enum t_uv_kernel kernel)
 {
 	switch (kernel) {
@@ -56,18 +52,7 @@ void t_uv_reset(enum t_uv_kernel kernel)
 	t_uv.next_err = 0;
 	t_uv.calls = 0;
 	t_uv_reset_handles();
-}
-
-int t_uv_new_fd(void)
-{
-	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), moved;
-
-	if (fd < 0)
-		return -1;
-	/* Whatever the library closed, the next number is the same. */
-	moved = fcntl(fd, F_DUPFD_CLOEXEC, next_fd++);
-	close(fd);
-	return moved;
+	t_uv_reset_files();
 }
 
 bool t_uv_is_fake(int fd)
@@ -442,7 +427,10 @@ static int answer_outputs(struct t_uv_cmd *cmd, const struct t_uv_method *m)
 			a->data = t_uv_new_handle();
 			break;
 		case T_NEW_FD:
-			a->data = t_uv_new_fd();
+			a->data = t_uv_new_fd(
+				cmd->object == UVERBS_OBJECT_ASYNC_EVENT ?
+					T_UV_ASYNC_FILE :
+					T_UV_COMP_FILE);
 			break;
 		default:
 			break;
@@ -607,18 +595,34 @@ int ioctl(int fd, unsigned long request, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	if (t_uv_is_fake(fd)) {
-		if (request == RDMA_VERBS_IOCTL)
-			return fake_ioctl(arg);
-		errno = ENOTTY;
-		return -1;
+		int ret = -1;
+
+		t_uv_lock();
+		if (t_uv_gone())
+			errno = EIO;
+		else if (request == RDMA_VERBS_IOCTL)
+			ret = fake_ioctl(arg);
+		else
+			errno = ENOTTY;
+		t_uv_unlock();
+		return ret;
 	}
 	return syscall(SYS_ioctl, fd, request, arg);
 }
 
 ssize_t write(int fd, const void *buf, size_t len)
 {
-	if (t_uv_is_fake(fd))
-		return fake_write(buf, len);
+	if (t_uv_is_fake(fd)) {
+		ssize_t ret = -1;
+
+		t_uv_lock();
+		if (t_uv_gone())
+			errno = EIO;
+		else
+			ret = fake_write(buf, len);
+		t_uv_unlock();
+		return ret;
+	}
 	return syscall(SYS_write, fd, buf, len);
 }
 
@@ -639,6 +643,12 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	if (!fake)
 		return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd,
 				       off);
+	t_uv_lock();
+	if (t_uv_gone()) {
+		t_uv_unlock();
+		errno = EIO;
+		return MAP_FAILED;
+	}
 	/* Writable while the driver lays it out, then as the provider asked. */
 	p = (void *)syscall(SYS_mmap, addr, len,
 			    fill ? prot | PROT_READ | PROT_WRITE : prot,
@@ -654,8 +664,11 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		if (mprotect(p, len, prot))
 			abort();
 	}
-	if (p != MAP_FAILED)
+	if (p != MAP_FAILED) {
 		t_uv_name_page(p, len, off);
+		t_uv_add_map(p, len, prot);
+	}
+	t_uv_unlock();
 	errno = err;
 	return p;
 }
@@ -663,6 +676,9 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 /* A page's name goes with it. */
 int munmap(void *addr, size_t len)
 {
+	t_uv_lock();
 	t_uv_unname(addr);
+	t_uv_drop_map(addr);
+	t_uv_unlock();
 	return syscall(SYS_munmap, addr, len);
 }

@@ -149,7 +149,48 @@ void t_uv_pattern(void *buf, size_t len, uint32_t seed);
 /* The attribute @id of a method the fake is answering, or NULL. */
 struct ib_uverbs_attr *t_uv_attr(const struct t_uv_cmd *cmd, uint16_t id);
 
-/* A new file the fake hands out (an eventfd at a fixed number). */
-int t_uv_new_fd(void);
+/*
+ * Event files (t_uverbs_files.c). A new file the fake hands out: an
+ * eventfd at a fixed number, whose read() gives the records queued on it.
+ */
+enum t_uv_file_kind {
+	T_UV_ASYNC_FILE, /* a context's async events */
+	T_UV_COMP_FILE, /* a completion channel */
+	T_UV_OTHER_FILE, /* only a number: a dma-buf a test passes in */
+};
+
+int t_uv_new_fd(enum t_uv_file_kind kind);
+
+/*
+ * Queue an event on a file, as the kernel does: a completion on CQ @cq
+ * (the user handle the library gave, its struct ibv_cq), or an async
+ * event of @type on @element (an object's user handle, or a port).
+ * False when @fd is no open event file of the fake, or its queue is full.
+ */
+bool t_uv_post_comp(int fd, const void *cq);
+bool t_uv_post_async(int fd, uint64_t element, uint32_t type);
+
+/*
+ * The device goes away as a hardware driver's removal takes it: every
+ * command and mmap() fails with EIO from now on, each async file yields
+ * IBV_EVENT_DEVICE_FATAL and then EIO, completion channels give EIO
+ * (waking blocked readers), and what the driver shared reads as zeroes.
+ * Until t_uv_reset().
+ */
+void t_uv_disassociate(void);
+bool t_uv_gone(void);
+
+/*
+ * The lock the interposed calls take: the fake may serve many threads.
+ * A test that changes t_uv or the driver's state while threads run
+ * takes it too.
+ */
+void t_uv_lock(void);
+void t_uv_unlock(void);
+
+/* Internal to the fake: its files, and the mappings of its command files. */
+void t_uv_reset_files(void);
+void t_uv_add_map(void *addr, size_t len, int prot);
+void t_uv_drop_map(void *addr);
 
 #endif

@@ -68,7 +68,8 @@ static void first_is_handle(struct t_uv_cmd *cmd)
 
 static void get_context(struct t_uv_cmd *cmd)
 {
-	SET(struct ib_uverbs_get_context_resp, cmd, async_fd, t_uv_new_fd());
+	SET(struct ib_uverbs_get_context_resp, cmd, async_fd,
+	    t_uv_new_fd(T_UV_ASYNC_FILE));
 	SET(struct ib_uverbs_get_context_resp, cmd, num_comp_vectors, 3);
 }
 
@@ -96,7 +97,8 @@ static void query_device_ex(struct t_uv_cmd *cmd)
 
 static void create_comp_channel(struct t_uv_cmd *cmd)
 {
-	SET(struct ib_uverbs_create_comp_channel_resp, cmd, fd, t_uv_new_fd());
+	SET(struct ib_uverbs_create_comp_channel_resp, cmd, fd,
+	    t_uv_new_fd(T_UV_COMP_FILE));
 }
 
 static void create_cq(struct t_uv_cmd *cmd)

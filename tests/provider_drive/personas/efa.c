@@ -483,7 +483,7 @@ static void query_sizes(struct ibv_context *ctx)
 static void dmabuf_mr(const struct t_objs *o)
 {
 	struct ibv_mr *mr = ibv_reg_dmabuf_mr(
-		o->pd, 0x2000, 0x10000, 0x7000, t_uv_new_fd(),
+		o->pd, 0x2000, 0x10000, 0x7000, t_uv_new_fd(T_UV_OTHER_FILE),
 		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
 
 	if (!t_note_made("reg_dmabuf_mr", mr))
