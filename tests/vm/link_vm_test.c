@@ -6,8 +6,9 @@
  *  - the port events arrive, IBV_EVENT_PORT_ERR then IBV_EVENT_PORT_ACTIVE;
  *  - a send posted while the link is down completes with an error status
  *    within seconds (rxe fails it at once with the netdev down; a lost
- *    packet would take the retry budget, timeout 14 x retry_cnt 7, about
- *    half a second): nothing hangs;
+ *    packet would not end it, since rxe takes rc_connect()'s retry_cnt
+ *    of 7 as "retry forever": wire_vm_test cuts a wire under QPs with a
+ *    budget): nothing hangs;
  *  - once the link and its GID are back, a new QP pair moves data.
  * Exits 77 outside the VM.
  */

@@ -27,8 +27,9 @@ static int named(int ret, const char *what, const char **failed)
 	return ret;
 }
 
-int rc_to_rts(rc_modify_fn modify, struct ibv_qp *qp, const union ibv_gid *gid,
-	      int gid_index, uint32_t dest_qpn, const char **failed)
+int rc_to_rts_timed(rc_modify_fn modify, struct ibv_qp *qp,
+		    const union ibv_gid *gid, int gid_index, uint32_t dest_qpn,
+		    uint8_t timeout, uint8_t retry_cnt, const char **failed)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_RTR,
@@ -51,8 +52,8 @@ int rc_to_rts(rc_modify_fn modify, struct ibv_qp *qp, const union ibv_gid *gid,
 	if (ret)
 		return named(ret, "modify_qp RTR", failed);
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
+	a.timeout = timeout;
+	a.retry_cnt = retry_cnt;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 1;
 	ret = modify(qp, &a,
@@ -60,6 +61,13 @@ int rc_to_rts(rc_modify_fn modify, struct ibv_qp *qp, const union ibv_gid *gid,
 			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 			     IBV_QP_MAX_QP_RD_ATOMIC);
 	return named(ret, "modify_qp RTS", failed);
+}
+
+int rc_to_rts(rc_modify_fn modify, struct ibv_qp *qp, const union ibv_gid *gid,
+	      int gid_index, uint32_t dest_qpn, const char **failed)
+{
+	return rc_to_rts_timed(modify, qp, gid, gid_index, dest_qpn, 14, 7,
+			       failed);
 }
 
 int rc_connect(rc_modify_fn modify, struct ibv_qp *qp, const union ibv_gid *gid,

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * An RC QP from RESET to RTS towards a QP on the same port, reached
- * through the port's own GID: how the programs that move data on rxe0 in
- * the test VM connect their QPs (threads_vm_test, bench/verbs_bench).
- * The caller passes ibv_modify_qp(), linked or looked up
- * (verbs_lookup.h), so that the verb is the library under test's.
+ * An RC QP from RESET to RTS towards a QP reached through a GID: the
+ * port's own GID for the programs that move data on rxe0 in the test VM
+ * (threads_vm_test, bench/verbs_bench), or another device's, across a
+ * wire. The caller passes
+ * ibv_modify_qp(), linked or looked up (verbs_lookup.h), so that the verb
+ * is the library under test's.
  */
 #ifndef RC_CONNECT_H
 #define RC_CONNECT_H
@@ -25,6 +26,15 @@ int rc_to_init(rc_modify_fn modify, struct ibv_qp *qp);
  */
 int rc_to_rts(rc_modify_fn modify, struct ibv_qp *qp, const union ibv_gid *gid,
 	      int gid_index, uint32_t dest_qpn, const char **failed);
+
+/*
+ * rc_to_rts() with the RTS step's ACK timeout (4.096 us x 2^@timeout) and
+ * transport retry count chosen by the caller. rc_to_rts() takes 14 and 7;
+ * rxe counts 7 as "retry forever", so a bounded wait needs less.
+ */
+int rc_to_rts_timed(rc_modify_fn modify, struct ibv_qp *qp,
+		    const union ibv_gid *gid, int gid_index, uint32_t dest_qpn,
+		    uint8_t timeout, uint8_t retry_cnt, const char **failed);
 
 /* rc_to_init(), then rc_to_rts(); *@failed may be "modify_qp INIT" too. */
 int rc_connect(rc_modify_fn modify, struct ibv_qp *qp, const union ibv_gid *gid,
