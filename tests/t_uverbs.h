@@ -152,4 +152,13 @@ struct ib_uverbs_attr *t_uv_attr(const struct t_uv_cmd *cmd, uint16_t id);
 /* A new file the fake hands out (an eventfd at a fixed number). */
 int t_uv_new_fd(void);
 
+/*
+ * For a driver that grants a QP exactly the capacities asked (siw, and
+ * rxe for small ones): the request's struct ib_uverbs_qp_cap copied into
+ * the core answer of a CREATE_QP, basic, extended or the method (five
+ * u32 from max_send_wr on, in the request and in the answer alike, or
+ * the method's CAP and RESP_CAP), in place of the fake's pattern.
+ */
+void t_uv_echo_qp_caps(struct t_uv_cmd *cmd);
+
 #endif
