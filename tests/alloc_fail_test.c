@@ -11,7 +11,7 @@
  * (t_siw_kernel.h), with the fork tracker on (RDMA netlink hidden, so
  * that the kernel cannot say it is not needed); device listing also
  * cold, each N in a fresh process. siw has no extended CQ or QP, no AH
- * and no flows: those families are not covered here.
+ * and no flows: alloc_fail_rxe_test and alloc_fail_flow_test take those.
  *
  * What fails is the library's allocations and its provider's, not the
  * dynamic loader's nor the fake kernel's (t_alloc.c). T_ALLOC_TRACE=1
