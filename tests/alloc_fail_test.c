@@ -11,7 +11,7 @@
  * (t_siw_kernel.h), with the fork tracker on (RDMA netlink hidden, so
  * that the kernel cannot say it is not needed); device listing also
  * cold, each N in a fresh process. siw has no extended CQ or QP, no AH
- * and no flows: those families are not covered here.
+ * and no flows: alloc_fail_rxe_test and alloc_fail_flow_test take those.
  *
  * What fails is the library's allocations and its provider's, not the
  * dynamic loader's nor the fake kernel's (t_alloc.c). T_ALLOC_TRACE=1
@@ -43,96 +43,108 @@ struct fam {
 	struct ibv_context *ctx, *made_ctx;
 	struct ibv_pd *pd, *made_pd;
 	struct ibv_cq *cq, *made_cq;
-	struct ibv_cq_ex *made_cq_ex;
 	struct ibv_comp_channel *channel;
 	struct ibv_qp *made_qp;
 	struct ibv_srq *made_srq;
 	struct ibv_mr *made_mr;
 	int n;
-	int err; /* errno of a failed verb */
 };
 
 static char page[4096] __attribute__((aligned(4096)));
 
-/* A verb under test: true when it made its object; undo destroys it. */
-struct family {
-	const char *name;
-	bool (*make)(struct fam *f);
-	void (*undo)(struct fam *f);
-};
-
-static bool made(struct fam *f, const void *obj)
+static bool made(const void *obj, int *err)
 {
-	f->err = obj ? 0 : errno;
+	*err = obj ? 0 : errno;
 	return obj != NULL;
 }
 
-static bool make_list(struct fam *f)
+static bool make_list(void *arg, int *err)
 {
+	struct fam *f = arg;
 	struct ibv_device **l = ibv_get_device_list(&f->n);
 
 	/* A list that lost siw0 would be a failure told as a success. */
 	if (l)
 		assert_int_equal(f->n, 1);
 	f->list = l;
-	return made(f, l);
+	return made(l, err);
 }
 
-static void undo_list(struct fam *f)
+static void undo_list(void *arg)
 {
+	struct fam *f = arg;
+
 	ibv_free_device_list(f->list);
 }
 
-static bool make_ctx(struct fam *f)
+static bool make_ctx(void *arg, int *err)
 {
-	return made(f, f->made_ctx = ibv_open_device(f->dev));
+	struct fam *f = arg;
+
+	return made(f->made_ctx = ibv_open_device(f->dev), err);
 }
 
-static void undo_ctx(struct fam *f)
+static void undo_ctx(void *arg)
 {
+	struct fam *f = arg;
+
 	assert_int_equal(ibv_close_device(f->made_ctx), 0);
 }
 
-static bool make_pd(struct fam *f)
+static bool make_pd(void *arg, int *err)
 {
-	return made(f, f->made_pd = ibv_alloc_pd(f->ctx));
+	struct fam *f = arg;
+
+	return made(f->made_pd = ibv_alloc_pd(f->ctx), err);
 }
 
-static void undo_pd(struct fam *f)
+static void undo_pd(void *arg)
 {
+	struct fam *f = arg;
+
 	assert_int_equal(ibv_dealloc_pd(f->made_pd), 0);
 }
 
-static bool make_mr(struct fam *f)
+static bool make_mr(void *arg, int *err)
 {
+	struct fam *f = arg;
+
 	f->made_mr =
 		ibv_reg_mr(f->pd, page, sizeof(page), IBV_ACCESS_LOCAL_WRITE);
-	return made(f, f->made_mr);
+	return made(f->made_mr, err);
 }
 
-static void undo_mr(struct fam *f)
+static void undo_mr(void *arg)
 {
+	struct fam *f = arg;
+
 	assert_int_equal(ibv_dereg_mr(f->made_mr), 0);
 }
 
-static bool make_cq(struct fam *f)
+static bool make_cq(void *arg, int *err)
 {
-	return made(f, f->made_cq = ibv_create_cq(f->ctx, 10, NULL, NULL, 0));
+	struct fam *f = arg;
+
+	return made(f->made_cq = ibv_create_cq(f->ctx, 10, NULL, NULL, 0), err);
 }
 
-static void undo_cq(struct fam *f)
+static void undo_cq(void *arg)
 {
+	struct fam *f = arg;
+
 	assert_int_equal(ibv_destroy_cq(f->made_cq), 0);
 }
 
 /* A completion channel and a CQ reporting to it, armed. */
-static bool make_events(struct fam *f)
+static bool make_events(void *arg, int *err)
 {
+	struct fam *f = arg;
+
 	f->channel = ibv_create_comp_channel(f->ctx);
-	if (!made(f, f->channel))
+	if (!made(f->channel, err))
 		return false;
 	f->made_cq = ibv_create_cq(f->ctx, 10, NULL, f->channel, 0);
-	if (!made(f, f->made_cq)) {
+	if (!made(f->made_cq, err)) {
 		assert_int_equal(ibv_destroy_comp_channel(f->channel), 0);
 		return false;
 	}
@@ -140,14 +152,17 @@ static bool make_events(struct fam *f)
 	return true;
 }
 
-static void undo_events(struct fam *f)
+static void undo_events(void *arg)
 {
+	struct fam *f = arg;
+
 	undo_cq(f);
 	assert_int_equal(ibv_destroy_comp_channel(f->channel), 0);
 }
 
-static bool make_qp(struct fam *f)
+static bool make_qp(void *arg, int *err)
 {
+	struct fam *f = arg;
 	struct ibv_qp_init_attr a = {
 		.send_cq = f->cq,
 		.recv_cq = f->cq,
@@ -158,68 +173,32 @@ static bool make_qp(struct fam *f)
 			 .max_recv_sge = 1 },
 	};
 
-	return made(f, f->made_qp = ibv_create_qp(f->pd, &a));
+	return made(f->made_qp = ibv_create_qp(f->pd, &a), err);
 }
 
-static void undo_qp(struct fam *f)
+static void undo_qp(void *arg)
 {
+	struct fam *f = arg;
+
 	assert_int_equal(ibv_destroy_qp(f->made_qp), 0);
 }
 
-static bool make_srq(struct fam *f)
+static bool make_srq(void *arg, int *err)
 {
+	struct fam *f = arg;
 	struct ibv_srq_init_attr a = { .attr = { .max_wr = 5, .max_sge = 1 } };
 
-	return made(f, f->made_srq = ibv_create_srq(f->pd, &a));
+	return made(f->made_srq = ibv_create_srq(f->pd, &a), err);
 }
 
-static void undo_srq(struct fam *f)
+static void undo_srq(void *arg)
 {
+	struct fam *f = arg;
+
 	assert_int_equal(ibv_destroy_srq(f->made_srq), 0);
 }
 
-/*
- * @fam's verb with each of its allocations failing in turn, then once
- * more without; returns how many allocations it makes.
- */
-static unsigned long every_allocation(const struct family *fam, struct fam *f)
-{
-	long live;
-	unsigned long n;
-
-	/* Caches the first call fills are not the verb's to free. */
-	if (!fam->make(f))
-		fail_msg("%s fails with nothing failing: errno %d", fam->name,
-			 f->err);
-	fam->undo(f);
-	live = t_alloc_live();
-	for (n = 1;; n++) {
-		bool ok, failed;
-
-		errno = 0;
-		t_alloc_fail_at(n);
-		ok = fam->make(f);
-		failed = t_alloc_failed();
-		t_alloc_fail_at(0);
-		if (ok)
-			fam->undo(f);
-		else if (!failed)
-			fail_msg(
-				"%s failed (errno %d) with no allocation failing",
-				fam->name, f->err);
-		else if (!f->err)
-			fail_msg("%s failed at allocation %lu without errno",
-				 fam->name, n);
-		if (t_alloc_live() != live)
-			fail_msg(
-				"%s, allocation %lu failing: %ld blocks leaked",
-				fam->name, n, t_alloc_live() - live);
-		if (!failed)
-			return n - 1;
-	}
-}
-
-static const struct family families[] = {
+static const struct t_alloc_verb families[] = {
 	{ "get_device_list", make_list, undo_list },
 	{ "open_device", make_ctx, undo_ctx },
 	{ "alloc_pd", make_pd, undo_pd },
@@ -246,7 +225,7 @@ static void test_families(void **state)
 	assert_true(f.pd && f.cq);
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		struct ibv_device **list = f.list;
-		unsigned long n = every_allocation(&families[i], &f);
+		unsigned long n = t_alloc_each(&families[i], &f);
 
 		f.list = list;
 		printf("%-16s %lu allocations, each failing in turn\n",

@@ -4,11 +4,13 @@
  * library's allocation functions, so every library it loads (ours, a
  * provider, libnl, the C library itself) allocates here; each call goes
  * on to glibc's own __libc_* entry points unless it is the one armed to
- * fail.
+ * fail. Beside it, the loop the tests run a verb in (t_alloc_each()).
  */
 #include <errno.h>
 #include <link.h>
 #include <execinfo.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +18,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 #include "t_alloc.h"
 
@@ -218,4 +222,43 @@ char *strndup(const char *s, size_t max)
 	memcpy(d, s, n);
 	d[n] = '\0';
 	return d;
+}
+
+unsigned long t_alloc_each(const struct t_alloc_verb *v, void *arg)
+{
+	long before;
+	unsigned long n;
+	int err = 0;
+
+	/* Caches the first call fills are not the verb's to free. */
+	if (!v->make(arg, &err))
+		fail_msg("%s fails with nothing failing: errno %d", v->name,
+			 err);
+	v->undo(arg);
+	before = t_alloc_live();
+	for (n = 1;; n++) {
+		bool ok, armed_failed;
+
+		errno = 0;
+		err = 0;
+		t_alloc_fail_at(n);
+		ok = v->make(arg, &err);
+		armed_failed = t_alloc_failed();
+		t_alloc_fail_at(0);
+		if (ok)
+			v->undo(arg);
+		else if (!armed_failed)
+			fail_msg(
+				"%s failed (errno %d) with no allocation failing",
+				v->name, err);
+		else if (!err)
+			fail_msg("%s failed at allocation %lu without errno",
+				 v->name, n);
+		if (t_alloc_live() != before)
+			fail_msg(
+				"%s, allocation %lu failing: %ld blocks leaked",
+				v->name, n, t_alloc_live() - before);
+		if (!armed_failed)
+			return n - 1;
+	}
 }

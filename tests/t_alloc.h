@@ -20,4 +20,24 @@ unsigned long t_alloc_calls(void);
 /* Blocks allocated and not yet freed. */
 long t_alloc_live(void);
 
+/*
+ * A verb under test. @make runs it on @arg and returns true when it made
+ * its object; when it did not, it leaves in *@err the errno the verb
+ * failed with (before any cleanup of its own clobbers it). @undo
+ * destroys what @make made.
+ */
+struct t_alloc_verb {
+	const char *name;
+	bool (*make)(void *arg, int *err);
+	void (*undo)(void *arg);
+};
+
+/*
+ * @v's verb with each of its allocations failing in turn (N = 1, 2, ...
+ * until it makes no Nth), then once more with none failing; a cmocka
+ * failure when it fails without errno, fails with nothing failing, or
+ * leaves a block behind. Returns how many allocations it makes.
+ */
+unsigned long t_alloc_each(const struct t_alloc_verb *v, void *arg);
+
 #endif

@@ -193,4 +193,13 @@ void t_uv_reset_files(void);
 void t_uv_add_map(void *addr, size_t len, int prot);
 void t_uv_drop_map(void *addr);
 
+/*
+ * For a driver that grants a QP exactly the capacities asked (siw, and
+ * rxe for small ones): the request's struct ib_uverbs_qp_cap copied into
+ * the core answer of a CREATE_QP, basic, extended or the method (five
+ * u32 from max_send_wr on, in the request and in the answer alike, or
+ * the method's CAP and RESP_CAP), in place of the fake's pattern.
+ */
+void t_uv_echo_qp_caps(struct t_uv_cmd *cmd);
+
 #endif

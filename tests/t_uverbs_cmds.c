@@ -499,3 +499,34 @@ enum t_uv_kind t_uv_attr_kind(const struct t_uv_method *m, uint16_t id)
 			return m->attrs[i].kind;
 	return T_IN;
 }
+
+void t_uv_echo_qp_caps(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *in, *out;
+	size_t in_off, out_off;
+
+	if (cmd->is_ioctl) {
+		in = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_CAP);
+		out = t_uv_attr(cmd, UVERBS_ATTR_CREATE_QP_RESP_CAP);
+		if (in && out && in->len >= sizeof(struct ib_uverbs_qp_cap) &&
+		    out->len >= sizeof(struct ib_uverbs_qp_cap))
+			memmove((void *)(uintptr_t)out->data,
+				(const void *)(uintptr_t)in->data,
+				sizeof(struct ib_uverbs_qp_cap));
+		return;
+	}
+	if (cmd->command & IB_USER_VERBS_CMD_FLAG_EXTENDED) {
+		in_off = offsetof(struct ib_uverbs_ex_create_qp, max_send_wr);
+		out_off = offsetof(struct ib_uverbs_ex_create_qp_resp,
+				   base.max_send_wr);
+	} else {
+		in_off = offsetof(struct ib_uverbs_create_qp, max_send_wr);
+		out_off =
+			offsetof(struct ib_uverbs_create_qp_resp, max_send_wr);
+	}
+	if (cmd->core_in_len >= in_off + sizeof(struct ib_uverbs_qp_cap) &&
+	    cmd->core_out_len >= out_off + sizeof(struct ib_uverbs_qp_cap))
+		memcpy((uint8_t *)cmd->core_out + out_off,
+		       (const uint8_t *)cmd->core_in + in_off,
+		       sizeof(struct ib_uverbs_qp_cap));
+}

@@ -3,7 +3,7 @@
  * A provider for tests. It claims fake devices named tprov* (by name),
  * devices whose modalias starts with "tprov:", and the kernel's rxe and siw
  * devices (by driver id), and opens them without sending any command to
- * the kernel. It is built against our private header only, so loading it
+ * the kernel; its one kernel object is the steering flow. It is built against our private header only, so loading it
  * into Debian's libibverbs also checks that header's ABI.
  */
 #include <errno.h>
@@ -69,6 +69,39 @@ static int tp_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	return 4242;
 }
 
+/*
+ * Steering flows through the core's commands, as a NIC's provider makes
+ * them: neither rxe nor siw has flows, and a provider inside a test
+ * program would not do, for alloc_fail_flow_test spares the program's
+ * own allocations. The flow's QP need only name the kernel's QP.
+ */
+static struct ibv_flow *tp_create_flow(struct ibv_qp *qp,
+				       struct ibv_flow_attr *attr)
+{
+	struct ibv_flow *flow = calloc(1, sizeof(*flow));
+	int ret;
+
+	if (!flow)
+		return NULL;
+	ret = ibv_cmd_create_flow(qp, flow, attr, NULL, 0);
+	if (ret) {
+		free(flow);
+		errno = ret;
+		return NULL;
+	}
+	return flow;
+}
+
+/* The flow stays ours to retry when the kernel keeps it. */
+static int tp_destroy_flow(struct ibv_flow *flow)
+{
+	int ret = ibv_cmd_destroy_flow(flow);
+
+	if (!ret)
+		free(flow);
+	return ret;
+}
+
 static void tp_free_context(struct ibv_context *ibctx)
 {
 	struct tp_context *ctx =
@@ -80,6 +113,8 @@ static void tp_free_context(struct ibv_context *ibctx)
 }
 
 static const struct verbs_context_ops tp_ctx_ops = {
+	.create_flow = tp_create_flow,
+	.destroy_flow = tp_destroy_flow,
 	.free_context = tp_free_context,
 	.poll_cq = tp_poll_cq,
 	.query_port = tp_query_port,
