@@ -188,8 +188,15 @@ bool t_uv_gone(void);
 void t_uv_lock(void);
 void t_uv_unlock(void);
 
-/* Internal to the fake: its files, and the mappings of its command files. */
+/*
+ * Internal to the fake: its files; the objects that have events (@handle
+ * the fake's, @user the library's), whose destroy reports the events of
+ * each kind read and drops those unread; the mappings of its command
+ * files.
+ */
 void t_uv_reset_files(void);
+void t_uv_track(uint32_t handle, uint64_t user);
+void t_uv_untrack(uint32_t handle, uint32_t *comp, uint32_t *async);
 void t_uv_add_map(void *addr, size_t len, int prot);
 void t_uv_drop_map(void *addr);
 

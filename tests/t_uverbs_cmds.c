@@ -9,8 +9,8 @@
  * copying a field from the wrong place shows up in the results.
  *
  * Answers with meaning: new handles, counted from 0x10 after each reset;
- * new files; the "events reported" counts of destroys, always 0 so that
- * no destroy waits; response_length, the bytes the kernel wrote; a
+ * new files; the "events reported" counts of destroys, the events of the
+ * object the library has read (t_uv_track()); response_length, the bytes the kernel wrote; a
  * device with one port; an InfiniBand port; two completions per
  * POLL_CQ; no failed work request; a GID table as long as the room
  * given for it, up to 2; GID entries that name their port and index,
@@ -101,18 +101,63 @@ static void create_comp_channel(struct t_uv_cmd *cmd)
 	    t_uv_new_fd(T_UV_COMP_FILE));
 }
 
+/*
+ * A new handle for an object that has events (CQ, QP, SRQ, WQ), tracked
+ * with the user handle the library gave, so that its destroy reports
+ * the events read (t_uv_track()).
+ */
+#define NEW_TRACKED(req_t, cmd)                                         \
+	({                                                              \
+		uint32_t h_ = t_uv_new_handle();                        \
+		if (IN_HAS(req_t, cmd, user_handle))                    \
+			t_uv_track(h_, IN_AS(req_t, cmd)->user_handle); \
+		h_;                                                     \
+	})
+
 static void create_cq(struct t_uv_cmd *cmd)
 {
-	SET(struct ib_uverbs_create_cq_resp, cmd, cq_handle, t_uv_new_handle());
+	SET(struct ib_uverbs_create_cq_resp, cmd, cq_handle,
+	    NEW_TRACKED(struct ib_uverbs_create_cq, cmd));
 }
 
 static void create_cq_ex(struct t_uv_cmd *cmd)
 {
 	typedef struct ib_uverbs_ex_create_cq_resp R;
 
-	SET(R, cmd, base.cq_handle, t_uv_new_handle());
+	SET(R, cmd, base.cq_handle,
+	    NEW_TRACKED(struct ib_uverbs_ex_create_cq, cmd));
 	SET_EX(R, cmd);
 }
+
+/* The events read of the object a destroy names, which it forgets. */
+static void destroy_cq(struct t_uv_cmd *cmd)
+{
+	typedef struct ib_uverbs_destroy_cq_resp R;
+	uint32_t comp = 0, async = 0;
+
+	if (IN_HAS(struct ib_uverbs_destroy_cq, cmd, cq_handle))
+		t_uv_untrack(IN_AS(struct ib_uverbs_destroy_cq, cmd)->cq_handle,
+			     &comp, &async);
+	memset(cmd->core_out, 0, cmd->core_out_len);
+	SET(R, cmd, comp_events_reported, comp);
+	SET(R, cmd, async_events_reported, async);
+}
+
+#define DESTROY_EVENTS(name, req_t, field, resp_t)                             \
+	static void name(struct t_uv_cmd *cmd)                                 \
+	{                                                                      \
+		uint32_t comp = 0, async = 0;                                  \
+                                                                               \
+		if (IN_HAS(req_t, cmd, field))                                 \
+			t_uv_untrack(IN_AS(req_t, cmd)->field, &comp, &async); \
+		memset(cmd->core_out, 0, cmd->core_out_len);                   \
+		SET(resp_t, cmd, events_reported, async);                      \
+	}
+
+DESTROY_EVENTS(destroy_qp, struct ib_uverbs_destroy_qp, qp_handle,
+	       struct ib_uverbs_destroy_qp_resp)
+DESTROY_EVENTS(destroy_srq, struct ib_uverbs_destroy_srq, srq_handle,
+	       struct ib_uverbs_destroy_srq_resp)
 
 /* Up to two completions of the pattern, never more than asked for. */
 static void poll_cq(struct t_uv_cmd *cmd)
@@ -135,14 +180,16 @@ static void zero_answer(struct t_uv_cmd *cmd)
 
 static void create_qp(struct t_uv_cmd *cmd)
 {
-	SET(struct ib_uverbs_create_qp_resp, cmd, qp_handle, t_uv_new_handle());
+	SET(struct ib_uverbs_create_qp_resp, cmd, qp_handle,
+	    NEW_TRACKED(struct ib_uverbs_create_qp, cmd));
 }
 
 static void create_qp_ex(struct t_uv_cmd *cmd)
 {
 	typedef struct ib_uverbs_ex_create_qp_resp R;
 
-	SET(R, cmd, base.qp_handle, t_uv_new_handle());
+	SET(R, cmd, base.qp_handle,
+	    NEW_TRACKED(struct ib_uverbs_ex_create_qp, cmd));
 	SET_EX(R, cmd);
 }
 
@@ -159,7 +206,7 @@ static void no_bad_wr(struct t_uv_cmd *cmd)
 static void create_srq(struct t_uv_cmd *cmd)
 {
 	SET(struct ib_uverbs_create_srq_resp, cmd, srq_handle,
-	    t_uv_new_handle());
+	    NEW_TRACKED(struct ib_uverbs_create_srq, cmd));
 }
 
 static void create_flow(struct t_uv_cmd *cmd)
@@ -174,15 +221,21 @@ static void create_wq(struct t_uv_cmd *cmd)
 	typedef struct ib_uverbs_ex_create_wq_resp R;
 
 	SET_EX(R, cmd);
-	SET(R, cmd, wq_handle, t_uv_new_handle());
+	SET(R, cmd, wq_handle, NEW_TRACKED(struct ib_uverbs_ex_create_wq, cmd));
 }
 
 static void destroy_wq(struct t_uv_cmd *cmd)
 {
 	typedef struct ib_uverbs_ex_destroy_wq_resp R;
+	uint32_t comp = 0, async = 0;
 
+	if (IN_HAS(struct ib_uverbs_ex_destroy_wq, cmd, wq_handle))
+		t_uv_untrack(
+			IN_AS(struct ib_uverbs_ex_destroy_wq, cmd)->wq_handle,
+			&comp, &async);
 	zero_answer(cmd);
 	SET(R, cmd, response_length, sizeof(R));
+	SET(R, cmd, events_reported, async);
 }
 
 static void create_ind_tbl(struct t_uv_cmd *cmd)
@@ -244,14 +297,14 @@ static const struct t_uv_write writes[] = {
 	W(CREATE_CQ, ib_uverbs_create_cq, ib_uverbs_create_cq_resp, create_cq),
 	W(RESIZE_CQ, ib_uverbs_resize_cq, ib_uverbs_resize_cq_resp, NULL),
 	W(DESTROY_CQ, ib_uverbs_destroy_cq, ib_uverbs_destroy_cq_resp,
-	  zero_answer),
+	  destroy_cq),
 	W_VAR(POLL_CQ, ib_uverbs_poll_cq, ib_uverbs_poll_cq_resp, poll_cq),
 	W_NORESP(REQ_NOTIFY_CQ, ib_uverbs_req_notify_cq),
 	W(CREATE_QP, ib_uverbs_create_qp, ib_uverbs_create_qp_resp, create_qp),
 	W(QUERY_QP, ib_uverbs_query_qp, ib_uverbs_query_qp_resp, NULL),
 	W_NORESP(MODIFY_QP, ib_uverbs_modify_qp),
 	W(DESTROY_QP, ib_uverbs_destroy_qp, ib_uverbs_destroy_qp_resp,
-	  zero_answer),
+	  destroy_qp),
 	W_VAR(POST_SEND, ib_uverbs_post_send, ib_uverbs_post_send_resp,
 	      no_bad_wr),
 	W_VAR(POST_RECV, ib_uverbs_post_recv, ib_uverbs_post_recv_resp,
@@ -263,7 +316,7 @@ static const struct t_uv_write writes[] = {
 	W_NORESP(MODIFY_SRQ, ib_uverbs_modify_srq),
 	W(QUERY_SRQ, ib_uverbs_query_srq, ib_uverbs_query_srq_resp, NULL),
 	W(DESTROY_SRQ, ib_uverbs_destroy_srq, ib_uverbs_destroy_srq_resp,
-	  zero_answer),
+	  destroy_srq),
 	W_VAR(POST_SRQ_RECV, ib_uverbs_post_srq_recv,
 	      ib_uverbs_post_srq_recv_resp, no_bad_wr),
 	W(OPEN_XRCD, ib_uverbs_open_xrcd, ib_uverbs_open_xrcd_resp,
@@ -390,6 +443,93 @@ static void gid_table(struct t_uv_cmd *cmd)
 				     1, i);
 }
 
+/* A method's new tracked object: its NEW handle and its USER_HANDLE. */
+static void track_method(struct t_uv_cmd *cmd, uint16_t new_id,
+			 uint16_t user_id)
+{
+	struct ib_uverbs_attr *h = t_uv_attr(cmd, new_id);
+	struct ib_uverbs_attr *u = t_uv_attr(cmd, user_id);
+
+	if (h && u)
+		t_uv_track((uint32_t)h->data, u->data);
+}
+
+static void create_cq_ioctl(struct t_uv_cmd *cmd)
+{
+	track_method(cmd, UVERBS_ATTR_CREATE_CQ_HANDLE,
+		     UVERBS_ATTR_CREATE_CQ_USER_HANDLE);
+}
+
+static void create_qp_ioctl(struct t_uv_cmd *cmd)
+{
+	track_method(cmd, UVERBS_ATTR_CREATE_QP_HANDLE,
+		     UVERBS_ATTR_CREATE_QP_USER_HANDLE);
+}
+
+static void create_srq_ioctl(struct t_uv_cmd *cmd)
+{
+	track_method(cmd, UVERBS_ATTR_CREATE_SRQ_HANDLE,
+		     UVERBS_ATTR_CREATE_SRQ_USER_HANDLE);
+}
+
+static void create_wq_ioctl(struct t_uv_cmd *cmd)
+{
+	track_method(cmd, UVERBS_ATTR_CREATE_WQ_HANDLE,
+		     UVERBS_ATTR_CREATE_WQ_USER_HANDLE);
+}
+
+static void zero_outputs(struct t_uv_cmd *cmd);
+
+/*
+ * A destroy method's answer: zeroes, then the events read of the object
+ * @handle_id names (the CQ's answer is two u32: completion events, then
+ * async events; the others' one u32, async events).
+ */
+static void destroy_method(struct t_uv_cmd *cmd, uint16_t handle_id,
+			   uint16_t resp_id)
+{
+	struct ib_uverbs_attr *h = t_uv_attr(cmd, handle_id);
+	struct ib_uverbs_attr *r = t_uv_attr(cmd, resp_id);
+	uint32_t counts[2] = { 0, 0 };
+
+	zero_outputs(cmd);
+	if (!h)
+		return;
+	t_uv_untrack((uint32_t)h->data, &counts[0], &counts[1]);
+	if (!r)
+		return;
+	if (cmd->object == UVERBS_OBJECT_CQ)
+		memcpy((void *)(uintptr_t)r->data, counts,
+		       r->len < sizeof(counts) ? r->len : sizeof(counts));
+	else if (r->len >= sizeof(uint32_t))
+		memcpy((void *)(uintptr_t)r->data, &counts[1],
+		       sizeof(uint32_t));
+}
+
+static void destroy_cq_ioctl(struct t_uv_cmd *cmd)
+{
+	destroy_method(cmd, UVERBS_ATTR_DESTROY_CQ_HANDLE,
+		       UVERBS_ATTR_DESTROY_CQ_RESP);
+}
+
+static void destroy_qp_ioctl(struct t_uv_cmd *cmd)
+{
+	destroy_method(cmd, UVERBS_ATTR_DESTROY_QP_HANDLE,
+		       UVERBS_ATTR_DESTROY_QP_RESP);
+}
+
+static void destroy_srq_ioctl(struct t_uv_cmd *cmd)
+{
+	destroy_method(cmd, UVERBS_ATTR_DESTROY_SRQ_HANDLE,
+		       UVERBS_ATTR_DESTROY_SRQ_RESP);
+}
+
+static void destroy_wq_ioctl(struct t_uv_cmd *cmd)
+{
+	destroy_method(cmd, UVERBS_ATTR_DESTROY_WQ_HANDLE,
+		       UVERBS_ATTR_DESTROY_WQ_RESP);
+}
+
 static void zero_outputs(struct t_uv_cmd *cmd)
 {
 	for (unsigned int i = 0; i < cmd->hdr->num_attrs; i++) {
@@ -454,21 +594,22 @@ static const struct t_uv_method methods[] = {
 	M(AH, AH_DESTROY, NULL),
 	M(DM, DM_ALLOC, NULL, NEW(ALLOC_DM_HANDLE)),
 	M(DM, DM_FREE, NULL),
-	M(CQ, CQ_CREATE, NULL, NEW(CREATE_CQ_HANDLE),
+	M(CQ, CQ_CREATE, create_cq_ioctl, NEW(CREATE_CQ_HANDLE),
 	  FD_IN(CREATE_CQ_COMP_CHANNEL), FD_IN(CREATE_CQ_EVENT_FD),
 	  OUT(CREATE_CQ_RESP_CQE)),
-	M(CQ, CQ_DESTROY, zero_outputs, OUT(DESTROY_CQ_RESP)),
-	M(QP, QP_CREATE, NULL, NEW(CREATE_QP_HANDLE), FD_IN(CREATE_QP_EVENT_FD),
-	  OUT(CREATE_QP_RESP_CAP), OUT(CREATE_QP_RESP_QP_NUM)),
-	M(QP, QP_DESTROY, zero_outputs, OUT(DESTROY_QP_RESP)),
-	M(SRQ, SRQ_CREATE, NULL, NEW(CREATE_SRQ_HANDLE),
+	M(CQ, CQ_DESTROY, destroy_cq_ioctl, OUT(DESTROY_CQ_RESP)),
+	M(QP, QP_CREATE, create_qp_ioctl, NEW(CREATE_QP_HANDLE),
+	  FD_IN(CREATE_QP_EVENT_FD), OUT(CREATE_QP_RESP_CAP),
+	  OUT(CREATE_QP_RESP_QP_NUM)),
+	M(QP, QP_DESTROY, destroy_qp_ioctl, OUT(DESTROY_QP_RESP)),
+	M(SRQ, SRQ_CREATE, create_srq_ioctl, NEW(CREATE_SRQ_HANDLE),
 	  FD_IN(CREATE_SRQ_EVENT_FD), OUT(CREATE_SRQ_RESP_MAX_WR),
 	  OUT(CREATE_SRQ_RESP_MAX_SGE), OUT(CREATE_SRQ_RESP_SRQ_NUM)),
-	M(SRQ, SRQ_DESTROY, zero_outputs, OUT(DESTROY_SRQ_RESP)),
-	M(WQ, WQ_CREATE, NULL, NEW(CREATE_WQ_HANDLE), FD_IN(CREATE_WQ_EVENT_FD),
-	  OUT(CREATE_WQ_RESP_MAX_WR), OUT(CREATE_WQ_RESP_MAX_SGE),
-	  OUT(CREATE_WQ_RESP_WQ_NUM)),
-	M(WQ, WQ_DESTROY, zero_outputs, OUT(DESTROY_WQ_RESP)),
+	M(SRQ, SRQ_DESTROY, destroy_srq_ioctl, OUT(DESTROY_SRQ_RESP)),
+	M(WQ, WQ_CREATE, create_wq_ioctl, NEW(CREATE_WQ_HANDLE),
+	  FD_IN(CREATE_WQ_EVENT_FD), OUT(CREATE_WQ_RESP_MAX_WR),
+	  OUT(CREATE_WQ_RESP_MAX_SGE), OUT(CREATE_WQ_RESP_WQ_NUM)),
+	M(WQ, WQ_DESTROY, destroy_wq_ioctl, OUT(DESTROY_WQ_RESP)),
 	M(RWQ_IND_TBL, RWQ_IND_TBL_DESTROY, NULL),
 	M(FLOW, FLOW_DESTROY, NULL),
 	M(FLOW_ACTION, FLOW_ACTION_ESP_CREATE, NULL,

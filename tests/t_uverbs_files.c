@@ -41,10 +41,29 @@
 #define QUEUE_LEN 64
 #define MAX_MAPS 256
 
+enum counter { NO_COUNT, COMP_COUNT, ASYNC_COUNT };
+
 struct record {
 	size_t len;
 	uint8_t bytes[sizeof(struct ib_uverbs_async_event_desc)];
+	enum counter counter; /* which count of the object reading it raises */
+	uint64_t element; /* the object's user handle */
 };
+
+/*
+ * An object that has events, and those of them the library has read:
+ * what the kernel reports when it is destroyed, so that the destroy
+ * waits for the acknowledgement of each (drivers/infiniband/core's
+ * events_reported counts an event when read() takes it).
+ */
+struct tracked {
+	bool used;
+	uint32_t handle;
+	uint64_t user;
+	uint32_t comp, async;
+};
+
+#define MAX_TRACKED 512
 
 struct file {
 	bool open;
@@ -65,6 +84,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct file files[FD_MAX];
 static int next_fd = FD_BASE;
 static struct map maps[MAX_MAPS];
+static struct tracked objs[MAX_TRACKED];
 static bool gone;
 
 void t_uv_lock(void)
@@ -90,6 +110,59 @@ bool t_uv_gone(void)
 void t_uv_reset_files(void)
 {
 	gone = false;
+	memset(objs, 0, sizeof(objs));
+}
+
+/* Called with the fake's lock held, from the create commands' answers. */
+void t_uv_track(uint32_t handle, uint64_t user)
+{
+	for (unsigned int i = 0; i < MAX_TRACKED; i++)
+		if (!objs[i].used) {
+			objs[i] = (struct tracked){ true, handle, user, 0, 0 };
+			return;
+		}
+	abort(); /* more live objects than any test makes */
+}
+
+static struct tracked *tracked_by_user(uint64_t user)
+{
+	for (unsigned int i = 0; i < MAX_TRACKED; i++)
+		if (objs[i].used && objs[i].user == user)
+			return &objs[i];
+	return NULL;
+}
+
+/* Drops @f's unread records of @user, as the kernel does at destroy. */
+static void drop_records(struct file *f, uint64_t user)
+{
+	unsigned int kept = 0;
+
+	for (unsigned int i = 0; i < f->n; i++) {
+		struct record *r = &f->queue[(f->head + i) % QUEUE_LEN];
+
+		if (r->counter != NO_COUNT && r->element == user)
+			continue;
+		f->queue[(f->head + kept++) % QUEUE_LEN] = *r;
+	}
+	f->n = kept;
+}
+
+void t_uv_untrack(uint32_t handle, uint32_t *comp, uint32_t *async)
+{
+	for (unsigned int i = 0; i < MAX_TRACKED; i++) {
+		struct tracked *o = &objs[i];
+
+		if (!o->used || o->handle != handle)
+			continue;
+		*comp = o->comp;
+		*async = o->async;
+		o->used = false;
+		for (int fd = FD_BASE; fd < FD_MAX; fd++)
+			if (files[fd].open)
+				drop_records(&files[fd], o->user);
+		return;
+	}
+	*comp = *async = 0;
 }
 
 /*
@@ -143,7 +216,8 @@ static struct file *file_of(int fd)
 }
 
 /* Queues @len bytes on @fd's file; false if it is not one or is full. */
-static bool post(int fd, const void *rec, size_t len)
+static bool post(int fd, const void *rec, size_t len, enum counter counter,
+		 uint64_t element)
 {
 	struct file *f;
 	bool ok = false;
@@ -155,6 +229,8 @@ static bool post(int fd, const void *rec, size_t len)
 
 		memcpy(r->bytes, rec, len);
 		r->len = len;
+		r->counter = counter;
+		r->element = element;
 		if (!f->n++)
 			signal_file(fd);
 		ok = true;
@@ -167,7 +243,25 @@ bool t_uv_post_comp(int fd, const void *cq)
 {
 	struct ib_uverbs_comp_event_desc ev = { .cq_handle = (uintptr_t)cq };
 
-	return post(fd, &ev, sizeof(ev));
+	return post(fd, &ev, sizeof(ev), COMP_COUNT, ev.cq_handle);
+}
+
+/* Whether an async event of @type names an object (else a port). */
+static bool names_object(uint32_t type)
+{
+	switch (type) {
+	case IBV_EVENT_DEVICE_FATAL:
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_PORT_ERR:
+	case IBV_EVENT_LID_CHANGE:
+	case IBV_EVENT_PKEY_CHANGE:
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER:
+	case IBV_EVENT_GID_CHANGE:
+		return false;
+	default:
+		return true;
+	}
 }
 
 bool t_uv_post_async(int fd, uint64_t element, uint32_t type)
@@ -177,7 +271,8 @@ bool t_uv_post_async(int fd, uint64_t element, uint32_t type)
 		.event_type = type,
 	};
 
-	return post(fd, &ev, sizeof(ev));
+	return post(fd, &ev, sizeof(ev),
+		    names_object(type) ? ASYNC_COUNT : NO_COUNT, element);
 }
 
 /* One record of @f, as the kernel's read() gives it; -1 and errno. */
@@ -190,6 +285,14 @@ static ssize_t take(struct file *f, int fd, void *buf, size_t len)
 		return -1;
 	}
 	memcpy(buf, r->bytes, r->len);
+	if (r->counter != NO_COUNT) {
+		struct tracked *o = tracked_by_user(r->element);
+
+		if (o && r->counter == COMP_COUNT)
+			o->comp++;
+		else if (o)
+			o->async++;
+	}
 	f->head = (f->head + 1) % QUEUE_LEN;
 	if (!--f->n && !f->closed)
 		drain_file(fd);
@@ -286,6 +389,7 @@ void t_uv_disassociate(void)
 
 			memcpy(r->bytes, &fatal, sizeof(fatal));
 			r->len = sizeof(fatal);
+			r->counter = NO_COUNT;
 			f->n++;
 		}
 		/* Stays readable from now on: a record, then EIO. */
