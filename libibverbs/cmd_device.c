@@ -177,7 +177,12 @@ IBV_EXPORT int ibv_cmd_get_context(struct verbs_context *context_ex,
 	if (ret)
 		return ret;
 	ctx->num_comp_vectors = num_comp_vectors;
-	verbs_get_device(ctx->device)->core_support = core_support;
+	/*
+	 * Every context of the device learns the same bits, while other
+	 * threads may read them (reg_mr): one relaxed atomic store.
+	 */
+	__atomic_store_n(&verbs_get_device(ctx->device)->core_support,
+			 core_support, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -201,7 +206,8 @@ IBV_EXPORT int ibv_cmd_query_context(struct ibv_context *context,
 	ret = execute_ioctl(context, cmdb);
 	if (ret)
 		return ret;
-	verbs_get_device(context->device)->core_support = core_support;
+	__atomic_store_n(&verbs_get_device(context->device)->core_support,
+			 core_support, __ATOMIC_RELAXED);
 	return 0;
 }
 

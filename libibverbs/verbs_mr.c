@@ -33,7 +33,9 @@ static unsigned int usable_access(struct ibv_context *ctx, unsigned int access)
 {
 	struct verbs_device *vdev = verbs_get_device(ctx->device);
 
-	if (!(vdev->core_support & IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
+	uint64_t core = __atomic_load_n(&vdev->core_support, __ATOMIC_RELAXED);
+
+	if (!(core & IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS))
 		access &= ~(unsigned int)IBV_ACCESS_OPTIONAL_RANGE;
 	return access;
 }

@@ -194,11 +194,11 @@ int t_uv_new_fd(enum t_uv_file_kind kind)
 		return -1;
 	/* Whatever the library closed, the next number is the same. */
 	moved = fcntl(fd, F_DUPFD_CLOEXEC, next_fd);
-	syscall(SYS_close, fd);
+	close(fd);
 	if (moved < 0)
 		return -1;
 	if (moved >= FD_MAX) {
-		syscall(SYS_close, moved);
+		close(moved);
 		errno = EMFILE;
 		return -1;
 	}
