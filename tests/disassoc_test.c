@@ -73,9 +73,10 @@ struct objs {
  * Without the variable the objects outlive their context (the library
  * cannot free what the kernel did not let go): kept here, still
  * reachable, so that the leak checkers see the application's choice
- * rather than a leak of the library's.
+ * rather than a leak of the library's. Volatile: never read, the stores
+ * would otherwise be optimised away.
  */
-static struct objs kept[T_DIFFRUN_NKERNELS];
+static volatile struct objs kept[T_DIFFRUN_NKERNELS];
 static unsigned int nkept;
 
 static char buf[8192];
