@@ -179,6 +179,12 @@ bool t_uv_post_async(int fd, uint64_t element, uint32_t type);
  */
 void t_uv_disassociate(void);
 bool t_uv_gone(void);
+/*
+ * How many mappings of fake command files are live (made, and not yet
+ * unmapped by their address), counting those disassociation zeroed: a
+ * test checks with it that a provider gave back what it mapped.
+ */
+unsigned int t_uv_live_maps(void);
 
 /*
  * The lock the interposed calls take: the fake may serve many threads.
