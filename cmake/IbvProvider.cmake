@@ -44,7 +44,7 @@ function(ibv_add_provider name)
   add_library(${name} MODULE ${sources})
   set_target_properties(${name} PROPERTIES PREFIX "lib" OUTPUT_NAME ${base}
     SUFFIX ".so")
-  target_link_options(${name} PRIVATE -Wl,--no-undefined)
+  target_link_options(${name} PRIVATE ${IBV_NO_UNDEFINED})
   # The data path calls the C library and the core (memcpy, spin locks,
   # the doorbell) through the GOT: no PLT jump per call.
   target_compile_options(${name} PRIVATE -fno-plt)
