@@ -37,8 +37,13 @@
 static pthread_mutex_t mm_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct range_tree tree;
 
-static bool enabled; /* ibv_fork_init() succeeded */
-static bool too_late; /* a range call came first: init would be unsafe */
+/*
+ * ibv_fork_init() succeeded; and a range call came first, so that an
+ * init would be unsafe. Both only ever turn true, and a registration
+ * reads them without the lock (see untracked()).
+ */
+static bool enabled;
+static bool too_late;
 static bool huge_pages; /* RDMAV_HUGEPAGES_SAFE was seen by ibv_fork_init() */
 static size_t base_page;
 
@@ -217,17 +222,35 @@ static int page_bounds(const void *addr, size_t len, struct span *sp)
 	return 0;
 }
 
+/*
+ * Whether a range call may skip the tracker, which is off: most programs
+ * never ask for fork safety, and their registrations take no lock. The
+ * range goes unprotected, so a later init would lie: too_late says so.
+ * With an init running on another thread, the two flags are written and
+ * then the other's read, each in that order (sequentially consistent): at
+ * least one side sees the other, so either the range is tracked, or the
+ * init fails (tracker_init() turns enabled back off, and the locked path
+ * below looks again).
+ */
+static HOT bool untracked(void)
+{
+	if (__atomic_load_n(&enabled, __ATOMIC_SEQ_CST))
+		return false;
+	if (!__atomic_load_n(&too_late, __ATOMIC_RELAXED))
+		__atomic_store_n(&too_late, true, __ATOMIC_SEQ_CST);
+	return !__atomic_load_n(&enabled, __ATOMIC_SEQ_CST);
+}
+
 static HOT int mem_change(void *addr, size_t len, bool protect)
 {
 	struct span sp;
 	int ret = 0;
 
+	if (untracked())
+		return 0;
 	pthread_mutex_lock(&mm_lock);
-	if (!enabled) {
-		/* This range goes unprotected; a later init would lie. */
-		too_late = true;
+	if (!enabled)
 		goto out;
-	}
 	if (!addr || !len)
 		goto out;
 	ret = page_bounds(addr, len, &sp);
@@ -315,7 +338,7 @@ static int tracker_init(void)
 
 	if (enabled)
 		return 0;
-	if (too_late)
+	if (__atomic_load_n(&too_late, __ATOMIC_RELAXED))
 		return EINVAL;
 	errno = EINVAL;
 	size = sysconf(_SC_PAGESIZE);
@@ -325,7 +348,12 @@ static int tracker_init(void)
 	ret = probe_madvise();
 	if (ret)
 		return ret;
-	enabled = true;
+	/* Announce, then look for a range call that came first (untracked()). */
+	__atomic_store_n(&enabled, true, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&too_late, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&enabled, false, __ATOMIC_SEQ_CST);
+		return EINVAL;
+	}
 	return 0;
 }
 
