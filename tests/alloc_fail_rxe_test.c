@@ -30,6 +30,7 @@
 
 #include "t_alloc.h"
 #include "t_rxe_kernel.h"
+#include "t_uverbs.h"
 #include "t_util.h"
 
 /* What each verb is made on, and what it made. */
@@ -138,27 +139,12 @@ static const struct t_alloc_verb families[] = {
 	{ "create_ah", make_ah, undo_ah },
 };
 
-static struct ibv_context *open_rxe0(void)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx;
-	int n;
-
-	list = ibv_get_device_list(&n);
-	assert_non_null(list);
-	assert_int_equal(n, 1);
-	assert_string_equal(ibv_get_device_name(list[0]), "rxe0");
-	ctx = ibv_open_device(list[0]);
-	ibv_free_device_list(list);
-	return ctx;
-}
-
 static void test_families(void **state)
 {
 	struct base b = { 0 };
 
 	(void)state;
-	b.ctx = open_rxe0();
+	b.ctx = t_uv_open_only("rxe0");
 	assert_non_null(b.ctx);
 	b.pd = ibv_alloc_pd(b.ctx);
 	b.cq = ibv_create_cq(b.ctx, 10, NULL, NULL, 0);

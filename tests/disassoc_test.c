@@ -138,20 +138,6 @@ static void move_to_rts(struct ibv_qp *qp)
 	assert_int_equal(ibv_modify_qp(qp, &a, rts), 0);
 }
 
-static struct ibv_context *open_first(void)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx;
-	int n;
-
-	list = ibv_get_device_list(&n);
-	assert_non_null(list);
-	assert_int_equal(n, 1);
-	ctx = ibv_open_device(list[0]);
-	ibv_free_device_list(list);
-	return ctx;
-}
-
 static const struct ibv_qp_cap caps = {
 	.max_send_wr = 5,
 	.max_recv_wr = 5,
@@ -196,7 +182,7 @@ static void make_objs(struct objs *o)
 	struct ibv_srq_init_attr si = { .attr = { .max_wr = 5, .max_sge = 1 } };
 	struct ibv_qp_init_attr qi = { .qp_type = IBV_QPT_RC, .cap = caps };
 
-	o->ctx = open_first();
+	o->ctx = t_uv_open_only(NULL);
 	assert_non_null(o->ctx);
 	o->ch = ibv_create_comp_channel(o->ctx);
 	assert_non_null(o->ch);
@@ -440,7 +426,7 @@ static void reopen(void)
 	struct ibv_pd *pd;
 
 	t_uv_reset(t_uv.kernel);
-	ctx = open_first();
+	ctx = t_uv_open_only(NULL);
 	assert_non_null(ctx);
 	pd = ibv_alloc_pd(ctx);
 	assert_non_null(pd);

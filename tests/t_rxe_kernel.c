@@ -12,38 +12,6 @@
 
 struct t_rxe_kern t_rxe;
 
-enum verb { V_OTHER, V_CREATE_CQ, V_CREATE_QP, V_CREATE_SRQ, V_CREATE_AH };
-
-static enum verb verb_of(const struct t_uv_cmd *cmd)
-{
-	if (cmd->is_ioctl) {
-		if (cmd->object == UVERBS_OBJECT_CQ &&
-		    cmd->method == UVERBS_METHOD_CQ_CREATE)
-			return V_CREATE_CQ;
-		if (cmd->object == UVERBS_OBJECT_QP &&
-		    cmd->method == UVERBS_METHOD_QP_CREATE)
-			return V_CREATE_QP;
-		if (cmd->object == UVERBS_OBJECT_SRQ &&
-		    cmd->method == UVERBS_METHOD_SRQ_CREATE)
-			return V_CREATE_SRQ;
-		return V_OTHER;
-	}
-	switch (cmd->command) {
-	case IB_USER_VERBS_CMD_CREATE_CQ:
-	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ:
-		return V_CREATE_CQ;
-	case IB_USER_VERBS_CMD_CREATE_QP:
-	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_QP:
-		return V_CREATE_QP;
-	case IB_USER_VERBS_CMD_CREATE_SRQ:
-	case IB_USER_VERBS_CMD_CREATE_XSRQ:
-		return V_CREATE_SRQ;
-	case IB_USER_VERBS_CMD_CREATE_AH:
-		return V_CREATE_AH;
-	}
-	return V_OTHER;
-}
-
 /*
  * The queues handed out, so that each gets its header when the provider
  * maps it. A test creates and destroys objects by the hundred: the
@@ -95,15 +63,15 @@ static int put(struct t_uv_cmd *cmd, const void *src, size_t len)
 /* rdma_rxe's side of each command: its driver data. */
 static int rxe_answer(struct t_uv_cmd *cmd)
 {
-	switch (verb_of(cmd)) {
-	case V_CREATE_CQ: {
+	switch (t_uv_verb_of(cmd)) {
+	case T_UV_CREATE_CQ: {
 		struct rxe_create_cq_resp r = {
 			.mi = queue_at(16, sizeof(struct ib_uverbs_wc)),
 		};
 
 		return put(cmd, &r, sizeof(r));
 	}
-	case V_CREATE_QP: {
+	case T_UV_CREATE_QP: {
 		struct rxe_create_qp_resp r;
 
 		/* rdma_rxe keeps the caps asked for, when they are small. */
@@ -112,7 +80,7 @@ static int rxe_answer(struct t_uv_cmd *cmd)
 		r.sq_mi = queue_at(8, SEND_ELEM);
 		return put(cmd, &r, sizeof(r));
 	}
-	case V_CREATE_SRQ: {
+	case T_UV_CREATE_SRQ: {
 		struct rxe_create_srq_resp r = {
 			.mi = queue_at(8, RECV_ELEM),
 			.srq_num = 0x11,
@@ -120,7 +88,7 @@ static int rxe_answer(struct t_uv_cmd *cmd)
 
 		return put(cmd, &r, sizeof(r));
 	}
-	case V_CREATE_AH: {
+	case T_UV_CREATE_AH: {
 		struct rxe_create_ah_resp r = { .ah_num = t_rxe.ah_num };
 
 		return put(cmd, &r, sizeof(r));

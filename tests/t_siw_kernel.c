@@ -15,53 +15,6 @@
 
 struct t_siw_kern t_siw;
 
-enum verb {
-	V_OTHER,
-	V_GET_CONTEXT,
-	V_REG_MR,
-	V_CREATE_CQ,
-	V_CREATE_QP,
-	V_POST_SEND,
-	V_CREATE_SRQ
-};
-
-static enum verb verb_of(const struct t_uv_cmd *cmd)
-{
-	if (cmd->is_ioctl) {
-		if (cmd->object == UVERBS_OBJECT_DEVICE &&
-		    cmd->method == UVERBS_METHOD_GET_CONTEXT)
-			return V_GET_CONTEXT;
-		if (cmd->object == UVERBS_OBJECT_CQ &&
-		    cmd->method == UVERBS_METHOD_CQ_CREATE)
-			return V_CREATE_CQ;
-		if (cmd->object == UVERBS_OBJECT_QP &&
-		    cmd->method == UVERBS_METHOD_QP_CREATE)
-			return V_CREATE_QP;
-		if (cmd->object == UVERBS_OBJECT_SRQ &&
-		    cmd->method == UVERBS_METHOD_SRQ_CREATE)
-			return V_CREATE_SRQ;
-		return V_OTHER;
-	}
-	switch (cmd->command) {
-	case IB_USER_VERBS_CMD_GET_CONTEXT:
-		return V_GET_CONTEXT;
-	case IB_USER_VERBS_CMD_REG_MR:
-		return V_REG_MR;
-	case IB_USER_VERBS_CMD_CREATE_CQ:
-	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ:
-		return V_CREATE_CQ;
-	case IB_USER_VERBS_CMD_CREATE_QP:
-	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_QP:
-		return V_CREATE_QP;
-	case IB_USER_VERBS_CMD_POST_SEND:
-		return V_POST_SEND;
-	case IB_USER_VERBS_CMD_CREATE_SRQ:
-	case IB_USER_VERBS_CMD_CREATE_XSRQ:
-		return V_CREATE_SRQ;
-	}
-	return V_OTHER;
-}
-
 static int put(struct t_uv_cmd *cmd, const void *src, size_t len)
 {
 	memcpy(cmd->drv_out, src,
@@ -72,13 +25,13 @@ static int put(struct t_uv_cmd *cmd, const void *src, size_t len)
 /* siw's side of each command: its driver data. */
 static int siw_answer(struct t_uv_cmd *cmd)
 {
-	switch (verb_of(cmd)) {
-	case V_GET_CONTEXT: {
+	switch (t_uv_verb_of(cmd)) {
+	case T_UV_GET_CONTEXT: {
 		struct siw_uresp_alloc_ctx r = { .dev_id = T_DEV_ID };
 
 		return put(cmd, &r, sizeof(r));
 	}
-	case V_REG_MR: {
+	case T_UV_REG_MR: {
 		struct siw_uresp_reg_mr r = { .stag = 0x2a00 };
 
 		t_siw.reg_mr_in_len = cmd->drv_in_len;
@@ -89,7 +42,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 		r.stag |= t_siw.reg_mr_in.stag_key;
 		return put(cmd, &r, sizeof(r));
 	}
-	case V_CREATE_CQ: {
+	case T_UV_CREATE_CQ: {
 		struct siw_uresp_create_cq r = {
 			.cq_id = 7,
 			.num_cqe = T_NUM_CQE,
@@ -99,7 +52,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 		t_siw.create_cq_out_len = cmd->drv_out_len;
 		return put(cmd, &r, sizeof(r));
 	}
-	case V_CREATE_QP: {
+	case T_UV_CREATE_QP: {
 		struct siw_uresp_create_qp r = {
 			.qp_id = 9,
 			.num_sqe = T_NUM_WQE,
@@ -115,7 +68,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 		t_uv_echo_qp_caps(cmd);
 		return put(cmd, &r, sizeof(r));
 	}
-	case V_CREATE_SRQ: {
+	case T_UV_CREATE_SRQ: {
 		struct siw_uresp_create_srq r = {
 			.num_rqe = T_NUM_WQE,
 			.srq_key = T_SRQ_KEY,
@@ -123,7 +76,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 
 		return put(cmd, &r, sizeof(r));
 	}
-	case V_POST_SEND: {
+	case T_UV_POST_SEND: {
 		const struct ib_uverbs_post_send *ps = cmd->core_in;
 
 		t_siw.doorbells++;

@@ -25,6 +25,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <infiniband/verbs.h>
 #include <rdma/rdma_user_ioctl.h>
 
 #include "t_uverbs.h"
@@ -70,6 +71,21 @@ bool t_uv_is_fake(int fd)
 		return false;
 	path[n] = '\0';
 	return !strncmp(path, "/dev/infiniband/uverbs", 22);
+}
+
+struct ibv_context *t_uv_open_only(const char *name)
+{
+	struct ibv_context *ctx = NULL;
+	struct ibv_device **list;
+	int n;
+
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return NULL;
+	if (n == 1 && (!name || !strcmp(ibv_get_device_name(list[0]), name)))
+		ctx = ibv_open_device(list[0]);
+	ibv_free_device_list(list);
+	return ctx;
 }
 
 /* The pattern: distinct bytes that never read as a user address. */

@@ -126,6 +126,13 @@ const char *t_uv_kernel_name(enum t_uv_kernel kernel);
 bool t_uv_is_fake(int fd);
 
 /*
+ * Opens the one device listed, which must be named @name (NULL: any);
+ * NULL if the list holds another number of devices, or another name.
+ */
+struct ibv_context;
+struct ibv_context *t_uv_open_only(const char *name);
+
+/*
  * Names a buffer of the test, so that the trace shows addresses inside
  * it as "<name>+<offset>" instead of by order of appearance. Forgotten
  * by t_uv_forget_all().
@@ -148,6 +155,23 @@ void t_uv_pattern(void *buf, size_t len, uint32_t seed);
 
 /* The attribute @id of a method the fake is answering, or NULL. */
 struct ib_uverbs_attr *t_uv_attr(const struct t_uv_cmd *cmd, uint16_t id);
+
+/*
+ * The commands a fake driver answers with data of its own, whichever way
+ * they came (an ioctl method, a write() command, the tunnel).
+ */
+enum t_uv_verb {
+	T_UV_OTHER,
+	T_UV_GET_CONTEXT,
+	T_UV_REG_MR,
+	T_UV_CREATE_CQ,
+	T_UV_CREATE_QP,
+	T_UV_CREATE_SRQ,
+	T_UV_CREATE_AH,
+	T_UV_POST_SEND,
+};
+
+enum t_uv_verb t_uv_verb_of(const struct t_uv_cmd *cmd);
 
 /*
  * Event files (t_uverbs_files.c). A new file the fake hands out: an

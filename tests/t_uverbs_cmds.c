@@ -347,6 +347,45 @@ static const struct t_uv_write writes[] = {
 	W_EX_NORESP(MODIFY_CQ, ib_uverbs_ex_modify_cq),
 };
 
+enum t_uv_verb t_uv_verb_of(const struct t_uv_cmd *cmd)
+{
+	if (cmd->is_ioctl) {
+		if (cmd->object == UVERBS_OBJECT_DEVICE &&
+		    cmd->method == UVERBS_METHOD_GET_CONTEXT)
+			return T_UV_GET_CONTEXT;
+		if (cmd->object == UVERBS_OBJECT_CQ &&
+		    cmd->method == UVERBS_METHOD_CQ_CREATE)
+			return T_UV_CREATE_CQ;
+		if (cmd->object == UVERBS_OBJECT_QP &&
+		    cmd->method == UVERBS_METHOD_QP_CREATE)
+			return T_UV_CREATE_QP;
+		if (cmd->object == UVERBS_OBJECT_SRQ &&
+		    cmd->method == UVERBS_METHOD_SRQ_CREATE)
+			return T_UV_CREATE_SRQ;
+		return T_UV_OTHER;
+	}
+	switch (cmd->command) {
+	case IB_USER_VERBS_CMD_GET_CONTEXT:
+		return T_UV_GET_CONTEXT;
+	case IB_USER_VERBS_CMD_REG_MR:
+		return T_UV_REG_MR;
+	case IB_USER_VERBS_CMD_CREATE_CQ:
+	case EX | IB_USER_VERBS_EX_CMD_CREATE_CQ:
+		return T_UV_CREATE_CQ;
+	case IB_USER_VERBS_CMD_CREATE_QP:
+	case EX | IB_USER_VERBS_EX_CMD_CREATE_QP:
+		return T_UV_CREATE_QP;
+	case IB_USER_VERBS_CMD_CREATE_SRQ:
+	case IB_USER_VERBS_CMD_CREATE_XSRQ:
+		return T_UV_CREATE_SRQ;
+	case IB_USER_VERBS_CMD_CREATE_AH:
+		return T_UV_CREATE_AH;
+	case IB_USER_VERBS_CMD_POST_SEND:
+		return T_UV_POST_SEND;
+	}
+	return T_UV_OTHER;
+}
+
 const struct t_uv_write *t_uv_find_write(uint32_t command)
 {
 	for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++)
