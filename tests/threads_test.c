@@ -271,17 +271,32 @@ static void *qp_churn(void *arg)
 	return NULL;
 }
 
-/* Waits at most a second for @s; false on the deadline or at the end. */
+/*
+ * Waits for @s up to TAKE_WAIT_S (generous: under memcheck, on a loaded
+ * machine, a thread may wait long for its turn), looking every 100 ms
+ * whether the run is over; false then, or at the deadline.
+ */
+#define TAKE_WAIT_S 10
+
 static bool wait_taken(sem_t *s)
 {
-	struct timespec until;
+	for (int i = 0; i < TAKE_WAIT_S * 10; i++) {
+		struct timespec until;
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec++;
-	while (sem_timedwait(s, &until))
-		if (errno != EINTR)
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100 * 1000 * 1000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		if (!sem_timedwait(s, &until))
+			return true;
+		if (errno != ETIMEDOUT && errno != EINTR)
 			return false;
-	return true;
+		if (!time_left())
+			return false;
+	}
+	return false;
 }
 
 /* Arms the event CQ and has the kernel signal it, one event a round. */
@@ -298,7 +313,8 @@ static void *cq_armer(void *arg)
 			break;
 		if (!wait_taken(&t.comp_taken)) {
 			if (time_left())
-				failed(w, "no CQ event taken within 1 s");
+				failed(w, "no CQ event taken within %d s",
+				       TAKE_WAIT_S);
 			break;
 		}
 		w->rounds++;
@@ -350,7 +366,8 @@ static void *async_reporter(void *arg)
 			break;
 		if (!wait_taken(&t.async_taken)) {
 			if (time_left())
-				failed(w, "no async event taken within 1 s");
+				failed(w, "no async event taken within %d s",
+				       TAKE_WAIT_S);
 			break;
 		}
 		w->rounds++;
