@@ -53,13 +53,6 @@ static struct mminfo queue_at(uint32_t slots, size_t elem)
 	return mi;
 }
 
-static int put(struct t_uv_cmd *cmd, const void *src, size_t len)
-{
-	memcpy(cmd->drv_out, src,
-	       len < cmd->drv_out_len ? len : cmd->drv_out_len);
-	return 0;
-}
-
 /* rdma_rxe's side of each command: its driver data. */
 static int rxe_answer(struct t_uv_cmd *cmd)
 {
@@ -69,7 +62,7 @@ static int rxe_answer(struct t_uv_cmd *cmd)
 			.mi = queue_at(16, sizeof(struct ib_uverbs_wc)),
 		};
 
-		return put(cmd, &r, sizeof(r));
+		return t_uv_put(cmd, &r, sizeof(r));
 	}
 	case T_UV_CREATE_QP: {
 		struct rxe_create_qp_resp r;
@@ -78,7 +71,7 @@ static int rxe_answer(struct t_uv_cmd *cmd)
 		t_uv_echo_qp_caps(cmd);
 		r.rq_mi = queue_at(8, RECV_ELEM);
 		r.sq_mi = queue_at(8, SEND_ELEM);
-		return put(cmd, &r, sizeof(r));
+		return t_uv_put(cmd, &r, sizeof(r));
 	}
 	case T_UV_CREATE_SRQ: {
 		struct rxe_create_srq_resp r = {
@@ -86,12 +79,12 @@ static int rxe_answer(struct t_uv_cmd *cmd)
 			.srq_num = 0x11,
 		};
 
-		return put(cmd, &r, sizeof(r));
+		return t_uv_put(cmd, &r, sizeof(r));
 	}
 	case T_UV_CREATE_AH: {
 		struct rxe_create_ah_resp r = { .ah_num = t_rxe.ah_num };
 
-		return put(cmd, &r, sizeof(r));
+		return t_uv_put(cmd, &r, sizeof(r));
 	}
 	default:
 		return 0;

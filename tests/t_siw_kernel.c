@@ -15,13 +15,6 @@
 
 struct t_siw_kern t_siw;
 
-static int put(struct t_uv_cmd *cmd, const void *src, size_t len)
-{
-	memcpy(cmd->drv_out, src,
-	       len < cmd->drv_out_len ? len : cmd->drv_out_len);
-	return 0;
-}
-
 /* siw's side of each command: its driver data. */
 static int siw_answer(struct t_uv_cmd *cmd)
 {
@@ -29,7 +22,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 	case T_UV_GET_CONTEXT: {
 		struct siw_uresp_alloc_ctx r = { .dev_id = T_DEV_ID };
 
-		return put(cmd, &r, sizeof(r));
+		return t_uv_put(cmd, &r, sizeof(r));
 	}
 	case T_UV_REG_MR: {
 		struct siw_uresp_reg_mr r = { .stag = 0x2a00 };
@@ -40,7 +33,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 			memcpy(&t_siw.reg_mr_in, cmd->drv_in,
 			       sizeof(t_siw.reg_mr_in));
 		r.stag |= t_siw.reg_mr_in.stag_key;
-		return put(cmd, &r, sizeof(r));
+		return t_uv_put(cmd, &r, sizeof(r));
 	}
 	case T_UV_CREATE_CQ: {
 		struct siw_uresp_create_cq r = {
@@ -50,7 +43,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 		};
 
 		t_siw.create_cq_out_len = cmd->drv_out_len;
-		return put(cmd, &r, sizeof(r));
+		return t_uv_put(cmd, &r, sizeof(r));
 	}
 	case T_UV_CREATE_QP: {
 		struct siw_uresp_create_qp r = {
@@ -66,7 +59,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 		 * (siw_create_qp() checks them against its limits only).
 		 */
 		t_uv_echo_qp_caps(cmd);
-		return put(cmd, &r, sizeof(r));
+		return t_uv_put(cmd, &r, sizeof(r));
 	}
 	case T_UV_CREATE_SRQ: {
 		struct siw_uresp_create_srq r = {
@@ -74,7 +67,7 @@ static int siw_answer(struct t_uv_cmd *cmd)
 			.srq_key = T_SRQ_KEY,
 		};
 
-		return put(cmd, &r, sizeof(r));
+		return t_uv_put(cmd, &r, sizeof(r));
 	}
 	case T_UV_POST_SEND: {
 		const struct ib_uverbs_post_send *ps = cmd->core_in;

@@ -173,6 +173,9 @@ enum t_uv_verb {
 
 enum t_uv_verb t_uv_verb_of(const struct t_uv_cmd *cmd);
 
+/* A driver's answer: @len bytes of @src, cut to the room given; 0. */
+int t_uv_put(struct t_uv_cmd *cmd, const void *src, size_t len);
+
 /*
  * Event files (t_uverbs_files.c). A new file the fake hands out: an
  * eventfd at a fixed number, whose read() gives the records queued on it.

@@ -347,6 +347,13 @@ static const struct t_uv_write writes[] = {
 	W_EX_NORESP(MODIFY_CQ, ib_uverbs_ex_modify_cq),
 };
 
+int t_uv_put(struct t_uv_cmd *cmd, const void *src, size_t len)
+{
+	memcpy(cmd->drv_out, src,
+	       len < cmd->drv_out_len ? len : cmd->drv_out_len);
+	return 0;
+}
+
 enum t_uv_verb t_uv_verb_of(const struct t_uv_cmd *cmd)
 {
 	if (cmd->is_ioctl) {
