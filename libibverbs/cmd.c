@@ -42,10 +42,11 @@ static enum cmd_route legacy_route(struct ibv_context *ctx,
 enum cmd_route cmd_route(struct ibv_context *ctx,
 			 struct ibv_command_buffer *cmdb, int *ret)
 {
-	if (kcmd_ioctl_refused(ctx, cmdb->hdr.object_id, cmdb->hdr.method_id))
-		return legacy_route(ctx, cmdb, ret);
+	/*
+	 * kcmd_ioctl() remembers a refusal, and answers it unsent next
+	 * time.
+	 */
 	*ret = kcmd_ioctl(ctx, cmdb);
-	/* kcmd_ioctl() has remembered the refusal for next time. */
 	if (*ret == ENOTTY || *ret == EPROTONOSUPPORT)
 		return legacy_route(ctx, cmdb, ret);
 	return CMD_DONE;
@@ -131,19 +132,26 @@ static int destroy_write(struct ibv_context *ctx, const struct cmd_destroy *d,
 	return kcmd_write(ctx, &w);
 }
 
+/*
+ * A destroy carries no provider data, so it needs no command buffer: the
+ * method is built in place and sent by kcmd_call(), which also answers
+ * a method the kernel has refused before without a system call.
+ */
 int cmd_destroy(struct ibv_context *ctx, const struct cmd_destroy *d,
 		uint32_t handle, void *resp)
 {
-	DECLARE_COMMAND_BUFFER(cmdb, d->object_id, d->method_id, 2);
+	union kcmd_call c;
+	unsigned int n = 0;
 	int ret;
 
 	/* Answer before handle: the order rdma-core 44 sends them in. */
 	if (d->ioctl_resp_len)
-		fill_attr_out(cmdb, d->resp_attr,
+		kcmd_attr_out(&c, n++, d->resp_attr,
 			      (char *)resp + d->ioctl_resp_off,
 			      d->ioctl_resp_len);
-	fill_attr_in_obj(cmdb, d->handle_attr, handle);
-	if (cmd_route(ctx, cmdb, &ret) != CMD_DONE)
+	kcmd_attr(&c, n++, d->handle_attr, 0, handle);
+	ret = kcmd_call(ctx, &c, n, d->object_id, d->method_id);
+	if (ret == ENOTTY || ret == EPROTONOSUPPORT)
 		ret = destroy_write(ctx, d, handle, resp);
 	return ret;
 }

@@ -88,13 +88,15 @@ IBV_EXPORT int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num,
 				  struct ibv_query_port *cmd, size_t cmd_size)
 {
 	struct ib_uverbs_query_port_resp_ex resp = {};
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_DEVICE,
-			       UVERBS_METHOD_QUERY_PORT, 2);
+	union kcmd_call c;
 	int ret;
 
-	fill_attr_const_in(cmdb, UVERBS_ATTR_QUERY_PORT_PORT_NUM, port_num);
-	fill_attr_out_ptr(cmdb, UVERBS_ATTR_QUERY_PORT_RESP, &resp);
-	if (cmd_route(context, cmdb, &ret) != CMD_DONE)
+	kcmd_attr(&c, 0, UVERBS_ATTR_QUERY_PORT_PORT_NUM, sizeof(uint64_t),
+		  port_num);
+	kcmd_attr_out(&c, 1, UVERBS_ATTR_QUERY_PORT_RESP, &resp, sizeof(resp));
+	ret = kcmd_call(context, &c, 2, UVERBS_OBJECT_DEVICE,
+			UVERBS_METHOD_QUERY_PORT);
+	if (ret == ENOTTY || ret == EPROTONOSUPPORT)
 		return query_port_write(context, port_num, port_attr, cmd,
 					cmd_size);
 	if (ret)
@@ -222,16 +224,24 @@ bool cmd_query_gid_entry(struct ibv_context *ctx, uint32_t port_num,
 			 uint32_t gid_index, struct ibv_gid_entry *entry,
 			 uint32_t flags, size_t entry_size, int *ret)
 {
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_DEVICE,
-			       UVERBS_METHOD_QUERY_GID_ENTRY, 4);
+	union kcmd_call c;
 
-	fill_attr_const_in(cmdb, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port_num);
-	fill_attr_const_in(cmdb, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX,
-			   gid_index);
-	fill_attr_in_uint32(cmdb, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, flags);
-	fill_attr_out(cmdb, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, entry,
+	/* An attribute's length has 16 bits. */
+	if (entry_size > UINT16_MAX) {
+		*ret = with_errno(EINVAL);
+		return false;
+	}
+	kcmd_attr(&c, 0, UVERBS_ATTR_QUERY_GID_ENTRY_PORT, sizeof(uint64_t),
+		  port_num);
+	kcmd_attr(&c, 1, UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX,
+		  sizeof(uint64_t), gid_index);
+	kcmd_attr_in(&c, 2, UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, &flags,
+		     sizeof(flags));
+	kcmd_attr_out(&c, 3, UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, entry,
 		      entry_size);
-	return no_method(ctx, cmdb, ret);
+	*ret = kcmd_call(ctx, &c, 4, UVERBS_OBJECT_DEVICE,
+			 UVERBS_METHOD_QUERY_GID_ENTRY);
+	return *ret == ENOTTY || *ret == EPROTONOSUPPORT;
 }
 
 bool cmd_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *entries,

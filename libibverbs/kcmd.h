@@ -21,7 +21,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
+
+#include <rdma/rdma_user_ioctl_cmds.h>
 
 struct ibv_command_buffer;
 struct ibv_context;
@@ -86,9 +89,67 @@ int kcmd_doorbell(struct ibv_context *ctx, uint32_t command, uint32_t handle,
 		  uint32_t wqe_size, void **bad);
 
 /*
+ * An ioctl method the core fills whole, with no provider buffer linked
+ * to it: the kernel's header and room for KCMD_CALL_ATTRS attributes,
+ * filled by the kcmd_attr*() helpers below and sent by kcmd_call(). A
+ * destroy or a tunnelled write() command costs a few stores this way,
+ * where a struct ibv_command_buffer pays for the chain it might carry.
+ * A union, because the header ends in a flexible array.
+ */
+#define KCMD_CALL_ATTRS 5
+union kcmd_call {
+	struct ib_uverbs_ioctl_hdr hdr;
+	uint8_t room[sizeof(struct ib_uverbs_ioctl_hdr) +
+		     KCMD_CALL_ATTRS * sizeof(struct ib_uverbs_attr)];
+};
+
+/* Attribute @i: @id with @len bytes of @data, mandatory. */
+static inline void kcmd_attr(union kcmd_call *c, unsigned int i, uint16_t id,
+			     uint16_t len, uint64_t data)
+{
+	c->hdr.attrs[i] = (struct ib_uverbs_attr){
+		.attr_id = id,
+		.len = len,
+		.flags = UVERBS_ATTR_F_MANDATORY,
+		.data = data,
+	};
+}
+
+/* Input bytes: up to 8 travel inline, more by pointer (as fill_attr_in). */
+static inline void kcmd_attr_in(union kcmd_call *c, unsigned int i, uint16_t id,
+				const void *ptr, uint16_t len)
+{
+	uint64_t data = 0;
+
+	if (len > sizeof(data))
+		data = (uintptr_t)ptr;
+	else
+		memcpy(&data, ptr, len);
+	kcmd_attr(c, i, id, len, data);
+}
+
+/* Output bytes, always by pointer. */
+static inline void kcmd_attr_out(union kcmd_call *c, unsigned int i,
+				 uint16_t id, void *ptr, uint16_t len)
+{
+	kcmd_attr(c, i, id, len, (uintptr_t)ptr);
+}
+
+/*
+ * Sends method @method_id of @object_id with the first @num_attrs
+ * attributes of @c; 0 or a positive errno value (also left in errno).
+ * A method the kernel refused before (see kcmd_ioctl_refused()) is not
+ * sent again: the answer is its refusal, ENOTTY or EPROTONOSUPPORT, at
+ * no system call, and the caller falls back to its write() form.
+ */
+int kcmd_call(struct ibv_context *ctx, union kcmd_call *c,
+	      unsigned int num_attrs, uint16_t object_id, uint16_t method_id);
+
+/*
  * execute_ioctl() for a caller that has another way to send the command
  * when the kernel lacks the method: the same, without explaining the
- * refusal (explain.c), since nothing has failed yet.
+ * refusal (explain.c), since nothing has failed yet. A method refused
+ * before is answered as kcmd_call() answers it, unsent.
  */
 int kcmd_ioctl(struct ibv_context *ctx, struct ibv_command_buffer *cmd);
 

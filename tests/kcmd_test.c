@@ -564,6 +564,30 @@ static void test_write_bad_sizes(void **state)
 	assert_int_equal(t_syscalls(), 0);
 }
 
+/*
+ * Through INVOKE_WRITE each part is an attribute, whose length has 16
+ * bits: a provider part the basic header could still count (up to
+ * 65535 words) is EINVAL, unsent, rather than cut short.
+ */
+static void test_tunnel_part_too_long(void **state)
+{
+	struct ibv_context *ctx = *state;
+	static uint64_t req[(16 + 65536) / 8];
+	struct kcmd_write_args w = {
+		.command = IB_USER_VERBS_CMD_ALLOC_PD,
+		.req = req,
+		.req_core = 16,
+		.req_len = sizeof(req),
+	};
+
+	assert_int_equal(kcmd_write(ctx, &w), EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(t_syscalls(), 0);
+	w.req_len = 16 + 65528;
+	assert_int_equal(kcmd_write(ctx, &w), 0);
+	assert_int_equal(t_syscalls(), 1);
+}
+
 #define T_THREADS 8
 #define T_PER_THREAD 200
 
@@ -647,6 +671,7 @@ int main(void)
 		T_CASE(test_errors_pass_through),
 		T_CASE(test_write_partial_response_word),
 		T_CASE(test_write_bad_sizes),
+		T_CASE(test_tunnel_part_too_long),
 		T_CASE(test_threads),
 		T_CASE(test_threads_no_ioctl),
 	};
