@@ -5,7 +5,8 @@
  * overflow, for discovery (discover.c, drivers.c) and for providers
  * (ibv_read_sysfs_file(), ibv_read_ibdev_sysfs_file()). A hostile tree
  * may put a FIFO or a directory where an attribute belongs; such a file
- * is refused, not read.
+ * is refused, not read. The kernel's own sysfs holds no such thing, so a
+ * device attribute read there costs open, read and close, no fstat.
  */
 #include <stdio.h>
 #include <ctype.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "driver.h"
@@ -28,7 +30,13 @@
 static char sysfs_path[PATH_MAX];
 /* SYSFS_PATH is too long to name a directory; sysfs_path is "". */
 static bool sysfs_path_unusable;
+/* The root is a mount of the kernel's sysfs, not a tree of files. */
+static bool sysfs_path_kernel;
 static pthread_once_t sysfs_once = PTHREAD_ONCE_INIT;
+
+#ifndef SYSFS_MAGIC
+#define SYSFS_MAGIC 0x62656572
+#endif
 
 /*
  * A SYSFS_PATH that does not fit is never cut short or replaced by /sys:
@@ -37,21 +45,25 @@ static pthread_once_t sysfs_once = PTHREAD_ONCE_INIT;
 static void sysfs_path_init(void)
 {
 	const char *env = env_get(ENV_SYSFS_PATH);
+
+	struct statfs fs;
 	size_t len;
 
 	strcpy(sysfs_path, "/sys");
-	if (!env || !*env)
-		return;
-	len = strlen(env);
-	while (len > 1 && env[len - 1] == '/')
-		len--;
-	if (len >= sizeof(sysfs_path)) {
-		sysfs_path[0] = '\0';
-		sysfs_path_unusable = true;
-		return;
+	if (env && *env) {
+		len = strlen(env);
+		while (len > 1 && env[len - 1] == '/')
+			len--;
+		if (len >= sizeof(sysfs_path)) {
+			sysfs_path[0] = '\0';
+			sysfs_path_unusable = true;
+			return;
+		}
+		memcpy(sysfs_path, env, len);
+		sysfs_path[len] = '\0';
 	}
-	memcpy(sysfs_path, env, len);
-	sysfs_path[len] = '\0';
+	sysfs_path_kernel = !statfs(sysfs_path, &fs) &&
+			    fs.f_type == SYSFS_MAGIC;
 }
 
 /**
@@ -109,15 +121,16 @@ const char *file_kind(mode_t mode)
  * Opens a sysfs attribute, which is always a regular file. A FIFO or
  * device node in a tree SYSFS_PATH points at could block the open or the
  * read forever, so the open does not wait and only regular files are kept.
+ * In the kernel's own sysfs (@kernel_tree) there is nothing else to meet.
  */
-static int open_attr(int dirfd, const char *file)
+static int open_attr(int dirfd, const char *file, bool kernel_tree)
 {
 	struct stat st;
 	int fd, err;
 
 	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return -1;
+	if (fd < 0 || kernel_tree)
+		return fd;
 	if (fstat(fd, &st))
 		goto err_close;
 	if (S_ISREG(st.st_mode))
@@ -137,7 +150,8 @@ err_close:
  * a single page. A trailing newline is dropped; content that fills @buf
  * without one cannot be terminated and is an error.
  */
-int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
+static int read_attr(int dirfd, const char *file, char *buf, size_t size,
+		     bool kernel_tree)
 {
 	ssize_t len;
 	int fd;
@@ -146,7 +160,7 @@ int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
 		errno = EINVAL;
 		return -1;
 	}
-	fd = open_attr(dirfd, file);
+	fd = open_attr(dirfd, file, kernel_tree);
 	if (fd < 0)
 		return -1;
 	len = read(fd, buf, size);
@@ -154,6 +168,11 @@ int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
 	if (len < 0)
 		return -1;
 	return sysfs_attr_text(buf, len, size);
+}
+
+int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)
+{
+	return read_attr(dirfd, file, buf, size, false);
 }
 
 /*
@@ -174,6 +193,20 @@ int sysfs_attr_text(char *buf, size_t len, size_t size)
 	return (int)len;
 }
 
+/* @file in @dir; @kernel_tree: both are in the kernel's sysfs. */
+static int read_in_dir(const char *dir, const char *file, char *buf,
+		       size_t size, bool kernel_tree)
+{
+	char path[PATH_MAX];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >=
+	    sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return read_attr(AT_FDCWD, path, buf, size, kernel_tree);
+}
+
 /**
  * ibv_read_sysfs_file - read a sysfs attribute into @buf
  * @dir: directory holding the attribute
@@ -187,18 +220,11 @@ int sysfs_attr_text(char *buf, size_t len, size_t size)
 IBV_EXPORT int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 				   size_t size)
 {
-	char path[PATH_MAX];
-
 	if (!dir || !file || !buf) {
 		errno = EINVAL;
 		return -1;
 	}
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >=
-	    sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return ibv_read_sysfs_file_at(AT_FDCWD, path, buf, size);
+	return read_in_dir(dir, file, buf, size, false);
 }
 
 /**
@@ -227,7 +253,13 @@ IBV_EXPORT int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	return ibv_read_sysfs_file(sysfs_dev->ibdev_path, rel, buf, size);
+	/*
+	 * Discovery put the device's directory below the root, and the
+	 * provider's format names an attribute in it.
+	 */
+	ibv_get_sysfs_path();
+	return read_in_dir(sysfs_dev->ibdev_path, rel, buf, size,
+			   sysfs_path_kernel);
 }
 
 int sysfs_read_u64(int dirfd, const char *file, int base, uint64_t *val)
