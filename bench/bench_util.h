@@ -7,6 +7,7 @@
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,5 +42,15 @@ double median(double *v, size_t n);
 
 /* Pin the calling process to the last online CPU, when there are two. */
 void pin_last_cpu(void);
+
+/*
+ * Print "<program>: mapped <path>" for the libibverbs and the rxe and siw
+ * provider files the process has mapped (bench_maps.c), so that a
+ * script can tell which core and which providers it measured.
+ */
+void print_mapped(void);
+
+/* "dc" in the VmFlags of the mapping at @addr: MADV_DONTFORK is set. */
+bool dontfork_set(const void *addr);
 
 #endif

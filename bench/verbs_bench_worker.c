@@ -98,25 +98,6 @@ static void open_dev(struct wk *w, const char *name)
 		die("ibv_query_gid %d: %s", w->gid_index, strerror(errno));
 }
 
-/* "dc" in the VmFlags of the mapping at @addr: MADV_DONTFORK is set. */
-static bool dontfork_set(const void *addr)
-{
-	char line[512];
-	uintptr_t lo, hi, a = (uintptr_t)addr;
-	bool in = false, dc = false;
-	FILE *f = fopen("/proc/self/smaps", "re");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
-			in = a >= lo && a < hi;
-		else if (in && !strncmp(line, "VmFlags:", 8))
-			dc = strstr(line, " dc") != NULL;
-	}
-	if (f)
-		fclose(f);
-	return dc;
-}
-
 /* Whether a registration marks its pages: the fork tracker is on. */
 static bool tracker_on(struct wk *w)
 {

@@ -22,7 +22,6 @@
  * reader knows whether the poll figures hold empty polls too.
  */
 #include <getopt.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,26 +235,6 @@ static void round_of(struct wrc *w, enum kind k)
 		drain(w->cq_b, WRC_DEPTH, true);
 }
 
-/* The provider file and the core the process runs, for the record. */
-static void print_maps(void)
-{
-	char line[PATH_MAX + 128], *p;
-	FILE *f = fopen("/proc/self/maps", "re");
-
-	if (!f)
-		die("cannot read /proc/self/maps");
-	while (fgets(line, sizeof(line), f)) {
-		p = strchr(line, '/');
-		if (!p ||
-		    !(strstr(p, "/libibverbs.so") ||
-		      strstr(p, "/librxe-rdmav") || strstr(p, "/libsiw-rdmav")))
-			continue;
-		if (strstr(line, " r-xp "))
-			printf("wr_count: mapped %s", p);
-	}
-	fclose(f);
-}
-
 int main(int argc, char **argv)
 {
 	struct wrc w = { .attr = { .cap = { .max_send_wr = WRC_DEPTH,
@@ -294,7 +273,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < rounds * WRC_DEPTH; i++)
 		if (wrc_op_poll_empty(w.cq_a, &wc))
 			die("a completion in a drained CQ");
-	print_maps();
+	print_mapped();
 	/* The calls of each counted function, for the script to divide by. */
 	printf("wr_count: %s calls post_send=%d post_send_write=%d "
 	       "post_send_inline=%d post_recv=%d poll_send=%lu poll_recv=%lu "
