@@ -36,10 +36,8 @@
 #endif
 
 #include "bench_util.h"
-#include "rc_connect.h"
 #include "wr_count.h"
 
-#define MSG 64 /* bytes of every message */
 /*
  * Kept whole and apart: never inlined, cloned or folded into a twin
  * (GCC's identical code folding would merge the three post_send ones).
@@ -120,42 +118,11 @@ static int (*const post_fn[NUM_KINDS])(struct ibv_qp *,
 
 static unsigned long misses_send, misses_recv;
 
-void wrc_resources(struct wrc *w)
-{
-	w->pd = ibv_alloc_pd(w->ctx);
-	if (!w->pd)
-		die("ibv_alloc_pd failed");
-	w->buf_len = 2 * MSG;
-	w->buf = calloc(1, w->buf_len);
-	if (!w->buf)
-		die("out of memory");
-	w->mr = ibv_reg_mr(w->pd, w->buf, w->buf_len,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	if (!w->mr)
-		die("ibv_reg_mr failed");
-	w->cq_a = ibv_create_cq(w->ctx, 2 * WRC_DEPTH, NULL, NULL, 0);
-	w->cq_b = ibv_create_cq(w->ctx, 2 * WRC_DEPTH, NULL, NULL, 0);
-	if (!w->cq_a || !w->cq_b)
-		die("ibv_create_cq failed");
-}
-
-static struct ibv_qp *rc_qp(struct wrc *w, struct ibv_cq *cq)
-{
-	struct ibv_qp *qp;
-
-	w->attr.send_cq = w->attr.recv_cq = cq;
-	qp = ibv_create_qp(w->pd, &w->attr);
-	if (!qp)
-		die("ibv_create_qp failed");
-	return qp;
-}
-
 /* rxe: a and b on the device, each connected to the other. */
 static void connect_rxe(struct wrc *w, const char *dev)
 {
 	struct ibv_device **list = ibv_get_device_list(NULL);
 	const char *gidx = getenv("IBV_VM_RXE_GID_INDEX");
-	const char *failed = "";
 	union ibv_gid gid;
 	int i, idx = gidx ? atoi(gidx) : 1;
 
@@ -167,14 +134,10 @@ static void connect_rxe(struct wrc *w, const char *dev)
 	w->ctx = ibv_open_device(list[i]);
 	if (!w->ctx)
 		die("ibv_open_device %s failed", dev);
-	wrc_resources(w);
-	w->a = rc_qp(w, w->cq_a);
-	w->b = rc_qp(w, w->cq_b);
 	if (ibv_query_gid(w->ctx, 1, idx, &gid))
 		die("ibv_query_gid %d failed", idx);
-	if (rc_connect(ibv_modify_qp, w->a, &gid, idx, w->b->qp_num, &failed) ||
-	    rc_connect(ibv_modify_qp, w->b, &gid, idx, w->a->qp_num, &failed))
-		die("%s failed", failed);
+	wrc_resources(w);
+	wrc_connect_gid(w, &gid, idx);
 }
 
 /* Uncounted: long enough for the kernel to finish a round. */
@@ -210,8 +173,9 @@ static void drain(struct ibv_cq *cq, int n, bool recv)
 
 static void round_of(struct wrc *w, enum kind k)
 {
-	struct ibv_sge src = { (uintptr_t)w->buf, MSG, w->mr->lkey };
-	struct ibv_sge dst = { (uintptr_t)w->buf + MSG, MSG, w->mr->lkey };
+	struct ibv_sge src = { (uintptr_t)w->buf, WRC_MSG, w->mr->lkey };
+	struct ibv_sge dst = { (uintptr_t)w->buf + WRC_MSG, WRC_MSG,
+			       w->mr->lkey };
 	struct ibv_recv_wr rwr = { .sg_list = &dst, .num_sge = 1 };
 	struct ibv_send_wr swr = { .sg_list = &src,
 				   .num_sge = 1,
@@ -241,7 +205,7 @@ int main(int argc, char **argv)
 					    .max_recv_wr = WRC_DEPTH,
 					    .max_send_sge = 1,
 					    .max_recv_sge = 1,
-					    .max_inline_data = MSG },
+					    .max_inline_data = WRC_MSG },
 				   .qp_type = IBV_QPT_RC } };
 	struct ibv_wc wc;
 	int rounds = 8, opt;
