@@ -114,15 +114,17 @@ static void modify_scalars(struct ib_uverbs_modify_qp *m,
 
 /*
  * The kernel's modify request from the public attr and mask. The mask
- * bits are the kernel's own (IB_QP_*), so they pass unchanged; fields
- * outside the mask go as zero.
+ * bits are the kernel's own (IB_QP_*), so they pass unchanged. Fields
+ * outside the mask stay as the provider left them, as rdma-core 44 sends
+ * them: the kernel reads only what the mask names. The reserved bytes
+ * go as zero.
  */
 static void modify_to_kern(struct ib_uverbs_modify_qp *m, struct ibv_qp *qp,
 			   const struct ibv_qp_attr *a, int mask)
 {
-	memset(m, 0, sizeof(*m));
 	m->qp_handle = qp->handle;
 	m->attr_mask = mask;
+	memset(m->reserved, 0, sizeof(m->reserved));
 	modify_scalars(m, a, mask);
 	if (mask & IBV_QP_AV)
 		AV_TO_KERN(&m->dest, &m->dest, &a->ah_attr);
