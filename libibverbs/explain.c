@@ -152,14 +152,18 @@ static void probe_caps(struct line *l, struct ibv_context *ctx,
 void explain_create_qp(struct ibv_context *ctx, struct ibv_pd *pd,
 		       const struct ibv_qp_init_attr_ex *attr)
 {
-	int saved = errno;
+	int saved;
 	struct ibv_device_attr_ex ex;
 	const struct ibv_device_attr *a = &ex.orig_attr;
 	const struct ibv_qp_cap *cap = &attr->cap;
-	struct line l = { .n = 0 };
+	struct line l;
 
-	if (!explain_enabled() || !explain_device_attr(ctx, &ex))
+	if (!explain_enabled())
+		return;
+	saved = errno;
+	if (!explain_device_attr(ctx, &ex))
 		goto out;
+	line_start(&l);
 	line_over(&l, "max_send_wr", cap->max_send_wr, "max_qp_wr",
 		  a->max_qp_wr);
 	line_over(&l, "max_send_sge", cap->max_send_sge, "max_sge", a->max_sge);
@@ -181,12 +185,16 @@ out:
 void explain_create_srq(struct ibv_context *ctx,
 			const struct ibv_srq_attr *attr)
 {
-	int saved = errno;
+	int saved;
 	struct ibv_device_attr_ex ex;
-	struct line l = { .n = 0 };
+	struct line l;
 
-	if (!explain_enabled() || !explain_device_attr(ctx, &ex))
+	if (!explain_enabled())
+		return;
+	saved = errno;
+	if (!explain_device_attr(ctx, &ex))
 		goto out;
+	line_start(&l);
 	line_over(&l, "max_wr", attr->max_wr, "max_srq_wr",
 		  ex.orig_attr.max_srq_wr);
 	line_over(&l, "max_sge", attr->max_sge, "max_srq_sge",
@@ -199,12 +207,14 @@ out:
 void explain_create_cq(struct ibv_context *ctx, uint32_t cqe,
 		       uint32_t comp_vector)
 {
-	int saved = errno;
+	int saved;
 	struct ibv_device_attr_ex ex;
-	struct line l = { .n = 0 };
+	struct line l;
 
 	if (!explain_enabled())
-		goto out;
+		return;
+	saved = errno;
+	line_start(&l);
 	if (explain_device_attr(ctx, &ex))
 		line_over(&l, "cqe", cqe, "max_cqe", ex.orig_attr.max_cqe);
 	/* Vectors count from 0: the last one is num_comp_vectors - 1. */
@@ -214,7 +224,6 @@ void explain_create_cq(struct ibv_context *ctx, uint32_t cqe,
 			 comp_vector, ctx->num_comp_vectors);
 	}
 	line_emit(ctx, "create_cq", &l);
-out:
 	errno = saved;
 }
 
@@ -289,25 +298,28 @@ static void check_av(struct line *l, struct ibv_context *ctx,
 
 void explain_create_ah(struct ibv_context *ctx, const struct ibv_ah_attr *attr)
 {
-	int saved = errno;
-	struct line l = { .n = 0 };
+	int saved;
+	struct line l;
 
 	if (!explain_enabled())
-		goto out;
+		return;
+	saved = errno;
+	line_start(&l);
 	check_av(&l, ctx, attr);
 	line_emit(ctx, "create_ah", &l);
-out:
 	errno = saved;
 }
 
 void explain_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num)
 {
-	int saved = errno;
+	int saved;
 	struct ibv_port_attr pa;
-	struct line l = { .n = 0 };
+	struct line l;
 
 	if (!explain_enabled())
-		goto out;
+		return;
+	saved = errno;
+	line_start(&l);
 	memset(&pa, 0, sizeof(pa));
 	line_clause(&l);
 	if (get_ops(ctx)->query_port(ctx, port_num, &pa))
@@ -319,7 +331,6 @@ void explain_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num)
 	else
 		l.clauses = 0;
 	line_emit(ctx, "init_ah_from_wc", &l);
-out:
 	errno = saved;
 }
 
@@ -559,13 +570,15 @@ static bool check_mask(struct line *l, enum ibv_qp_state cur,
 void explain_modify_qp(struct ibv_qp *qp, const struct ibv_qp_attr *attr,
 		       int mask)
 {
-	int saved = errno;
+	int saved;
 	enum ibv_qp_state cur, next;
-	struct line l = { .n = 0 };
+	struct line l;
 	char obj[24];
 
 	if (!explain_enabled())
-		goto out;
+		return;
+	saved = errno;
+	line_start(&l);
 	/* As the kernel decides: the caller's claim, else what we know. */
 	cur = mask & IBV_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
 	next = mask & IBV_QP_STATE ? attr->qp_state : cur;
@@ -685,12 +698,14 @@ static void add_method(struct line *l, uint16_t object, uint16_t method,
 void explain_no_method(struct ibv_context *ctx, uint16_t object_id,
 		       uint16_t method_id)
 {
-	int saved = errno;
+	int saved;
 	const struct method *m;
-	struct line l = { .n = 0 };
+	struct line l;
 
 	if (!explain_enabled())
-		goto out;
+		return;
+	saved = errno;
+	line_start(&l);
 	m = find_method(object_id, method_id);
 	line_clause(&l);
 	if (atomic_load_explicit(&get_priv(ctx)->no_ioctl,
@@ -700,6 +715,5 @@ void explain_no_method(struct ibv_context *ctx, uint16_t object_id,
 		line_add(&l, "the kernel has no ioctl method ");
 	add_method(&l, object_id, method_id, m);
 	line_emit(ctx, m ? m->verb : "ioctl", &l);
-out:
 	errno = saved;
 }

@@ -364,11 +364,13 @@ out:
 
 void explain_busy(struct ibv_context *ctx, enum explain_kind kind, void *obj)
 {
-	int saved = errno;
-	struct line l = { .n = 0 };
+	int saved;
+	struct line l;
 
 	if (!explain_enabled())
-		goto out;
+		return;
+	saved = errno;
+	line_start(&l);
 	switch (kind) {
 	case EXPLAIN_PD:
 		explain_pd(&l, ctx);
@@ -392,6 +394,5 @@ void explain_busy(struct ibv_context *ctx, enum explain_kind kind, void *obj)
 		break;
 	}
 	}
-out:
 	errno = saved;
 }

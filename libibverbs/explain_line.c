@@ -65,11 +65,6 @@ void line_emit(struct ibv_context *ctx, const char *verb, const struct line *l)
 	line_emit_obj(ctx, verb, "", l);
 }
 
-bool explain_enabled(void)
-{
-	return verbs_log_enabled(EXPLAIN_LEVEL);
-}
-
 bool explain_device_attr(struct ibv_context *ctx, struct ibv_device_attr_ex *a)
 {
 	memset(a, 0, sizeof(*a));

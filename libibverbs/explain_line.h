@@ -17,12 +17,25 @@
 
 #include <infiniband/verbs.h>
 
+#include "explain.h"
+#include "log.h"
+
 struct line {
 	char s[480];
 	size_t n;
 	unsigned int clauses;
 };
 
+/*
+ * An empty line. Not an initialiser: the buffer is left as it is, so a
+ * quiet run (no explanation) pays nothing for it.
+ */
+static inline void line_start(struct line *l)
+{
+	l->s[0] = '\0';
+	l->n = 0;
+	l->clauses = 0;
+}
 /* Appends to the current cause; text past the buffer is dropped. */
 void line_add(struct line *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -38,8 +51,14 @@ void line_emit(struct ibv_context *ctx, const char *verb, const struct line *l);
 /* The same for a device by name, before it has a context. */
 void line_emit_name(const char *device, const char *verb, const struct line *l);
 
-/* Whether failures explain themselves now (VERBS_LOG_LEVEL >= 3). */
-bool explain_enabled(void);
+/*
+ * Whether failures explain themselves now (VERBS_LOG_LEVEL >= 3). Inline:
+ * a quiet run pays a load and a branch on each error path, no call.
+ */
+static inline bool explain_enabled(void)
+{
+	return verbs_log_level >= EXPLAIN_LEVEL;
+}
 /* The device's attributes through the context's private ops. */
 bool explain_device_attr(struct ibv_context *ctx, struct ibv_device_attr_ex *a);
 

@@ -153,11 +153,13 @@ static void memlock(struct line *l, const void *addr, size_t length)
 void explain_reg_mr(struct ibv_context *ctx, const char *verb, const void *addr,
 		    size_t length, unsigned int access)
 {
-	int saved = errno;
-	struct line l = { .n = 0 };
+	int saved;
+	struct line l;
 
 	if (!explain_enabled())
-		goto out;
+		return;
+	saved = errno;
+	line_start(&l);
 	if (saved == EINVAL || saved == EOPNOTSUPP)
 		check_access(&l, ctx, access);
 	/* The kernel's answer to a pin over the limit is ENOMEM. */
@@ -166,6 +168,5 @@ void explain_reg_mr(struct ibv_context *ctx, const char *verb, const void *addr,
 		  saved == EFAULT))
 		memlock(&l, addr, length);
 	line_emit(ctx, verb, &l);
-out:
 	errno = saved;
 }

@@ -16,11 +16,12 @@
 
 void explain_open_device(struct ibv_device *device, const char *what, int err)
 {
-	struct line l = { .n = 0 };
+	struct line l;
 	struct rlimit rl;
 
 	if (!explain_enabled())
 		goto out;
+	line_start(&l);
 	switch (err) {
 	case EMFILE:
 		/* Every number below the limit is taken, or open() had one. */

@@ -22,7 +22,7 @@
 #include "export.h"
 #include "log.h"
 
-static uint32_t log_level = VERBS_LOG_LEVEL_NONE;
+uint32_t verbs_log_level = VERBS_LOG_LEVEL_NONE;
 static FILE *log_fp;
 static char log_buf[BUFSIZ]; /* VERBS_LOG_FILE's stdio buffer */
 static bool show_warnings;
@@ -36,9 +36,9 @@ void verbs_log_init(void)
 	if (level) {
 		long v = strtol(level, NULL, 0);
 
-		log_level = v < 0 ? 0 : (uint32_t)v;
+		verbs_log_level = v < 0 ? 0 : (uint32_t)v;
 	}
-	if (log_level == VERBS_LOG_LEVEL_NONE)
+	if (verbs_log_level == VERBS_LOG_LEVEL_NONE)
 		return;
 	if (file) {
 		log_fp = fopen(file, "ae");
@@ -61,7 +61,8 @@ void verbs_log_init(void)
 /* Whether a message of @level would be written; cheap, for hot callers. */
 bool verbs_log_enabled(uint32_t level)
 {
-	return log_fp && level != VERBS_LOG_LEVEL_NONE && level <= log_level;
+	return log_fp && level != VERBS_LOG_LEVEL_NONE &&
+	       level <= verbs_log_level;
 }
 
 /*

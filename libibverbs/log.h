@@ -10,6 +10,12 @@
 
 void verbs_log_init(void);
 bool verbs_log_enabled(uint32_t level);
+
+/*
+ * VERBS_LOG_LEVEL as verbs_log_init() read it, once: an error path asks
+ * it with a load (explain_enabled()) instead of a call.
+ */
+extern uint32_t verbs_log_level;
 void ibv_log(uint32_t level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 #define ibv_log_err(fmt, ...) ibv_log(VERBS_LOG_ERR, fmt, ##__VA_ARGS__)
