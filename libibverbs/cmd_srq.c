@@ -276,9 +276,9 @@ ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
  * rebuilt in that layout, the provider's data moved behind it. The
  * caller bounded @cmd_size, so the old request's size cannot wrap.
  */
-static int modify_srq_v3(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
-			 int srq_attr_mask, struct ibv_modify_srq *cmd,
-			 size_t cmd_size)
+static __attribute__((cold, noinline)) int
+modify_srq_v3(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
+	      int srq_attr_mask, struct ibv_modify_srq *cmd, size_t cmd_size)
 {
 	size_t drv = cmd_size - sizeof(*cmd);
 	uint64_t buf[(sizeof(struct ibv_modify_srq_v3) + drv + 7) / 8];

@@ -101,13 +101,12 @@ IBV_EXPORT void verbs_uninit_context(struct verbs_context *vctx)
 {
 	struct ibv_context *ctx = &vctx->context;
 
+	/* The provider frees the context next: nothing here is read again. */
 	free(vctx->priv);
-	vctx->priv = NULL;
 	if (ctx->cmd_fd >= 0)
 		close(ctx->cmd_fd);
 	if (ctx->async_fd >= 0)
 		close(ctx->async_fd);
-	ctx->cmd_fd = ctx->async_fd = -1;
 	verbs_device_put(verbs_get_device(ctx->device));
 }
 

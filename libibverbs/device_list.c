@@ -109,12 +109,10 @@ static void unhash(struct dev_entry *ent)
 	htab_count--;
 }
 
-void verbs_device_put(struct verbs_device *vdev)
+void verbs_device_release(struct verbs_device *vdev)
 {
 	struct verbs_sysfs_dev *sysfs;
 
-	if (atomic_fetch_sub(&vdev->refcount, 1) != 1)
-		return;
 	sysfs = vdev->sysfs;
 	vdev->ops->uninit_device(vdev);
 	free(sysfs);

@@ -211,8 +211,9 @@ mark_outputs(struct ib_uverbs_ioctl_hdr *hdr)
  * One RDMA_VERBS_IOCTL of @hdr, whose length, reserved fields and
  * driver id are set here; 0 or a positive errno value.
  */
-static int send_ioctl(struct ibv_context *ctx, struct verbs_ex_private *priv,
-		      struct ib_uverbs_ioctl_hdr *hdr)
+static inline __attribute__((always_inline)) int
+send_ioctl(struct ibv_context *ctx, struct verbs_ex_private *priv,
+	   struct ib_uverbs_ioctl_hdr *hdr)
 {
 	int ret;
 
@@ -379,10 +380,9 @@ static int write_tunnel(struct ibv_context *ctx,
 	union kcmd_call c;
 	unsigned int n = 0;
 
-	if (w->req_core - room > UINT16_MAX ||
-	    w->req_len - w->req_core > UINT16_MAX ||
-	    w->resp_core > UINT16_MAX ||
-	    w->resp_len - w->resp_core > UINT16_MAX)
+	/* Any part over 16 bits sets a bit of the OR above them. */
+	if (((w->req_core - room) | (w->req_len - w->req_core) | w->resp_core |
+	     (w->resp_len - w->resp_core)) > UINT16_MAX)
 		return with_errno(EINVAL);
 	if (w->extended)
 		command |= IB_USER_VERBS_CMD_FLAG_EXTENDED;
@@ -403,12 +403,6 @@ static int write_tunnel(struct ibv_context *ctx,
 			 UVERBS_METHOD_INVOKE_WRITE);
 }
 
-/* @len bytes as a count of @unit-byte words that fits a 16-bit field. */
-static bool words_ok(size_t len, size_t unit)
-{
-	return len % unit == 0 && len / unit <= UINT16_MAX;
-}
-
 /*
  * What the write() headers can express, checked whichever way the
  * command goes so that the answer does not depend on the kernel: the
@@ -423,16 +417,22 @@ static bool words_ok(size_t len, size_t unit)
  */
 static bool sizes_ok(const struct kcmd_write_args *w)
 {
-	if (!w->req || w->req_core < hdr_room(w) || w->req_len < w->req_core ||
+	size_t room = hdr_room(w), in_core, in_prov, out_prov;
+
+	if (!w->req || w->req_core < room || w->req_len < w->req_core ||
 	    w->resp_len < w->resp_core || (w->resp_len && !w->resp))
 		return false;
+	/* Whole words: no low bit set in any of the lengths OR-ed. */
 	if (!w->extended)
-		return words_ok(w->req_len, 4) && words_ok(w->resp_core, 4) &&
+		return !((w->req_len | w->resp_core) & 3) &&
+		       w->req_len <= KCMD_BASIC_MAX &&
 		       w->resp_len / 4 <= UINT16_MAX;
-	return words_ok(w->req_core - hdr_room(w), 8) &&
-	       words_ok(w->req_len - w->req_core, 8) &&
-	       words_ok(w->resp_core, 8) &&
-	       (w->resp_len - w->resp_core) / 8 <= UINT16_MAX;
+	in_core = w->req_core - room;
+	in_prov = w->req_len - w->req_core;
+	out_prov = w->resp_len - w->resp_core;
+	return !((in_core | in_prov | w->resp_core) & 7) &&
+	       in_core <= KCMD_EX_PART_MAX && in_prov <= KCMD_EX_PART_MAX &&
+	       w->resp_core <= KCMD_EX_PART_MAX && out_prov / 8 <= UINT16_MAX;
 }
 
 int kcmd_doorbell(struct ibv_context *ctx, uint32_t command, uint32_t handle,

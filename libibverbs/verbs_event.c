@@ -60,6 +60,20 @@ ibv_create_comp_channel(struct ibv_context *context)
 	return channel;
 }
 
+/*
+ * A channel some CQs still report to stays: unlocks, and gives EBUSY with
+ * the count.
+ */
+static __attribute__((cold, noinline)) int
+channel_busy(struct ibv_context *ctx, struct ibv_comp_channel *channel)
+{
+	int cqs = channel->refcnt;
+
+	pthread_mutex_unlock(&ctx->mutex);
+	explain_busy(ctx, EXPLAIN_COMP_CHANNEL, &cqs);
+	return EBUSY;
+}
+
 /**
  * ibv_destroy_comp_channel - destroy a completion event channel
  * @channel: the channel
@@ -69,20 +83,15 @@ ibv_create_comp_channel(struct ibv_context *context)
 IBV_EXPORT int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 {
 	struct ibv_context *context = channel->context;
-	int cqs;
 
 	/* The CQ verbs change refcnt under the same lock. */
 	pthread_mutex_lock(&context->mutex);
-	cqs = channel->refcnt;
-	if (!cqs) {
-		close(channel->fd);
-		free(channel);
-	}
+	if (channel->refcnt)
+		return channel_busy(context, channel);
+	close(channel->fd);
+	free(channel);
 	pthread_mutex_unlock(&context->mutex);
-	if (!cqs)
-		return 0;
-	explain_busy(context, EXPLAIN_COMP_CHANNEL, &cqs);
-	return EBUSY;
+	return 0;
 }
 
 /**
