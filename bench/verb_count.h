@@ -49,6 +49,8 @@ enum vc_op {
 	VC_DESTROY_COMP_CHANNEL,
 	VC_GET_CQ_EVENT,
 	VC_ACK_CQ_EVENTS,
+	VC_POST_SEND,
+	VC_POLL_CQ,
 	VC_CREATE_QP,
 	VC_DESTROY_QP,
 	VC_CREATE_QP_EX,
@@ -158,6 +160,8 @@ int vc_op_destroy_comp_channel(struct ibv_comp_channel *ch);
 int vc_op_get_cq_event(struct ibv_comp_channel *ch, struct ibv_cq **cq,
 		       void **cq_context);
 void vc_op_ack_cq_events(struct ibv_cq *cq);
+int vc_op_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr);
+int vc_op_poll_cq(struct ibv_cq *cq, struct ibv_wc *wc);
 struct ibv_qp *vc_op_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
 int vc_op_destroy_qp(struct ibv_qp *qp);
 struct ibv_qp *vc_op_create_qp_ex(struct ibv_context *ctx,
