@@ -21,8 +21,8 @@
 struct conf C;
 static int failures;
 
-static void vline(const char *tag, const char *name, const char *fmt,
-		  va_list ap)
+static void __attribute__((format(printf, 3, 0)))
+vline(const char *tag, const char *name, const char *fmt, va_list ap)
 {
 	printf("%s %s: ", tag, name);
 	vprintf(fmt, ap);
