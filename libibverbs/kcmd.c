@@ -367,9 +367,21 @@ static size_t hdr_room(const struct kcmd_write_args *w)
 }
 
 /*
+ * A part too long for an attribute: write() carries it where the kernel
+ * has no tunnel (the refusal sends kcmd_write() there), else EINVAL.
+ */
+static int __attribute__((cold, noinline)) too_long(struct ibv_context *ctx)
+{
+	if (kcmd_ioctl_refused(ctx, UVERBS_OBJECT_DEVICE,
+			       UVERBS_METHOD_INVOKE_WRITE))
+		return with_errno(EPROTONOSUPPORT);
+	return with_errno(EINVAL);
+}
+
+/*
  * The same command through DEVICE/INVOKE_WRITE, each part an attribute,
  * the headers unsent; the kernel zeroes what it does not fill. An
- * attribute counts 16 bits of bytes: a longer part is EINVAL, unsent.
+ * attribute counts 16 bits of bytes: a longer part is too_long().
  */
 static int write_tunnel(struct ibv_context *ctx,
 			const struct kcmd_write_args *w)
@@ -383,7 +395,7 @@ static int write_tunnel(struct ibv_context *ctx,
 	/* Any part over 16 bits sets a bit of the OR above them. */
 	if (((w->req_core - room) | (w->req_len - w->req_core) | w->resp_core |
 	     (w->resp_len - w->resp_core)) > UINT16_MAX)
-		return with_errno(EINVAL);
+		return too_long(ctx);
 	if (w->extended)
 		command |= IB_USER_VERBS_CMD_FLAG_EXTENDED;
 	kcmd_attr(&c, n++, UVERBS_ATTR_WRITE_CMD, sizeof(uint64_t), command);

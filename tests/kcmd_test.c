@@ -567,7 +567,8 @@ static void test_write_bad_sizes(void **state)
 /*
  * Through INVOKE_WRITE each part is an attribute, whose length has 16
  * bits: a provider part the basic header could still count (up to
- * 65535 words) is EINVAL, unsent, rather than cut short.
+ * 65535 words) is EINVAL, unsent, rather than cut short; on a kernel
+ * without the tunnel, write() carries it.
  */
 static void test_tunnel_part_too_long(void **state)
 {
@@ -586,6 +587,15 @@ static void test_tunnel_part_too_long(void **state)
 	w.req_len = 16 + 65528;
 	assert_int_equal(kcmd_write(ctx, &w), 0);
 	assert_int_equal(t_syscalls(), 1);
+	/* Once the context knows the kernel has no tunnel, write() does. */
+	tk.no_ioctl = true;
+	w.req_len = 16;
+	assert_int_equal(kcmd_write(ctx, &w), 0);
+	assert_int_equal(t_syscalls(), 3);
+	w.req_len = sizeof(req);
+	assert_int_equal(kcmd_write(ctx, &w), 0);
+	assert_int_equal(t_syscalls(), 4);
+	assert_false(tk.log[tk.ncalls - 1].is_ioctl);
 }
 
 #define T_THREADS 8
