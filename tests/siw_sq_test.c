@@ -301,6 +301,131 @@ static void send_flags(void **state)
 	}
 }
 
+/*
+ * Posts @wr alone on a QP whose kernel runs its transmit engine at each
+ * doorbell; what the kernel made of it.
+ */
+static const struct t_siw_taken *post_taken(struct ibv_qp *qp,
+					    struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+
+	t_siw.ntaken = 0;
+	assert_int_equal(ibv_post_send(qp, wr, &bad), 0);
+	assert_int_equal(t_siw.ntaken, 1);
+	assert_int_equal(t_siw.taken[0].err, 0);
+	return &t_siw.taken[0];
+}
+
+/* Whether the kernel's copy @t carries @wr's gather list, entry by entry. */
+static void assert_sges(const struct t_siw_taken *t,
+			const struct ibv_send_wr *wr)
+{
+	uint32_t sum = 0;
+
+	assert_int_equal(t->sqe.num_sge, wr->num_sge);
+	for (int i = 0; i < wr->num_sge; i++) {
+		assert_int_equal(t->sqe.sge[i].laddr, wr->sg_list[i].addr);
+		assert_int_equal(t->sqe.sge[i].length, wr->sg_list[i].length);
+		assert_int_equal(t->sqe.sge[i].lkey, wr->sg_list[i].lkey);
+		sum += wr->sg_list[i].length;
+	}
+	assert_int_equal(t->bytes, sum);
+}
+
+/*
+ * What siw's kernel takes from the ring is what the caller asked, for
+ * each opcode siw has, over a ring wrapped three times: the kernel
+ * model reads each element as siw does (the fields of its opcode, READ
+ * with one SGE, inline data from sge[1]).
+ */
+static void consumed_as_asked(void **state)
+{
+	struct t_siw_base *b = *state;
+	static char buf[4096];
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5,
+			 .max_send_sge = 3,
+			 .max_inline_data = SIW_MAX_INLINE },
+	};
+	struct ibv_sge sge[3] = {
+		{ (uintptr_t)buf, 100, 0x2a01 },
+		{ (uintptr_t)buf + 512, 7, 0x2a02 },
+		{ (uintptr_t)buf + 1024, 3000, 0x2a03 },
+	};
+	struct ibv_send_wr wr = { .sg_list = sge };
+	const struct t_siw_taken *t;
+	struct ibv_qp *qp;
+
+	for (unsigned int i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)(i * 13);
+	qp = t_siw_qp(b, &init);
+	t_siw.engine = true;
+	for (unsigned int i = 0; i < 3 * T_NUM_WQE; i++) {
+		wr.wr_id = 0x100 + i;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.wr.rdma.remote_addr = 0x7000 + i;
+		wr.wr.rdma.rkey = 0x3300 + i;
+		switch (i % 6) {
+		case 0: /* SEND of three SGEs */
+			wr.opcode = IBV_WR_SEND;
+			wr.num_sge = 3;
+			break;
+		case 1: /* WRITE of one */
+			wr.opcode = IBV_WR_RDMA_WRITE;
+			wr.num_sge = 1;
+			break;
+		case 2: /* READ into one */
+			wr.opcode = IBV_WR_RDMA_READ;
+			wr.num_sge = 1;
+			break;
+		case 3: /* SEND_WITH_INV: the rkey to invalidate */
+			wr.opcode = IBV_WR_SEND_WITH_INV;
+			wr.invalidate_rkey = 0x4400 + i;
+			wr.num_sge = 2;
+			break;
+		case 4: /* inline SEND, 80 bytes from two SGEs */
+			wr.opcode = IBV_WR_SEND;
+			wr.send_flags |= IBV_SEND_INLINE;
+			sge[0].length = SIW_MAX_INLINE - sge[1].length;
+			wr.num_sge = 2;
+			break;
+		default: /* a zero-length WRITE */
+			wr.opcode = IBV_WR_RDMA_WRITE;
+			wr.num_sge = 0;
+			break;
+		}
+		t = post_taken(qp, &wr);
+		assert_int_equal(t->index, i);
+		assert_int_equal(t->sqe.id, wr.wr_id);
+		assert_true(t->sqe.flags & SIW_WQE_SIGNALLED);
+		if (wr.send_flags & IBV_SEND_INLINE) {
+			assert_int_equal(t->sqe.opcode, SIW_OP_SEND);
+			assert_int_equal(t->bytes, SIW_MAX_INLINE);
+			assert_memory_equal(&t->sqe.sge[1], buf, sge[0].length);
+			assert_memory_equal((char *)&t->sqe.sge[1] +
+						    sge[0].length,
+					    buf + 512, sge[1].length);
+			sge[0].length = 100;
+			continue;
+		}
+		if (wr.opcode == IBV_WR_SEND_WITH_INV) {
+			assert_int_equal(t->sqe.opcode, SIW_OP_SEND_REMOTE_INV);
+			assert_int_equal(t->sqe.rkey, wr.invalidate_rkey);
+		} else if (wr.opcode != IBV_WR_SEND) {
+			assert_int_equal(t->sqe.opcode,
+					 wr.opcode == IBV_WR_RDMA_READ ?
+						 SIW_OP_READ :
+						 SIW_OP_WRITE);
+			assert_int_equal(t->sqe.raddr, wr.wr.rdma.remote_addr);
+			assert_int_equal(t->sqe.rkey, wr.wr.rdma.rkey);
+		}
+		assert_sges(t, &wr);
+	}
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +435,8 @@ int main(void)
 						t_siw_base_down),
 		cmocka_unit_test_setup_teardown(send_flags, t_siw_base_up,
 						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(consumed_as_asked,
+						t_siw_base_up, t_siw_base_down),
 	};
 
 	return t_siw_run(tests, sizeof(tests) / sizeof(tests[0]));
