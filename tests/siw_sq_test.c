@@ -426,6 +426,60 @@ static void consumed_as_asked(void **state)
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 }
 
+/*
+ * An RDMA READ with no SGE after the ring has wrapped: siw reads every
+ * READ into sge[0] (it forces num_sge 1), so the element must carry a
+ * zero-length sge[0] of its own, never the one an earlier request left
+ * in that slot, or the peer's data land in that request's buffer.
+ */
+static void read_zero_sge(void **state)
+{
+	struct t_siw_base *b = *state;
+	static char buf[4096];
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5, .max_send_sge = 1 },
+	};
+	struct ibv_sge sge = { (uintptr_t)buf, sizeof(buf), 0x2a01 };
+	struct ibv_send_wr send = { .sg_list = &sge,
+				    .num_sge = 1,
+				    .opcode = IBV_WR_SEND },
+			   read = {
+				   .wr_id = 0xead,
+				   .opcode = IBV_WR_RDMA_READ,
+				   .send_flags = IBV_SEND_SIGNALED,
+				   .wr.rdma = { .remote_addr = 0x9000,
+						.rkey = 0x3301 },
+			   };
+	const struct t_siw_taken *t;
+	struct ibv_qp *qp;
+
+	qp = t_siw_qp(b, &init);
+	t_siw.engine = true;
+	for (unsigned int i = 0; i < T_NUM_WQE; i++)
+		assert_int_equal(post_taken(qp, &send)->bytes, sizeof(buf));
+	t = post_taken(qp, &read);
+	assert_int_equal(t->sqe.opcode, SIW_OP_READ);
+	assert_int_equal(t->sqe.id, 0xead);
+	assert_int_equal(t->sqe.raddr, 0x9000);
+	assert_int_equal(t->sqe.rkey, 0x3301);
+	assert_int_equal(t->bytes, 0); /* the read size asked of the peer */
+	assert_int_equal(t->sqe.sge[0].length, 0);
+	assert_int_equal(t->sqe.sge[0].lkey, 0);
+	assert_int_equal(t->sqe.sge[0].laddr, 0);
+	/* The same slot, next time round, with one SGE: that one. */
+	for (unsigned int i = 1; i < T_NUM_WQE; i++)
+		post_taken(qp, &send);
+	read.sg_list = &sge;
+	read.num_sge = 1;
+	sge.length = 16;
+	t = post_taken(qp, &read);
+	assert_int_equal(t->bytes, 16);
+	assert_int_equal(t->sqe.sge[0].laddr, (uintptr_t)buf);
+	assert_int_equal(t->sqe.sge[0].lkey, 0x2a01);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +491,8 @@ int main(void)
 						t_siw_base_down),
 		cmocka_unit_test_setup_teardown(consumed_as_asked,
 						t_siw_base_up, t_siw_base_down),
+		cmocka_unit_test_setup_teardown(read_zero_sge, t_siw_base_up,
+						t_siw_base_down),
 	};
 
 	return t_siw_run(tests, sizeof(tests) / sizeof(tests[0]));

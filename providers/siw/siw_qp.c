@@ -324,6 +324,18 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 		*flags |= SIW_WQE_INLINE;
 		return 0;
 	}
+	if (__builtin_expect(opcode == SIW_OP_READ && !wr->num_sge, 0)) {
+		/*
+		 * siw reads every READ into sge[0], whatever num_sge says
+		 * (siw_activate_tx() sets it to 1): a READ of nothing gets
+		 * an sge[0] of nothing, never the one the slot's previous
+		 * request left. The peer answers a zero-length READ with a
+		 * zero-length response, which touches no memory here.
+		 */
+		sqe->sge[0] = (struct siw_sge){ 0 };
+		sqe->num_sge = 1;
+		return 0;
+	}
 	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
 		return EINVAL;
 	siw_copy_sges(sqe->sge, wr->sg_list, wr->num_sge);
