@@ -480,6 +480,64 @@ static void read_zero_sge(void **state)
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 }
 
+/*
+ * siw takes inline data with SEND and RDMA WRITE only (siw_activate_tx()
+ * refuses an inline element of any other opcode). A SEND_WITH_INV or a
+ * READ with IBV_SEND_INLINE is refused before anything of it reaches
+ * the ring, with bad_wr on it and the request before it posted, never
+ * turned into a gather from a buffer the caller thinks it may reuse.
+ */
+static void inline_refused(void **state)
+{
+	struct t_siw_base *b = *state;
+	static const enum ibv_wr_opcode ops[] = { IBV_WR_SEND_WITH_INV,
+						  IBV_WR_RDMA_READ };
+	static char buf[16];
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5,
+			 .max_send_sge = 1,
+			 .max_inline_data = SIW_MAX_INLINE },
+	};
+	struct ibv_sge sge = { (uintptr_t)buf, sizeof(buf), 0 };
+	struct ibv_send_wr wr[2] = {
+		{ .wr_id = 1,
+		  .next = &wr[1],
+		  .sg_list = &sge,
+		  .num_sge = 1,
+		  .opcode = IBV_WR_SEND,
+		  .send_flags = IBV_SEND_INLINE },
+		{ .wr_id = 2,
+		  .sg_list = &sge,
+		  .num_sge = 1,
+		  .send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
+		  .invalidate_rkey = 0x3302,
+		  .wr.rdma = { .remote_addr = 0x9000, .rkey = 0x3301 } },
+	};
+	struct t_siw_post refused = { .wr = wr };
+	struct ibv_qp *qp;
+	char *log;
+
+	qp = t_siw_qp(b, &init);
+	refused.qp = qp;
+	t_siw.engine = true;
+	for (unsigned int i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		wr[1].opcode = ops[i];
+		t_siw.ntaken = 0;
+		log = t_siw_post_refused(&refused);
+		assert_int_equal(refused.ret, EINVAL);
+		assert_ptr_equal(refused.bad, &wr[1]);
+		assert_non_null(strstr(
+			log, "inline data with SEND and RDMA_WRITE only"));
+		free(log);
+		/* The inline SEND before it went, and nothing after it. */
+		assert_int_equal(t_siw.ntaken, 1);
+		assert_int_equal(t_siw.taken[0].sqe.id, 1);
+		assert_int_equal(t_siw.sq[t_siw.sq_get % T_NUM_WQE].flags, 0);
+	}
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -492,6 +550,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(consumed_as_asked,
 						t_siw_base_up, t_siw_base_down),
 		cmocka_unit_test_setup_teardown(read_zero_sge, t_siw_base_up,
+						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(inline_refused, t_siw_base_up,
 						t_siw_base_down),
 	};
 

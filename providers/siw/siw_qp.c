@@ -285,12 +285,21 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 		sqe->raddr = 0;
 	}
 
-	if (wr->send_flags & IBV_SEND_INLINE &&
-	    (opcode == SIW_OP_SEND || opcode == SIW_OP_WRITE)) {
+	if (wr->send_flags & IBV_SEND_INLINE) {
 		/* The data ride in sge[1..], their length in sge[0]. */
 		uint8_t *dst = (uint8_t *)&sqe->sge[1];
 		uint32_t len = 0;
 		int i = 0;
+
+		/*
+		 * siw takes inline data with SEND and WRITE only, and
+		 * refuses any other inline element as it activates it
+		 * (siw_activate_tx()). Ignoring the flag would gather from
+		 * the caller's buffer later, after the call told the caller
+		 * the data had been copied: refuse it here.
+		 */
+		if (opcode != SIW_OP_SEND && opcode != SIW_OP_WRITE)
+			return EINVAL;
 
 		/*
 		 * One entry, the common case, is one copy with no loop state
@@ -360,6 +369,8 @@ static const char *siw_wr_opcode_name(enum ibv_wr_opcode op)
 		return "BIND_MW";
 	case IBV_WR_SEND_WITH_INV:
 		return "SEND_WITH_INV";
+	case IBV_WR_RDMA_READ:
+		return "RDMA_READ";
 	case IBV_WR_TSO:
 		return "TSO";
 	default:
@@ -410,6 +421,14 @@ siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
 			vctx,
 			"post_send on QP %u: RDMA_READ with num_sge %d, siw reads into one SGE",
 			qpn, wr->num_sge);
+		return;
+	}
+	if (wr->send_flags & IBV_SEND_INLINE && wr->opcode != IBV_WR_SEND &&
+	    wr->opcode != IBV_WR_RDMA_WRITE) {
+		verbs_info(
+			vctx,
+			"post_send on QP %u: siw sends inline data with SEND and RDMA_WRITE only, not with %s",
+			qpn, siw_wr_opcode_name(wr->opcode));
 		return;
 	}
 	if (wr->send_flags & IBV_SEND_INLINE) {
