@@ -143,7 +143,7 @@ static void qp_queues(void **state)
 
 	/*
 	 * The doorbell refused (ENOTCONN: not in RTS): the call's elements
-	 * are taken back, its first WR reported with the kernel's errno.
+	 * stay valid, posted, and the call returns 0, saying so at level 3.
 	 * The element before them taken, the engine may be idle: the call
 	 * rings.
 	 */
@@ -152,24 +152,15 @@ static void qp_queues(void **state)
 		.wr_id = 4, .sg_list = sge, .num_sge = 1, .opcode = IBV_WR_SEND
 	};
 	swr[0].next = &swr[1];
-	t_siw.doorbell_err = ENOTCONN;
-	refused.wr = &swr[0];
-	log = t_siw_post_refused(&refused);
-	t_siw.doorbell_err = 0;
-	assert_int_equal(refused.ret, ENOTCONN);
-	assert_ptr_equal(refused.bad, &swr[0]);
-	assert_int_equal(t_siw.doorbells, 2);
-	assert_int_equal(t_siw.sq[2].flags, 0);
-	assert_int_equal(t_siw.sq[3].flags, 0);
-	assert_non_null(strstr(log, "the doorbell failed"));
-	free(log);
-	/* The slots are free again: the same call now goes in there. */
+	t_siw.state = T_SIW_IDLE;
 	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
-	assert_int_equal(t_siw.doorbells, 3);
+	t_siw.state = T_SIW_RTS;
+	assert_int_equal(t_siw.doorbells, 2);
 	assert_int_equal(t_siw.sq[2].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
 	assert_int_equal(t_siw.sq[2].id, 1);
 	assert_int_equal(t_siw.sq[3].flags, SIW_WQE_VALID);
 	assert_int_equal(t_siw.sq[3].id, 4);
+	assert_true(t_siw_log_has("the doorbell failed"));
 	refused.wr = &swr[1];
 
 	/* Round the ring: full until the kernel takes an element. */
@@ -186,9 +177,10 @@ static void qp_queues(void **state)
 	assert_int_equal(ibv_post_send(qp, &swr[0], &bad_s), 0);
 	assert_int_equal(t_siw.sq[0].flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED);
 	/*
-	 * Every post since the first found the element before its own still
-	 * untaken: the kernel's engine comes to it unasked, no doorbell. Once
-	 * the kernel took them all, a post rings again.
+	 * The first post round the ring rang the doorbell owed since the
+	 * refusal; every post since found the element before its own still
+	 * untaken: the kernel's engine comes to it unasked, no doorbell.
+	 * Once the kernel took them all, a post rings again.
 	 */
 	assert_int_equal(t_siw.doorbells, 3);
 	for (unsigned int i = 0; i < T_NUM_WQE; i++)
@@ -538,6 +530,139 @@ static void inline_refused(void **state)
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 }
 
+/*
+ * The kernel's engine, running, takes the elements as the doorbell
+ * comes in, while another thread holds the QP's state lock: the
+ * doorbell's trylock fails, ENOTCONN, in RTS.
+ */
+static void engine_then_locked(void)
+{
+	assert_int_equal(t_siw_sq_run(), 0);
+	t_siw.state_locked = true;
+}
+
+/*
+ * Another thread moves the QP to ERROR as the doorbell comes in: siw
+ * flushes the valid elements under the state lock, and the doorbell's
+ * trylock fails before the state reads ERROR: ENOTCONN.
+ */
+static void flush_while_locked(void)
+{
+	t_siw_sq_flush();
+	t_siw.state = T_SIW_RTS; /* ERROR is stored after the flush */
+	t_siw.state_locked = true;
+}
+
+/* @n SENDs of 16 bytes chained in @wr, ids from @id; a QP of 5 and 1 SGE. */
+static struct ibv_qp *sends(struct t_siw_base *b, struct ibv_send_wr *wr, int n,
+			    uint64_t id)
+{
+	static char buf[16];
+	static struct ibv_sge sge = { (uintptr_t)buf, sizeof(buf), 0x2a01 };
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5, .max_send_sge = 1 },
+	};
+
+	for (int i = 0; i < n; i++)
+		wr[i] = (struct ibv_send_wr){ .wr_id = id + i,
+					      .next = i + 1 < n ? &wr[i + 1] :
+								  NULL,
+					      .sg_list = &sge,
+					      .num_sge = 1,
+					      .opcode = IBV_WR_SEND };
+	return t_siw_qp(b, &init);
+}
+
+/*
+ * A refused doorbell after the kernel took the elements: they were
+ * posted, and the call says so; the provider's next element goes where
+ * the kernel looks next (its put index never falls behind the kernel's
+ * get index).
+ */
+static void doorbell_refused_taken(void **state)
+{
+	struct ibv_send_wr wr[2], *bad = NULL;
+	struct ibv_qp *qp = sends(*state, wr, 2, 1);
+
+	t_siw.engine = true;
+	t_siw.meanwhile = engine_then_locked;
+	assert_int_equal(ibv_post_send(qp, wr, &bad), 0);
+	assert_null(bad);
+	assert_int_equal(t_siw.ntaken, 2);
+	assert_int_equal(t_siw.sq_get, 2);
+	/* The lock given back: the next request is the kernel's third. */
+	t_siw.meanwhile = NULL;
+	t_siw.state_locked = false;
+	wr[1].wr_id = 3;
+	assert_int_equal(ibv_post_send(qp, &wr[1], &bad), 0);
+	assert_int_equal(t_siw.ntaken, 3);
+	assert_int_equal(t_siw.taken[2].index, 2);
+	assert_int_equal(t_siw.taken[2].sqe.id, 3);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
+/*
+ * A refused doorbell while the QP moves to ERROR: siw flushes the
+ * call's requests, so each completes once, with a flush error, and the
+ * call reports none of them as failed.
+ */
+static void doorbell_refused_flushed(void **state)
+{
+	struct t_siw_base *b = *state;
+	struct ibv_send_wr wr[3], *bad = NULL;
+	struct ibv_qp *qp = sends(b, wr, 3, 10);
+	struct ibv_wc wc[4];
+
+	t_siw.meanwhile = flush_while_locked;
+	assert_int_equal(ibv_post_send(qp, wr, &bad), 0);
+	assert_null(bad);
+	t_siw.meanwhile = NULL;
+	t_siw.state_locked = false;
+	t_siw.state = T_SIW_ERROR;
+	assert_int_equal(ibv_poll_cq(b->cq, 4, wc), 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(wc[i].wr_id, 10 + i);
+		assert_int_equal(wc[i].status, IBV_WC_WR_FLUSH_ERR);
+	}
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
+/*
+ * A doorbell refused before RTS: the kernel keeps the element valid, so
+ * it is posted; the next post rings although the element before its own
+ * is still valid (nothing has started the engine), and the kernel then
+ * takes both, in order.
+ */
+static void doorbell_owed(void **state)
+{
+	struct ibv_send_wr wr, *bad = NULL;
+	struct ibv_qp *qp = sends(*state, &wr, 1, 1);
+	unsigned int rung = t_siw.doorbells;
+
+	t_siw.engine = true;
+	t_siw.state = T_SIW_IDLE;
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+	assert_null(bad);
+	assert_int_equal(t_siw.doorbells, rung + 1);
+	assert_int_equal(t_siw.sq[0].flags, SIW_WQE_VALID);
+	assert_int_equal(t_siw.ntaken, 0);
+	assert_true(t_siw_log_has("the doorbell failed (Transport endpoint"));
+	t_siw.state = T_SIW_RTS;
+	wr.wr_id = 2;
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+	assert_int_equal(t_siw.doorbells, rung + 2);
+	assert_int_equal(t_siw.ntaken, 2);
+	assert_int_equal(t_siw.taken[0].sqe.id, 1);
+	assert_int_equal(t_siw.taken[1].sqe.id, 2);
+	/* Rung and answered: the engine's shortcut is back. */
+	t_siw.engine = false;
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+	assert_int_equal(t_siw.doorbells, rung + 3);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +677,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(read_zero_sge, t_siw_base_up,
 						t_siw_base_down),
 		cmocka_unit_test_setup_teardown(inline_refused, t_siw_base_up,
+						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(doorbell_refused_taken,
+						t_siw_base_up, t_siw_base_down),
+		cmocka_unit_test_setup_teardown(doorbell_refused_flushed,
+						t_siw_base_up, t_siw_base_down),
+		cmocka_unit_test_setup_teardown(doorbell_owed, t_siw_base_up,
 						t_siw_base_down),
 	};
 

@@ -33,8 +33,6 @@ static int siw_doorbell(struct t_uv_cmd *cmd)
 		t_siw.doorbell_wrs += ps->wr_count;
 	if (t_siw.meanwhile)
 		t_siw.meanwhile();
-	if (t_siw.doorbell_err)
-		return t_siw.doorbell_err;
 	if (cmd->core_in_len >= sizeof(*ps) && ps->wr_count)
 		return EINVAL;
 	if (t_siw.state_locked || t_siw.state != T_SIW_RTS)

@@ -75,7 +75,6 @@ struct t_siw_kern {
 	size_t srq_len;
 	unsigned int doorbells; /* POST_SEND commands, all without WR */
 	uint32_t doorbell_wrs;
-	int doorbell_err; /* what POST_SEND fails with (0: it succeeds) */
 	/*
 	 * The kernel's side of the send queue. sq_get counts the elements
 	 * it took. state_locked: another thread holds the QP's state lock
