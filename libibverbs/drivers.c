@@ -47,8 +47,6 @@ static struct driver_name *driver_names;
 static bool loaded;
 /* An allocation failed while load_drivers() read the names. */
 static bool short_of_memory;
-/* An allocation failed while load_drivers() read the names. */
-static bool short_of_memory;
 
 /*
  * Providers register from ELF constructors, run by dlopen() on whatever
@@ -133,18 +131,6 @@ static __attribute__((unused)) bool is_registered(const char *name)
 		found = !strcmp(d->ops->name, base);
 	pthread_mutex_unlock(&registry_lock);
 	return found;
-}
-
-static __attribute__((unused)) void forget_driver_names(void)
-{
-	struct driver_name *dn, *next;
-
-	for (dn = driver_names; dn; dn = next) {
-		next = dn->next;
-		free(dn->name);
-		free(dn);
-	}
-	driver_names = NULL;
 }
 
 /* Appends @name unless listed already: the first mention sets the order. */
@@ -468,7 +454,7 @@ int load_drivers(void)
 	 * read every name again.
 	 */
 	if (short_of_memory) {
-		forget_driver_names();
+		driver_names_clear();
 		loaded = false;
 		return ENOMEM;
 	}
@@ -480,7 +466,10 @@ int load_drivers(void)
 	return 0;
 }
 
-/* Test hook: forgets every name, as if nothing had been configured. */
+/*
+ * Forgets every name, as if nothing had been configured: load_drivers()
+ * after a short allocation, and the tests and fuzzers between runs.
+ */
 void driver_names_clear(void)
 {
 	struct driver_name *dn;

@@ -28,7 +28,7 @@ int parse_driver_env(const char *value);
 /* One config file's text (@len bytes, NUL after them); @buf is cut up. */
 void parse_config_text(const char *dir, const char *file, char *buf,
 		       size_t len);
-/* Forgets the names the parsers above collected (fuzz/, tests). */
+/* Forgets the names the parsers above collected. */
 void driver_names_clear(void);
 /* The entry of @t that @sysfs_dev matches (its name, its modalias). */
 const struct verbs_match_ent *match_table(const struct verbs_match_ent *t,

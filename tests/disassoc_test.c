@@ -353,8 +353,10 @@ static void data_path(struct objs *o)
 	assert_int_equal(ibv_post_send(o->qp, &swr, &bad_s), EIO);
 	/*
 	 * siw takes back what the refused doorbell would have announced and
-	 * names the first WR; rxe, as Debian's librxe does, leaves the WRs
-	 * queued and reports the doorbell's failure alone (bad_wr unset).
+	 * names the first WR (EIO: the device is gone, no request of the
+	 * call can ever complete; providers/README.md, "Doorbell
+	 * failures"); rxe, as Debian's librxe does, leaves the WRs queued
+	 * and reports the doorbell's failure alone (bad_wr unset).
 	 */
 	assert_ptr_equal(bad_s, on_rxe ? NULL : &swr);
 	/* Receives need no doorbell: they land in the zeroed pages. */

@@ -15,6 +15,31 @@
 
 struct t_siw_kern t_siw;
 
+/*
+ * The kernel's answer to the doorbell, a POST_SEND with no work request
+ * (siw_post_send()): a user QP's list must be empty; the state lock is
+ * only tried, and when another thread holds it the doorbell fails with
+ * ENOTCONN whatever the state, unless the QP is already in ERROR, which
+ * answers 0; outside RTS the same. In RTS the transmit engine starts on
+ * the valid elements, and an element siw refuses to activate fails the
+ * doorbell with EINVAL.
+ */
+static int siw_doorbell(struct t_uv_cmd *cmd)
+{
+	const struct ib_uverbs_post_send *ps = cmd->core_in;
+
+	t_siw.doorbells++;
+	if (cmd->core_in_len >= sizeof(*ps))
+		t_siw.doorbell_wrs += ps->wr_count;
+	if (t_siw.meanwhile)
+		t_siw.meanwhile();
+	if (cmd->core_in_len >= sizeof(*ps) && ps->wr_count)
+		return EINVAL;
+	if (t_siw.state_locked || t_siw.state != T_SIW_RTS)
+		return t_siw.state == T_SIW_ERROR ? 0 : ENOTCONN;
+	return t_siw.engine ? t_siw_sq_run() : 0;
+}
+
 /* siw's side of each command: its driver data. */
 static int siw_answer(struct t_uv_cmd *cmd)
 {
@@ -69,14 +94,8 @@ static int siw_answer(struct t_uv_cmd *cmd)
 
 		return t_uv_put(cmd, &r, sizeof(r));
 	}
-	case T_UV_POST_SEND: {
-		const struct ib_uverbs_post_send *ps = cmd->core_in;
-
-		t_siw.doorbells++;
-		if (cmd->core_in_len >= sizeof(*ps))
-			t_siw.doorbell_wrs += ps->wr_count;
-		return t_siw.doorbell_err;
-	}
+	case T_UV_POST_SEND:
+		return siw_doorbell(cmd);
 	default:
 		return 0;
 	}
@@ -104,6 +123,112 @@ void t_siw_take(uint16_t *flags)
 {
 	atomic_store_explicit((_Atomic uint16_t *)flags, 0,
 			      memory_order_release);
+}
+
+static bool siw_is_read(uint8_t opcode)
+{
+	return opcode == SIW_OP_READ || opcode == SIW_OP_READ_LOCAL_INV;
+}
+
+/*
+ * The rules siw applies as it activates an element it copied out of
+ * the ring (siw_activate_tx()): a known opcode; inline data for SEND
+ * and WRITE only, at most SIW_MAX_INLINE bytes, as one SGE; no fenced
+ * READ; a READ has exactly one SGE, whatever num_sge says.
+ */
+static int siw_activate(struct siw_sqe *sqe)
+{
+	if (sqe->opcode >= SIW_NUM_OPCODES)
+		return EINVAL;
+	if (sqe->flags & SIW_WQE_INLINE) {
+		if (sqe->opcode != SIW_OP_SEND && sqe->opcode != SIW_OP_WRITE)
+			return EINVAL;
+		if (sqe->sge[0].length > SIW_MAX_INLINE)
+			return EINVAL;
+		sqe->num_sge = 1;
+	}
+	if (sqe->flags & SIW_WQE_READ_FENCE && siw_is_read(sqe->opcode))
+		return EINVAL;
+	if (siw_is_read(sqe->opcode))
+		sqe->num_sge = 1;
+	return 0;
+}
+
+/*
+ * What the transmit path then sends (siw_qp_sq_proc_tx()): a READ asks
+ * for sge[0].length bytes into sge[0]'s STag and address, unchecked
+ * here; inline data are sge[0].length bytes; otherwise the sum of the
+ * SGEs, of which siw takes at most SIW_MAX_SGE.
+ */
+static int siw_transmit(struct t_siw_taken *t)
+{
+	const struct siw_sqe *sqe = &t->sqe;
+
+	t->bytes = 0;
+	if (siw_is_read(sqe->opcode) || sqe->flags & SIW_WQE_INLINE) {
+		t->bytes = sqe->sge[0].length;
+		return 0;
+	}
+	if (sqe->num_sge > SIW_MAX_SGE)
+		return EINVAL;
+	for (unsigned int i = 0; i < sqe->num_sge; i++)
+		t->bytes += sqe->sge[i].length;
+	return 0;
+}
+
+int t_siw_sq_take(struct t_siw_taken *t)
+{
+	struct siw_sqe *sqe = &t_siw.sq[t_siw.sq_get % T_NUM_WQE];
+	uint16_t flags;
+
+	/* Acquire: pairs with the provider's release of VALID. */
+	flags = atomic_load_explicit((_Atomic uint16_t *)&sqe->flags,
+				     memory_order_acquire);
+	if (!(flags & SIW_WQE_VALID))
+		return ENOENT;
+	memset(t, 0, sizeof(*t));
+	t->index = t_siw.sq_get;
+	memcpy(&t->sqe, sqe, sizeof(t->sqe));
+	t->sqe.flags = flags;
+	t->err = siw_activate(&t->sqe);
+	if (t->err)
+		return t->err; /* left valid, the get index where it was */
+	t_siw_take(&sqe->flags);
+	t_siw.sq_get++;
+	t->err = siw_transmit(t);
+	return t->err;
+}
+
+int t_siw_sq_run(void)
+{
+	for (;;) {
+		struct t_siw_taken t;
+		int ret = t_siw_sq_take(&t);
+
+		if (ret == ENOENT)
+			return 0;
+		assert_true(t_siw.ntaken < T_SIW_TAKEN_MAX);
+		t_siw.taken[t_siw.ntaken++] = t;
+		if (ret)
+			return ret;
+	}
+}
+
+void t_siw_sq_flush(void)
+{
+	for (;;) {
+		struct siw_sqe *sqe = &t_siw.sq[t_siw.sq_get % T_NUM_WQE];
+
+		if (!(atomic_load_explicit((_Atomic uint16_t *)&sqe->flags,
+					   memory_order_acquire) &
+		      SIW_WQE_VALID))
+			break;
+		t_siw_complete(t_siw.cq_put++, sqe->id, sqe->opcode,
+			       SIW_WC_WR_FLUSH_ERR, 0);
+		t_siw_take(&sqe->flags);
+		t_siw.sq_get++;
+	}
+	t_siw.state = T_SIW_ERROR;
 }
 
 static const struct t_uv_driver siw_driver = {
@@ -168,6 +293,12 @@ int t_siw_base_up(void **state)
 	b.pd = ibv_alloc_pd(b.ctx);
 	assert_non_null(b.pd);
 	t_siw.ring = NULL; /* for cq_ring(): the mapping of this CQ's */
+	/* A connected QP whose kernel only counts doorbells, as before. */
+	t_siw.state = T_SIW_RTS;
+	t_siw.state_locked = false;
+	t_siw.engine = false;
+	t_siw.meanwhile = NULL;
+	t_siw.cq_put = 0;
 	b.cq = ibv_create_cq(b.ctx, 10, NULL, NULL, 0);
 	assert_non_null(b.cq);
 	*state = &b;
@@ -191,6 +322,8 @@ struct ibv_qp *t_siw_qp(struct t_siw_base *b, struct ibv_qp_init_attr *init)
 	init->send_cq = init->recv_cq = b->cq;
 	t_siw.sq = NULL;
 	t_siw.rq = NULL;
+	t_siw.sq_get = 0; /* the kernel's side of a new ring */
+	t_siw.ntaken = 0;
 	qp = ibv_create_qp(b->pd, init);
 	assert_non_null(qp);
 	assert_non_null(t_siw.sq);

@@ -4,7 +4,11 @@
  * kernel of t_uverbs.h answering with siw's driver data (GET_CONTEXT,
  * REG_MR, CREATE_CQ, CREATE_QP, CREATE_SRQ), counting doorbells, and
  * recording where the provider mapped the CQ ring and the work queues,
- * which the tests then read and write as the kernel does. Beside it,
+ * which the tests then read and write as the kernel does. For the send
+ * queue it models the consumer of Linux 6.1's siw: the doorbell's
+ * answers in each state, the elements its transmit engine takes without
+ * a doorbell and the fields it reads or forces in each, and the flush
+ * on the move to ERROR. Beside it,
  * what those tests share: a base of siw0, a PD and a CQ of 10 (a cmocka
  * fixture), and the library's log. siw_provider_test (context, MR, CQ,
  * SRQ) and siw_sq_test (the send and receive queues) use it.
@@ -31,6 +35,33 @@
 #define T_NUM_WQE 8u /* what siw rounds queues of 5 up to */
 #define T_SRQ_KEY 0x6000ull
 
+/*
+ * The QP's state as siw_post_send() sees it. RTS is 0: the tests post as
+ * on a connected QP unless they say otherwise. IDLE is siw's name for
+ * RESET, INIT and RTR.
+ */
+enum t_siw_state { T_SIW_RTS = 0, T_SIW_IDLE, T_SIW_CLOSING, T_SIW_ERROR };
+
+/* One send element as the kernel took it out of the ring. */
+struct t_siw_taken {
+	uint32_t index; /* the kernel's count of elements taken, before it */
+	/*
+	 * 0, or EINVAL where siw refuses the element: when it activates
+	 * it (the element stays valid in the ring, the kernel's get index
+	 * does not move) or when it transmits it (taken, the connection
+	 * dropped).
+	 */
+	int err;
+	struct siw_sqe sqe; /* the kernel's copy, with the fields it forces */
+	/*
+	 * On the wire: the data of a SEND or WRITE (inline or gathered),
+	 * the read size a READ asks of the peer.
+	 */
+	uint32_t bytes;
+};
+
+#define T_SIW_TAKEN_MAX 64u
+
 /* What the fake siw driver saw and shared. */
 struct t_siw_kern {
 	struct siw_ureq_reg_mr reg_mr_in;
@@ -44,13 +75,47 @@ struct t_siw_kern {
 	size_t srq_len;
 	unsigned int doorbells; /* POST_SEND commands, all without WR */
 	uint32_t doorbell_wrs;
-	int doorbell_err; /* what POST_SEND fails with (0: it succeeds) */
+	/*
+	 * The kernel's side of the send queue. sq_get counts the elements
+	 * it took. state_locked: another thread holds the QP's state lock
+	 * for writing, so the doorbell's trylock fails. engine: an accepted
+	 * doorbell runs the transmit engine, which takes every valid
+	 * element in turn (off: the elements stay for the test to read).
+	 * meanwhile: run as a doorbell enters the kernel, for what another
+	 * thread or the engine does at that moment. taken: what the kernel
+	 * made of each element it took, ntaken of them. cq_put: where the
+	 * kernel's next completion goes in the CQ ring.
+	 */
+	uint32_t sq_get;
+	enum t_siw_state state;
+	bool state_locked, engine;
+	void (*meanwhile)(void);
+	struct t_siw_taken taken[T_SIW_TAKEN_MAX];
+	unsigned int ntaken;
+	uint32_t cq_put;
 };
 
 extern struct t_siw_kern t_siw;
 
 /* The kernel takes an element: it copies it out, then clears its flags. */
 void t_siw_take(uint16_t *flags);
+/*
+ * The kernel takes the send element at its get index, as siw's
+ * siw_activate_tx() and transmit path do: 0 and @t filled, ENOENT when
+ * that element is not valid, EINVAL when siw refuses it (@t says where).
+ */
+int t_siw_sq_take(struct t_siw_taken *t);
+/*
+ * The transmit engine: takes valid elements in ring order, each recorded
+ * in t_siw.taken, until one is not valid (0) or siw refuses one (EINVAL),
+ * with no doorbell, as siw's engine does once it runs.
+ */
+int t_siw_sq_run(void);
+/*
+ * The move to ERROR (siw_sq_flush()): every valid element from the get
+ * index on completes with a flush error, taken, in order.
+ */
+void t_siw_sq_flush(void);
 /* A completion placed as the kernel places it: fields, then the flag. */
 void t_siw_complete(uint32_t idx, uint64_t id, uint8_t opcode, uint16_t status,
 		    uint32_t bytes);

@@ -110,6 +110,12 @@ struct siw_qp {
 	struct siw_wq rq; /* struct siw_rqe; no ring with an SRQ */
 	uint32_t qp_id;
 	uint16_t sq_signal; /* SIW_WQE_SIGNALLED if every send is signalled */
+	/*
+	 * The kernel refused the last doorbell: the elements it was rung
+	 * for may be lying valid with nothing to start the engine, so the
+	 * next post rings whatever the ring looks like. Under sq.lock.
+	 */
+	bool sq_db_owed;
 };
 
 static inline struct siw_context *to_siwctx(struct ibv_context *ctx)

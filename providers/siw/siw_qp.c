@@ -9,9 +9,11 @@
  * put only while its flags read zero (the kernel clears them once it has
  * taken the element), fills it, and hands it over by writing the flags
  * with SIW_WQE_VALID last. The kernel reads receive elements when data
- * arrive; for send elements it must be told, and the doorbell is a
- * POST_SEND command that carries no work request (ibv_cmd_post_send()
- * with an empty list), which the kernel takes as "look at the SQ".
+ * arrive. Its transmit engine, once running, takes each valid send
+ * element in turn; the doorbell, a POST_SEND command that carries no
+ * work request (ibv_cmd_post_send() with an empty list), starts it. An
+ * element marked valid is the kernel's from then on: providers/README.md
+ * ("Doorbell failures") says what a refused doorbell means.
  */
 #include <assert.h>
 #include <errno.h>
@@ -285,12 +287,21 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 		sqe->raddr = 0;
 	}
 
-	if (wr->send_flags & IBV_SEND_INLINE &&
-	    (opcode == SIW_OP_SEND || opcode == SIW_OP_WRITE)) {
+	if (wr->send_flags & IBV_SEND_INLINE) {
 		/* The data ride in sge[1..], their length in sge[0]. */
 		uint8_t *dst = (uint8_t *)&sqe->sge[1];
 		uint32_t len = 0;
 		int i = 0;
+
+		/*
+		 * siw takes inline data with SEND and WRITE only, and
+		 * refuses any other inline element as it activates it
+		 * (siw_activate_tx()). Ignoring the flag would gather from
+		 * the caller's buffer later, after the call told the caller
+		 * the data had been copied: refuse it here.
+		 */
+		if (opcode != SIW_OP_SEND && opcode != SIW_OP_WRITE)
+			return EINVAL;
 
 		/*
 		 * One entry, the common case, is one copy with no loop state
@@ -324,6 +335,18 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 		*flags |= SIW_WQE_INLINE;
 		return 0;
 	}
+	if (__builtin_expect(opcode == SIW_OP_READ && !wr->num_sge, 0)) {
+		/*
+		 * siw reads every READ into sge[0], whatever num_sge says
+		 * (siw_activate_tx() sets it to 1): a READ of nothing gets
+		 * an sge[0] of nothing, never the one the slot's previous
+		 * request left. The peer answers a zero-length READ with a
+		 * zero-length response, which touches no memory here.
+		 */
+		sqe->sge[0] = (struct siw_sge){ 0 };
+		sqe->num_sge = 1;
+		return 0;
+	}
 	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
 		return EINVAL;
 	siw_copy_sges(sqe->sge, wr->sg_list, wr->num_sge);
@@ -348,6 +371,8 @@ static const char *siw_wr_opcode_name(enum ibv_wr_opcode op)
 		return "BIND_MW";
 	case IBV_WR_SEND_WITH_INV:
 		return "SEND_WITH_INV";
+	case IBV_WR_RDMA_READ:
+		return "RDMA_READ";
 	case IBV_WR_TSO:
 		return "TSO";
 	default:
@@ -374,10 +399,10 @@ siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
 			qpn, qp->sq.num);
 		return;
 	}
-	if (err != EINVAL) {
+	if (err == EIO) {
 		verbs_info(
 			vctx,
-			"post_send on QP %u: the doorbell failed (%s), nothing of this call was posted",
+			"post_send on QP %u: the device is gone (%s), nothing of this call was posted",
 			qpn, strerror(err));
 		return;
 	}
@@ -400,6 +425,14 @@ siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
 			qpn, wr->num_sge);
 		return;
 	}
+	if (wr->send_flags & IBV_SEND_INLINE && wr->opcode != IBV_WR_SEND &&
+	    wr->opcode != IBV_WR_RDMA_WRITE) {
+		verbs_info(
+			vctx,
+			"post_send on QP %u: siw sends inline data with SEND and RDMA_WRITE only, not with %s",
+			qpn, siw_wr_opcode_name(wr->opcode));
+		return;
+	}
 	if (wr->send_flags & IBV_SEND_INLINE) {
 		for (int i = 0; i < wr->num_sge; i++)
 			len += wr->sg_list[i].length;
@@ -416,11 +449,11 @@ siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
 }
 
 /*
- * The kernel refused the doorbell: the QP is not in RTS (ENOTCONN from
- * siw_post_send()). The elements of this call stay valid in the ring and
- * the kernel would send them at the next doorbell once connected, so a
- * failure reported now would be a lie: take them back (the kernel reads
- * the SQ only when told to, which it just refused).
+ * The device is gone: uverbs answers EIO to every command of a
+ * disassociated device before its driver sees it, and the process no
+ * longer shares its queues (the kernel put zeroed pages in their place).
+ * No request of this call can complete, so each is reported failed and
+ * its slot emptied, the put index back where the call found it.
  */
 static void __attribute__((cold, noinline))
 siw_sq_withdraw(struct siw_qp *qp, uint32_t put0)
@@ -434,6 +467,23 @@ siw_sq_withdraw(struct siw_qp *qp, uint32_t put0)
 }
 
 /*
+ * The kernel refused the doorbell (siw_post_send(): ENOTCONN outside RTS
+ * or whenever another thread holds the QP's state lock, EINVAL for an
+ * element it would not activate). The call's elements are posted all
+ * the same: the engine may have taken them already, a flush on the move
+ * to ERROR completes them, and no withdrawal could tell whether it beat
+ * the kernel's read. Said at VERBS_LOG_LEVEL=3; failure path only.
+ */
+static void __attribute__((cold, noinline))
+siw_explain_doorbell(struct siw_qp *qp, int err, uint32_t posted)
+{
+	verbs_info(
+		&to_siwctx(qp->vqp.qp.context)->vctx,
+		"post_send on QP %u: the doorbell failed (%s); the %u requests stay posted, and the next post rings again",
+		qp->vqp.qp.qp_num, strerror(err), posted);
+}
+
+/*
  * Whether the kernel's send engine may be idle, after this call posted
  * @posted elements from index @start on. The kernel clears an element's
  * flags as it takes the element into its engine, and once done with one
@@ -443,7 +493,9 @@ siw_sq_withdraw(struct siw_qp *qp, uint32_t put0)
  * read, as the kernel's full barrier after its clearing orders it before
  * its look at the next element: either it sees ours, or we see its
  * clearing and ring. When this call filled the whole ring, the element
- * before the first is one of ours, and the queue was empty: ring.
+ * before the first is one of ours, and the queue was empty: ring. After
+ * a refused doorbell a valid element proves nothing (no engine may be
+ * running): the caller rings while one is owed.
  */
 static bool siw_sq_may_idle(struct siw_qp *qp, uint32_t start, uint32_t posted)
 {
@@ -465,8 +517,8 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	struct ibv_send_wr *first = wr;
 	struct ibv_send_wr *bad;
 	uint32_t mask = qp->sq.num - 1;
-	uint32_t start;
-	int ret = 0, db;
+	uint32_t start, posted;
+	int ret = 0, db = 0;
 
 	siw_lock(&qp->sq.lock);
 	start = qp->sq.put; /* under the lock: another poster may be ahead */
@@ -487,18 +539,26 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	/*
 	 * Ring the doorbell once for everything posted by this call, and
 	 * only when the engine may be idle (a system call saved per WR
-	 * while the queue is busy, as Debian's libsiw does). A refused
-	 * doorbell takes back all this call posted: nothing of it was.
+	 * while the queue is busy, as Debian's libsiw does) or a doorbell
+	 * is owed. A refused doorbell fails none of the requests: they are
+	 * valid in the ring, the kernel's from now on; only a device that
+	 * is gone (EIO) will never complete them.
 	 */
-	if (wr != first && siw_sq_may_idle(qp, start, qp->sq.put - start)) {
+	posted = qp->sq.put - start;
+	if (wr != first &&
+	    (qp->sq_db_owed || siw_sq_may_idle(qp, start, posted))) {
 		db = ibv_cmd_post_send(ibqp, NULL, &bad);
-		if (db) {
+		qp->sq_db_owed = db != 0;
+		if (db == EIO) {
 			siw_sq_withdraw(qp, start);
 			ret = db;
 			wr = first;
+			db = 0;
 		}
 	}
 	siw_unlock(&qp->sq.lock);
+	if (db)
+		siw_explain_doorbell(qp, db, posted);
 	if (ret) {
 		*bad_wr = wr;
 		siw_explain_send(qp, wr, ret);
