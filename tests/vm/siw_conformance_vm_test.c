@@ -261,6 +261,7 @@ int main(int argc, char **argv)
 	t_unsupported();
 	t_limits();
 	t_wrap();
+	t_read_0sge();
 	t_srq();
 	t_overflow();
 	t_flush();
