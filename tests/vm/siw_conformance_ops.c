@@ -2,7 +2,8 @@
 /*
  * siw_conformance_vm_test: the opcodes siw carries and the ones it
  * refuses, inline data and SGE counts at their limits and one past, the
- * queues lapped many times over, and a READ of no SGE on a lapped ring.
+ * queues lapped many times over, a READ of no SGE on a lapped ring and
+ * an inline SEND_WITH_INV.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -524,4 +525,96 @@ void t_read_0sge(void)
 	rig_down(&r);
 	buf_free(v);
 	buf_free(src);
+}
+
+/*
+ * IBV_WR_SEND_WITH_INV with IBV_SEND_INLINE, from a buffer that is not
+ * registered (lkey 0) and is cleared as soon as the post returns. The
+ * kernel carries inline data for SEND and WRITE only (siw_activate_tx()
+ * refuses the flag on any other opcode), so the right answer is EINVAL
+ * with bad_wr on the request; a provider that can carry it after all
+ * must deliver the bytes as they were at post time. Either way the
+ * connection survives. Ours today takes the gather path: the kernel
+ * reads the unregistered buffer and fails the SEND and the connection.
+ * Debian's libsiw 44 has the defect too, another way: it rings the
+ * doorbell, which the kernel fails, answers -1 with bad_wr NULL, and
+ * its QP sends nothing more (pinned below under names of their own).
+ */
+void t_send_inv_inline(void)
+{
+	struct ibv_mr *inv = buf_mr(64, 0);
+	char data[32];
+	struct ibv_sge sg = { .addr = (uintptr_t)data, .length = sizeof(data) };
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge rs;
+	struct ibv_wc wc = {};
+	struct rig r = {};
+	int ret, n;
+
+	if (!inv || rig_up(&r, 16, 16, 16, 1, 0))
+		return check(false, "send_inv_inline_setup", "no pair");
+	rs = sge_of(r.m, 0, 4096);
+	CHECK_EQ("send_inv_inline_recv_posted", post_recv(r.p.s, 0x81, &rs, 1),
+		 0);
+	memset(data, 0x5a, sizeof(data));
+	wr = send_wr(0x80, &sg, 1, IBV_WR_SEND_WITH_INV,
+		     IBV_SEND_SIGNALED | IBV_SEND_INLINE);
+	wr.invalidate_rkey = inv->rkey;
+	ret = post_send(r.p.c, &wr, &bad);
+	memset(data, 0, sizeof(data));
+	n = poll_wc(r.scq, 1, &wc, ret ? 500 : WAIT_MS);
+	printf("  send_inv_inline: ret %d, bad_wr %s, %d wc, status %d\n", ret,
+	       bad == &wr ? "wr" :
+	       bad	  ? "other" :
+			    "NULL",
+	       n, wc.status);
+	if (t.ours && ret) {
+		CHECK_EQ("send_inv_inline_refused", ret, EINVAL);
+		check(bad == &wr, "send_inv_inline_bad_wr", "bad_wr %p, wr %p",
+		      (void *)bad, (void *)&wr);
+		CHECK_EQ("send_inv_inline_no_wc", n, 0);
+	} else if (t.ours) {
+		CHECK_EQ("send_inv_inline_completes", n, 1);
+		CHECK_EQ("send_inv_inline_wc_status", wc.status, 0);
+		wc = (struct ibv_wc){};
+		CHECK_EQ("send_inv_inline_recv_completes",
+			 poll_wc(r.rcq, 1, &wc, WAIT_MS), 1);
+		CHECK_EQ("send_inv_inline_recv_wc_status", wc.status, 0);
+		CHECK_EQ("send_inv_inline_recv_wc_byte_len", wc.byte_len,
+			 sizeof(data));
+		memset(data, 0x5a, sizeof(data));
+		check(!memcmp(r.m->addr, data, sizeof(data)),
+		      "send_inv_inline_data", "the received bytes differ");
+		rs = sge_of(r.m, 0, 4096);
+		post_recv(r.p.s, 0x81, &rs, 1);
+	} else {
+		CHECK_EQ("send_inv_inline_debian_defect_failed", ret, -1);
+		check(!bad, "send_inv_inline_debian_defect_no_bad_wr",
+		      "bad_wr %p", (void *)bad);
+		CHECK_EQ("send_inv_inline_debian_defect_no_wc", n, 0);
+	}
+	/* The connection survives: a plain SEND takes the receive. */
+	sg = sge_of(r.m, 2048, 16);
+	wr = send_wr(0x82, &sg, 1, IBV_WR_SEND, IBV_SEND_SIGNALED);
+	CHECK_EQ("send_inv_inline_after_posted", post_send(r.p.c, &wr, &bad),
+		 0);
+	if (!t.ours) {
+		/*
+		 * The refused element stays valid in Debian's ring, and its
+		 * libsiw rings no doorbell behind a valid element: the QP
+		 * never sends again.
+		 */
+		CHECK_EQ("send_inv_inline_debian_defect_qp_stuck",
+			 poll_wc(r.scq, 1, &wc, 500) +
+				 poll_wc(r.rcq, 1, &wc, 1),
+			 0);
+		goto out;
+	}
+	check_swc("send_inv_inline_after", r.scq, 0x82, IBV_WC_SEND, r.p.c);
+	check_rwc("send_inv_inline_after", r.rcq, 0x81, 16, r.p.s);
+	CHECK_EQ("send_inv_inline_no_more_recv", poll_wc(r.rcq, 1, &wc, 300),
+		 0);
+out:
+	rig_down(&r);
+	buf_free(inv);
 }

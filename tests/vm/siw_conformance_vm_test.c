@@ -262,6 +262,7 @@ int main(int argc, char **argv)
 	t_limits();
 	t_wrap();
 	t_read_0sge();
+	t_send_inv_inline();
 	t_srq();
 	t_overflow();
 	t_flush();
