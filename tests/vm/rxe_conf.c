@@ -5,7 +5,8 @@
  * Environment: IBV_VM_RXE, IBV_VM_RXE_GID_INDEX (tests/vm/run),
  * RXE_CONF_PROVIDER (the librxe .so that must be mapped: a pass on the
  * wrong provider proves nothing), RXE_CONF_WHICH (ours or debian),
- * RXE_CONF_ONLY (run one subject: ops, queues, err, ud, log).
+ * RXE_CONF_ONLY (run one subject: ops, queues, err, ud, log, cm),
+ * IBV_VM_RXE_ADDR (rxe0's address, where cm listens).
  */
 #include <errno.h>
 #include <limits.h>
@@ -384,6 +385,9 @@ int main(void)
 		{ "ops", conf_ops }, { "queues", conf_queues },
 		{ "err", conf_err }, { "ud", conf_ud },
 		{ "log", conf_log },
+#ifdef RXE_CONF_CM
+		{ "cm", conf_cm },
+#endif
 	};
 	const char *only = getenv("RXE_CONF_ONLY");
 	int ret = setup();

@@ -15,7 +15,7 @@
  * rxe_conf_queues.c (wrap-around, CQ overflow, SRQ limit, resize),
  * rxe_conf_err.c (RNR, retry exceeded, flush), rxe_conf_ud.c (UD with
  * GRH, the extended CQ), rxe_conf_log.c (refusals and their messages at
- * VERBS_LOG_LEVEL=3).
+ * VERBS_LOG_LEVEL=3), rxe_conf_cm.c (a post before RTS over rdma_cm).
  */
 #ifndef RXE_CONF_H
 #define RXE_CONF_H
@@ -108,5 +108,6 @@ void conf_queues(void);
 void conf_err(void);
 void conf_ud(void);
 void conf_log(void);
+void conf_cm(void);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * The pairs of connected QPs the siw tests in the VM build through the
  * connection manager (rdma_cm_decl.h), both ends in one process on
- * siw0's own address.
+ * siw0's own address. Nothing in it is siw's: rxe_conf_cm.c connects
+ * its pair on rxe0's address with it.
  */
 #ifndef SIW_CM_H
 #define SIW_CM_H

@@ -94,6 +94,8 @@ void t_opcodes(void);
 void t_unsupported(void);
 void t_limits(void);
 void t_wrap(void);
+void t_read_0sge(void);
+void t_send_inv_inline(void);
 
 /* siw_conformance_queues.c */
 void t_srq(void);

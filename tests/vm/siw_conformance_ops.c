@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * siw_conformance_vm_test: the opcodes siw carries and the ones it
- * refuses, inline data and SGE counts at their limits and one past, and
- * the queues lapped many times over.
+ * refuses, inline data and SGE counts at their limits and one past, the
+ * queues lapped many times over, a READ of no SGE on a lapped ring and
+ * an inline SEND_WITH_INV.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -420,4 +421,200 @@ void t_wrap(void)
 	CHECK_EQ("wrap_in_order", bad_order, 0);
 	CHECK_EQ("wrap_data", bad_data, 0);
 	rig_down(&r);
+}
+
+/*
+ * Laps the send ring of @r (depth 8, receive depth 8) twice with
+ * signalled SENDs of all of @v, 4 at a time, into @rs: afterwards every
+ * slot's sge[0] names @v. 0, or -1 if a SEND did not complete.
+ */
+static int lap_sends(struct rig *r, struct ibv_mr *v, struct ibv_sge *rs)
+{
+	struct ibv_send_wr wr[4], *bad;
+	struct ibv_sge sg = sge_of(v, 0, 4096);
+	struct ibv_wc wc[4];
+
+	for (uint64_t n = 0; n < 16; n += 4) {
+		for (int i = 0; i < 4; i++) {
+			post_recv(r->p.s, n + (uint64_t)i, rs, 1);
+			wr[i] = send_wr(n + (uint64_t)i, &sg, 1, IBV_WR_SEND,
+					IBV_SEND_SIGNALED);
+			wr[i].next = i < 3 ? &wr[i + 1] : NULL;
+		}
+		if (post_send(r->p.c, wr, &bad) ||
+		    poll_wc(r->scq, 4, wc, WAIT_MS) != 4 ||
+		    poll_wc(r->rcq, 4, wc, WAIT_MS) != 4)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every byte of @mr is @c. */
+static bool all_of(struct ibv_mr *mr, char c)
+{
+	const char *p = mr->addr;
+
+	for (size_t i = 0; i < mr->length; i++)
+		if (p[i] != c)
+			return false;
+	return true;
+}
+
+/*
+ * An RDMA READ with num_sge 0 (a fence or flush idiom) once the send
+ * ring has wrapped. The kernel forces num_sge 1 on every READ and takes
+ * its length, sink STag and address from sge[0] (siw_activate_tx()), so
+ * a provider that leaves sge[0] as the slot's last use had it reads the
+ * peer's bytes into that earlier request's buffer. Right answers: a
+ * refusal (EINVAL, bad_wr on the READ) or a true zero-length READ
+ * (byte_len 0); never a byte of @v changed. Debian's libsiw 44 has the
+ * defect: pinned below under names of their own.
+ */
+void t_read_0sge(void)
+{
+	struct ibv_mr *v = buf_mr(4096, 0x11), *src = buf_mr(4096, 0x77);
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge rs, sg;
+	struct ibv_wc wc = {};
+	struct rig r = {};
+	int ret, n;
+
+	if (!v || !src || rig_up(&r, 16, 16, 8, 1, 0))
+		return check(false, "read_0sge_setup", "no pair");
+	rs = sge_of(r.m, 0, 4096);
+	CHECK_EQ("read_0sge_ring_lapped", lap_sends(&r, v, &rs), 0);
+	wr = send_wr(0x4d, NULL, 0, IBV_WR_RDMA_READ, IBV_SEND_SIGNALED);
+	set_remote(&wr, src, 0);
+	ret = post_send(r.p.c, &wr, &bad);
+	n = ret ? 0 : poll_wc(r.scq, 1, &wc, WAIT_MS);
+	printf("  read_0sge: ret %d, %d wc, status %d, byte_len %u\n", ret, n,
+	       wc.status, wc.byte_len);
+	if (t.ours) {
+		check(ret == 0 || (ret == EINVAL && bad == &wr),
+		      "read_0sge_refused_or_posted", "ret %d, bad_wr %p, wr %p",
+		      ret, (void *)bad, (void *)&wr);
+		if (ret == 0) {
+			CHECK_EQ("read_0sge_completes", n, 1);
+			CHECK_EQ("read_0sge_wc_status", wc.status, 0);
+			CHECK_EQ("read_0sge_wc_opcode", wc.opcode,
+				 IBV_WC_RDMA_READ);
+			CHECK_EQ("read_0sge_wc_byte_len", wc.byte_len, 0);
+		}
+		check(all_of(v, 0x11), "read_0sge_no_stale_write",
+		      "the peer's data landed in the earlier SENDs' buffer");
+	} else {
+		CHECK_EQ("read_0sge_debian_defect_posted", ret, 0);
+		CHECK_EQ("read_0sge_debian_defect_completes", n, 1);
+		CHECK_EQ("read_0sge_debian_defect_status", wc.status, 0);
+		CHECK_EQ("read_0sge_debian_defect_byte_len", wc.byte_len, 4096);
+		check(all_of(v, 0x77), "read_0sge_debian_defect_stale_write",
+		      "the earlier SENDs' buffer was not overwritten");
+	}
+	check(all_of(r.m, 0x11) && all_of(src, 0x77),
+	      "read_0sge_other_buffers_untouched",
+	      "the receive buffer or the READ's source changed");
+	CHECK_EQ("read_0sge_no_more_wc", poll_wc(r.scq, 1, &wc, 300), 0);
+	/* The connection still carries data. */
+	sg = sge_of(v, 0, 64);
+	CHECK_EQ("read_0sge_after_recv_posted", post_recv(r.p.s, 0x4e, &rs, 1),
+		 0);
+	wr = send_wr(0x4f, &sg, 1, IBV_WR_SEND, IBV_SEND_SIGNALED);
+	CHECK_EQ("read_0sge_after_posted", post_send(r.p.c, &wr, &bad), 0);
+	check_swc("read_0sge_after", r.scq, 0x4f, IBV_WC_SEND, r.p.c);
+	check_rwc("read_0sge_after", r.rcq, 0x4e, 64, r.p.s);
+	rig_down(&r);
+	buf_free(v);
+	buf_free(src);
+}
+
+/*
+ * IBV_WR_SEND_WITH_INV with IBV_SEND_INLINE, from a buffer that is not
+ * registered (lkey 0) and is cleared as soon as the post returns. The
+ * kernel carries inline data for SEND and WRITE only (siw_activate_tx()
+ * refuses the flag on any other opcode), so the right answer is EINVAL
+ * with bad_wr on the request; a provider that can carry it after all
+ * must deliver the bytes as they were at post time. Either way the
+ * connection survives. Ours today takes the gather path: the kernel
+ * reads the unregistered buffer and fails the SEND and the connection.
+ * Debian's libsiw 44 has the defect too, another way: it rings the
+ * doorbell, which the kernel fails, answers -1 with bad_wr NULL, and
+ * its QP sends nothing more (pinned below under names of their own).
+ */
+void t_send_inv_inline(void)
+{
+	struct ibv_mr *inv = buf_mr(64, 0);
+	char data[32];
+	struct ibv_sge sg = { .addr = (uintptr_t)data, .length = sizeof(data) };
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge rs;
+	struct ibv_wc wc = {};
+	struct rig r = {};
+	int ret, n;
+
+	if (!inv || rig_up(&r, 16, 16, 16, 1, 0))
+		return check(false, "send_inv_inline_setup", "no pair");
+	rs = sge_of(r.m, 0, 4096);
+	CHECK_EQ("send_inv_inline_recv_posted", post_recv(r.p.s, 0x81, &rs, 1),
+		 0);
+	memset(data, 0x5a, sizeof(data));
+	wr = send_wr(0x80, &sg, 1, IBV_WR_SEND_WITH_INV,
+		     IBV_SEND_SIGNALED | IBV_SEND_INLINE);
+	wr.invalidate_rkey = inv->rkey;
+	ret = post_send(r.p.c, &wr, &bad);
+	memset(data, 0, sizeof(data));
+	n = poll_wc(r.scq, 1, &wc, ret ? 500 : WAIT_MS);
+	printf("  send_inv_inline: ret %d, bad_wr %s, %d wc, status %d\n", ret,
+	       bad == &wr ? "wr" :
+	       bad	  ? "other" :
+			    "NULL",
+	       n, wc.status);
+	if (t.ours && ret) {
+		CHECK_EQ("send_inv_inline_refused", ret, EINVAL);
+		check(bad == &wr, "send_inv_inline_bad_wr", "bad_wr %p, wr %p",
+		      (void *)bad, (void *)&wr);
+		CHECK_EQ("send_inv_inline_no_wc", n, 0);
+	} else if (t.ours) {
+		CHECK_EQ("send_inv_inline_completes", n, 1);
+		CHECK_EQ("send_inv_inline_wc_status", wc.status, 0);
+		wc = (struct ibv_wc){};
+		CHECK_EQ("send_inv_inline_recv_completes",
+			 poll_wc(r.rcq, 1, &wc, WAIT_MS), 1);
+		CHECK_EQ("send_inv_inline_recv_wc_status", wc.status, 0);
+		CHECK_EQ("send_inv_inline_recv_wc_byte_len", wc.byte_len,
+			 sizeof(data));
+		memset(data, 0x5a, sizeof(data));
+		check(!memcmp(r.m->addr, data, sizeof(data)),
+		      "send_inv_inline_data", "the received bytes differ");
+		rs = sge_of(r.m, 0, 4096);
+		post_recv(r.p.s, 0x81, &rs, 1);
+	} else {
+		CHECK_EQ("send_inv_inline_debian_defect_failed", ret, -1);
+		check(!bad, "send_inv_inline_debian_defect_no_bad_wr",
+		      "bad_wr %p", (void *)bad);
+		CHECK_EQ("send_inv_inline_debian_defect_no_wc", n, 0);
+	}
+	/* The connection survives: a plain SEND takes the receive. */
+	sg = sge_of(r.m, 2048, 16);
+	wr = send_wr(0x82, &sg, 1, IBV_WR_SEND, IBV_SEND_SIGNALED);
+	CHECK_EQ("send_inv_inline_after_posted", post_send(r.p.c, &wr, &bad),
+		 0);
+	if (!t.ours) {
+		/*
+		 * The refused element stays valid in Debian's ring, and its
+		 * libsiw rings no doorbell behind a valid element: the QP
+		 * never sends again.
+		 */
+		CHECK_EQ("send_inv_inline_debian_defect_qp_stuck",
+			 poll_wc(r.scq, 1, &wc, 500) +
+				 poll_wc(r.rcq, 1, &wc, 1),
+			 0);
+		goto out;
+	}
+	check_swc("send_inv_inline_after", r.scq, 0x82, IBV_WC_SEND, r.p.c);
+	check_rwc("send_inv_inline_after", r.rcq, 0x81, 16, r.p.s);
+	CHECK_EQ("send_inv_inline_no_more_recv", poll_wc(r.rcq, 1, &wc, 300),
+		 0);
+out:
+	rig_down(&r);
+	buf_free(inv);
 }

@@ -261,6 +261,8 @@ int main(int argc, char **argv)
 	t_unsupported();
 	t_limits();
 	t_wrap();
+	t_read_0sge();
+	t_send_inv_inline();
 	t_srq();
 	t_overflow();
 	t_flush();
