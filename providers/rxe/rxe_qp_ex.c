@@ -56,6 +56,9 @@ static void __attribute__((cold, noinline)) rxe_explain_wr(struct rxe_qp *qp)
 		verbs_info(vctx, "QP 0x%x: %u bytes inline, the limit is %u\n",
 			   num, qp->wr_arg, qp->sq.max_inline);
 		break;
+	case RXE_WR_STATE:
+		verbs_info(vctx, "QP 0x%x: no sends below RTS\n", num);
+		break;
 	}
 	verbs_info(vctx, "QP 0x%x: ibv_wr_complete() dropped the batch\n", num);
 }
@@ -296,29 +299,49 @@ static void rxe_wr_set_inline_data(struct ibv_qp_ex *qp_ex, void *addr,
 	rxe_wr_set_inline_data_list(qp_ex, 1, &buf);
 }
 
-static int rxe_wr_complete(struct ibv_qp_ex *qp_ex)
+/*
+ * Publishes the batch and rings for it, under state_lock as
+ * rxe_post_send() does: a QP below RTS takes nothing, and a batch whose
+ * doorbell the kernel refused is withdrawn whole (rxe_sq_doorbell()).
+ */
+static int rxe_wr_publish(struct rxe_qp *qp, uint32_t first)
 {
-	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
 	struct rxe_qhdr *hdr = qp->sq.q.hdr;
-	int ret = qp->wr_err;
-	bool any;
+	uint32_t cons;
+	int ret = EINVAL;
 
-	any = !ret && qp->wr_prod != atomic_load_explicit(&hdr->producer_index,
-							  memory_order_relaxed);
+	rxe_lock(&qp->state_lock);
+	if (!rxe_sq_ready(qp)) {
+		rxe_wr_fail(qp, RXE_WR_STATE, 0);
+		goto out;
+	}
+	cons = atomic_load_explicit(&hdr->consumer_index, memory_order_relaxed);
 	/*
 	 * Release: pairs with the kernel's acquire of the producer index;
 	 * the slots are whole before it sees them.
 	 */
-	if (any)
-		atomic_store_explicit(&hdr->producer_index, qp->wr_prod,
-				      memory_order_release);
-	else
+	atomic_store_explicit(&hdr->producer_index, qp->wr_prod,
+			      memory_order_release);
+	ret = rxe_sq_doorbell(qp, first, cons, qp->wr_ssn);
+out:
+	rxe_unlock(&qp->state_lock);
+	return ret;
+}
+
+static int rxe_wr_complete(struct ibv_qp_ex *qp_ex)
+{
+	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
+	uint32_t first = atomic_load_explicit(&qp->sq.q.hdr->producer_index,
+					      memory_order_relaxed);
+	int ret = qp->wr_err;
+
+	if (!ret && qp->wr_prod != first)
+		ret = rxe_wr_publish(qp, first);
+	if (ret || qp->wr_prod == first)
 		qp->ssn = qp->wr_ssn; /* nothing posted, nothing numbered */
 	qp->wr_cur = NULL;
 	rxe_unlock(&qp->sq.lock);
-	if (any)
-		ret = rxe_ring_sq(qp);
-	else if (ret)
+	if (qp->wr_err)
 		rxe_explain_wr(qp);
 	return ret;
 }
