@@ -206,12 +206,45 @@ static void wr_complete_below_rts(void **state)
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 }
 
+/*
+ * IBV_QP_INIT_ATTR_CREATE_FLAGS with no flag asks for nothing: Debian's
+ * librxe 44 creates the QP, so must ours.
+ */
+static void create_flags_none(void **state)
+{
+	struct base *b = *state;
+	struct ibv_qp_init_attr_ex a = {
+		.send_cq = b->cq,
+		.recv_cq = b->cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5,
+			 .max_recv_wr = 5,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
+		.pd = b->pd,
+	};
+	struct ibv_qp *qp = ibv_create_qp_ex(b->ctx, &a);
+
+	assert_non_null(qp);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+	a.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	a.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	qp = ibv_create_qp_ex(b->ctx, &a);
+	assert_non_null(qp);
+	assert_non_null(ibv_qp_to_qp_ex(qp)->wr_send);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(sends_below_rts, base_up,
 						base_down),
 		cmocka_unit_test_setup_teardown(wr_complete_below_rts, base_up,
+						base_down),
+		cmocka_unit_test_setup_teardown(create_flags_none, base_up,
 						base_down),
 	};
 

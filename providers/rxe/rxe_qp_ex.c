@@ -362,7 +362,13 @@ enum {
 		IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
 		IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |
 		IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW,
+	/*
+	 * Creation flags go to the kernel, which judges them (rdma_rxe
+	 * 6.1 refuses any with EOPNOTSUPP): asking for none is no reason
+	 * to refuse, and Debian's librxe 44 passes them on too.
+	 */
 	RXE_QP_INIT_ATTR_MASK = IBV_QP_INIT_ATTR_PD |
+				IBV_QP_INIT_ATTR_CREATE_FLAGS |
 				IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 };
 
@@ -391,8 +397,8 @@ static void rxe_set_wr_ops(struct ibv_qp_ex *ex)
 struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 				struct ibv_qp_init_attr_ex *attr)
 {
-	struct rxe_resp_create_qp resp = {};
-	struct ibv_create_qp cmd;
+	struct rxe_resp_create_qp_ex resp = {};
+	struct ibv_create_qp_ex cmd = {};
 	struct rxe_qp *qp;
 	int ret;
 
@@ -405,8 +411,12 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return NULL;
-	ret = ibv_cmd_create_qp_ex(ctx, &qp->vqp, attr, &cmd, sizeof(cmd),
-				   &resp.ibv_resp, sizeof(resp));
+	/*
+	 * The extended command, as Debian's librxe 44 sends it: the one
+	 * that carries creation flags, down to the write() route.
+	 */
+	ret = ibv_cmd_create_qp_ex2(ctx, &qp->vqp, attr, &cmd, sizeof(cmd),
+				    &resp.ibv_resp, sizeof(resp));
 	if (ret)
 		goto err_free;
 	ret = rxe_qp_map(qp, ctx->cmd_fd, &resp.drv, &attr->cap,
