@@ -639,13 +639,24 @@ int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
  * does not help (the kernel answers EOPNOTSUPP for a user QP); moving
  * the QP to ERROR again runs the responder, which flushes them.
  */
-static void __attribute__((cold, noinline)) rxe_kick_rq(struct ibv_qp *ibqp)
+static void __attribute__((cold, noinline)) rxe_kick_rq(struct rxe_qp *qp)
 {
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	struct ibv_qp *ibqp = &qp->vqp.qp;
 	struct ibv_modify_qp cmd = {};
-	int ret =
-		ibv_cmd_modify_qp(ibqp, &attr, IBV_QP_STATE, &cmd, sizeof(cmd));
+	int ret = 0;
 
+	/*
+	 * Judged again under the lock, so that no modify lands between the
+	 * check and the command: a QP another thread has just reset must
+	 * not be sent back to ERROR (its next move to INIT would fail).
+	 */
+	rxe_lock(&qp->state_lock);
+	if (atomic_load_explicit(&qp->state, memory_order_relaxed) ==
+	    IBV_QPS_ERR)
+		ret = ibv_cmd_modify_qp(ibqp, &attr, IBV_QP_STATE, &cmd,
+					sizeof(cmd));
+	rxe_unlock(&qp->state_lock);
 	if (ret)
 		verbs_info(verbs_get_ctx(ibqp->context),
 			   "QP 0x%x: flushing its receives failed: %s\n",
@@ -668,7 +679,8 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	 * A QP in RESET takes no receive (IBTA: an immediate error), as
 	 * Debian's librxe also refuses it.
 	 */
-	if (ibqp->state == IBV_QPS_RESET) {
+	if (atomic_load_explicit(&qp->state, memory_order_relaxed) ==
+	    IBV_QPS_RESET) {
 		*bad_wr = wr;
 		verbs_info(verbs_get_ctx(ibqp->context),
 			   "QP 0x%x: no receives in the RESET state\n",
@@ -679,8 +691,9 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	if (ret)
 		rxe_explain_recv(ibqp->context, "QP", ibqp->qp_num, &qp->rq,
 				 *bad_wr, ret);
-	if (ibqp->state == IBV_QPS_ERR)
-		rxe_kick_rq(ibqp);
+	if (atomic_load_explicit(&qp->state, memory_order_relaxed) ==
+	    IBV_QPS_ERR)
+		rxe_kick_rq(qp);
 	return ret;
 }
 
