@@ -237,6 +237,67 @@ static void create_flags_none(void **state)
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 }
 
+/*
+ * rdma_rxe's RESIZE_CQ moves the completions into a new queue and writes
+ * only that one from then on. A resize whose new queue cannot be mapped
+ * must not leave the CQ polling the old one (empty for ever, or handing
+ * out completions the kernel moved): polls fail until a resize maps a
+ * queue, and the CQ can still be destroyed, its mappings given back.
+ */
+static void resize_cq_unmapped(void **state)
+{
+	struct base *b = *state;
+	struct ibv_cq *cq = ibv_create_cq(b->ctx, 10, NULL, NULL, 0);
+	unsigned int maps = t_uv_live_maps();
+	struct ibv_wc wc[4];
+
+	assert_non_null(cq);
+	t_rxe_complete(1);
+	t_rxe_complete(2);
+	assert_int_equal(ibv_resize_cq(cq, 40), 0);
+	assert_int_equal(t_uv_live_maps(), maps);
+	assert_int_equal(ibv_poll_cq(cq, 4, wc), 2);
+	assert_int_equal(wc[0].wr_id, 1);
+	assert_int_equal(wc[1].wr_id, 2);
+	t_rxe_complete(3);
+	t_uv.mmap_err = ENOMEM;
+	assert_int_equal(ibv_resize_cq(cq, 100), ENOMEM);
+	assert_true(ibv_poll_cq(cq, 4, wc) < 0);
+	assert_int_equal(t_uv_live_maps(), maps - 1);
+	/* A resize that maps brings the completion back, moved. */
+	assert_int_equal(ibv_resize_cq(cq, 60), 0);
+	assert_int_equal(ibv_destroy_cq(cq), 0);
+	assert_int_equal(t_uv_live_maps(), maps - 1);
+}
+
+/* The same for an SRQ grown by ibv_modify_srq(IBV_SRQ_MAX_WR). */
+static void resize_srq_unmapped(void **state)
+{
+	struct base *b = *state;
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
+	struct ibv_srq_attr grow = { .max_wr = 20 };
+	static char buf[8];
+	struct ibv_sge sge = { (uintptr_t)buf, sizeof(buf), 0x100 };
+	struct ibv_recv_wr wr = { .wr_id = 5, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad = NULL;
+	struct ibv_srq *srq = ibv_create_srq(b->pd, &sa);
+	unsigned int maps = t_uv_live_maps();
+
+	assert_non_null(srq);
+	assert_int_equal(ibv_modify_srq(srq, &grow, IBV_SRQ_MAX_WR), 0);
+	assert_non_null(t_rxe.srq);
+	assert_int_equal(ibv_post_srq_recv(srq, &wr, &bad), 0);
+	assert_int_equal(t_rxe.srq->producer_index, 1);
+	t_uv.mmap_err = ENOMEM;
+	grow.max_wr = 40;
+	assert_int_equal(ibv_modify_srq(srq, &grow, IBV_SRQ_MAX_WR), ENOMEM);
+	assert_int_equal(ibv_post_srq_recv(srq, &wr, &bad), EIO);
+	assert_ptr_equal(bad, &wr);
+	assert_int_equal(t_uv_live_maps(), maps - 1);
+	assert_int_equal(ibv_destroy_srq(srq), 0);
+	assert_int_equal(t_uv_live_maps(), maps - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +306,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wr_complete_below_rts, base_up,
 						base_down),
 		cmocka_unit_test_setup_teardown(create_flags_none, base_up,
+						base_down),
+		cmocka_unit_test_setup_teardown(resize_cq_unmapped, base_up,
+						base_down),
+		cmocka_unit_test_setup_teardown(resize_srq_unmapped, base_up,
 						base_down),
 	};
 

@@ -182,6 +182,38 @@ static int post_send(const struct t_uv_cmd *cmd)
 	return 0;
 }
 
+/* One u32 input attribute of a method (inline), into an output's buffer. */
+static void echo_u32(struct t_uv_cmd *cmd, uint16_t in_id, uint16_t out_id)
+{
+	struct ib_uverbs_attr *in = t_uv_attr(cmd, in_id);
+	struct ib_uverbs_attr *out = t_uv_attr(cmd, out_id);
+	uint32_t v;
+
+	if (!in || !out || in->len != sizeof(v) || out->len < sizeof(v))
+		return;
+	v = (uint32_t)in->data;
+	memcpy((void *)(uintptr_t)out->data, &v, sizeof(v));
+}
+
+/* rdma_rxe keeps an SRQ's max_wr and max_sge, when they are small. */
+static void echo_srq_attr(struct t_uv_cmd *cmd)
+{
+	const struct ib_uverbs_create_srq *in = cmd->core_in;
+	struct ib_uverbs_create_srq_resp *out = cmd->core_out;
+
+	if (cmd->is_ioctl) {
+		echo_u32(cmd, UVERBS_ATTR_CREATE_SRQ_MAX_WR,
+			 UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR);
+		echo_u32(cmd, UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+			 UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE);
+		return;
+	}
+	if (cmd->core_in_len < sizeof(*in) || cmd->core_out_len < sizeof(*out))
+		return;
+	out->max_wr = in->max_wr;
+	out->max_sge = in->max_sge;
+}
+
 /* MODIFY_SRQ with a new max_wr: the new mminfo goes where it points. */
 static int modify_srq(const struct t_uv_cmd *cmd)
 {
@@ -239,6 +271,7 @@ static int rxe_answer(struct t_uv_cmd *cmd)
 			.srq_num = 0x11,
 		};
 
+		echo_srq_attr(cmd);
 		srq_queue = last_queue();
 		srq_queue->as = &t_rxe.srq;
 		return t_uv_put(cmd, &r, sizeof(r));

@@ -533,6 +533,9 @@ rxe_explain_recv(struct ibv_context *ctx, const char *what, uint32_t num,
 	if (ret == ENOMEM)
 		verbs_info(vctx, "%s 0x%x: receive queue full (%u WRs)\n", what,
 			   num, wq->q.mask);
+	else if (ret == EIO)
+		verbs_info(vctx, "%s 0x%x: no queue mapped since its resize\n",
+			   what, num);
 	else
 		verbs_info(vctx, "%s 0x%x: %d SGEs, the limit is %u\n", what,
 			   num, wr->num_sge, wq->max_sge);
@@ -605,7 +608,10 @@ wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 	int ret = 0;
 
 	rxe_lock(&wq->lock);
-	for (; wr; wr = wr->next) {
+	/* An SRQ whose resize could not map its new queue (rxe_srq.c). */
+	if (__builtin_expect(!wq->q.hdr, 0))
+		ret = EIO;
+	for (; !ret && wr; wr = wr->next) {
 		struct rxe_recv_wqe *wqe = rxe_wq_next(wq, &prod);
 
 		if (!wqe) {
