@@ -51,6 +51,7 @@ void t_uv_reset(enum t_uv_kernel kernel)
 {
 	t_uv.kernel = kernel;
 	t_uv.next_err = 0;
+	t_uv.mmap_err = 0;
 	t_uv.calls = 0;
 	t_uv_reset_handles();
 	t_uv_reset_files();
@@ -660,9 +661,11 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd,
 				       off);
 	t_uv_lock();
-	if (t_uv_gone()) {
+	if (t_uv_gone() || t_uv.mmap_err) {
+		err = t_uv_gone() ? EIO : t_uv.mmap_err;
+		t_uv.mmap_err = 0;
 		t_uv_unlock();
-		errno = EIO;
+		errno = err;
 		return MAP_FAILED;
 	}
 	/* Writable while the driver lays it out, then as the provider asked. */

@@ -114,6 +114,7 @@ struct t_uv {
 	FILE *trace; /* NULL: nothing is logged */
 	unsigned int calls; /* system calls on fake files */
 	int next_err; /* the next command fails with this, once */
+	int mmap_err; /* the next mmap() of a fake file fails so, once */
 };
 
 extern struct t_uv t_uv;
@@ -169,6 +170,9 @@ enum t_uv_verb {
 	T_UV_CREATE_SRQ,
 	T_UV_CREATE_AH,
 	T_UV_POST_SEND,
+	T_UV_MODIFY_QP, /* basic or extended; core_in begins alike */
+	T_UV_RESIZE_CQ,
+	T_UV_MODIFY_SRQ,
 };
 
 enum t_uv_verb t_uv_verb_of(const struct t_uv_cmd *cmd);

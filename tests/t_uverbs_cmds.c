@@ -389,6 +389,13 @@ enum t_uv_verb t_uv_verb_of(const struct t_uv_cmd *cmd)
 		return T_UV_CREATE_AH;
 	case IB_USER_VERBS_CMD_POST_SEND:
 		return T_UV_POST_SEND;
+	case IB_USER_VERBS_CMD_MODIFY_QP:
+	case EX | IB_USER_VERBS_EX_CMD_MODIFY_QP:
+		return T_UV_MODIFY_QP;
+	case IB_USER_VERBS_CMD_RESIZE_CQ:
+		return T_UV_RESIZE_CQ;
+	case IB_USER_VERBS_CMD_MODIFY_SRQ:
+		return T_UV_MODIFY_SRQ;
 	}
 	return T_UV_OTHER;
 }

@@ -58,6 +58,20 @@ struct rxe_qp {
 	struct rxe_wq sq;
 	struct rxe_wq rq;
 	/*
+	 * The state the last successful modify through this provider set
+	 * (IBV_QPS_*), written under state_lock. Posters read it instead of
+	 * ibv_qp->state, which the core writes only after the modify op has
+	 * returned and so lags behind the kernel (rxe_qp.c has the reasons).
+	 */
+	_Atomic int state;
+	/*
+	 * Taken by every modify, and by the posts around what depends on
+	 * the kernel's state: the send doorbell and its withdrawal, the
+	 * flush of receives on a QP in ERROR. Nests inside the queues'
+	 * locks, never the other way round.
+	 */
+	struct rxe_lock state_lock;
+	/*
 	 * The send sequence number of the next send WQE, under the SQ's
 	 * lock; the kernel reads it from the slot (wqe->ssn).
 	 */
@@ -77,6 +91,7 @@ enum rxe_wr_why {
 	RXE_WR_OPCODE,
 	RXE_WR_SGES,
 	RXE_WR_INLINE,
+	RXE_WR_STATE, /* the QP below RTS (ibv_wr_complete() only) */
 };
 
 struct rxe_srq {
@@ -229,6 +244,9 @@ int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 int rxe_qp_map(struct rxe_qp *qp, int fd, const struct rxe_create_qp_resp *drv,
 	       const struct ibv_qp_cap *cap, bool srq);
 int rxe_ring_sq(struct rxe_qp *qp);
+bool rxe_sq_ready(const struct rxe_qp *qp);
+int rxe_sq_doorbell(struct rxe_qp *qp, uint32_t first, uint32_t cons,
+		    uint32_t ssn);
 const char *rxe_opcode_name(enum ibv_wr_opcode op);
 const char *rxe_qp_type_name(enum ibv_qp_type type);
 

@@ -58,6 +58,15 @@ static_assert(offsetof(struct rxe_resp_create_qp, drv) ==
 		      sizeof(struct ib_uverbs_create_qp_resp),
 	      "rxe_resp_create_qp: driver data right behind the core answer");
 
+/* The same through the extended command, as ibv_create_qp_ex() sends it. */
+struct rxe_resp_create_qp_ex {
+	struct ib_uverbs_ex_create_qp_resp ibv_resp;
+	struct rxe_create_qp_resp drv;
+};
+static_assert(offsetof(struct rxe_resp_create_qp_ex, drv) ==
+		      sizeof(struct ib_uverbs_ex_create_qp_resp),
+	      "rxe_resp_create_qp_ex: driver data right behind the core answer");
+
 /* CREATE_SRQ: where to map its queue, and its number. */
 struct rxe_resp_create_srq {
 	struct ib_uverbs_create_srq_resp ibv_resp;

@@ -59,6 +59,10 @@ int rxe_destroy_cq(struct ibv_cq *ibcq)
 /*
  * The kernel moves the entries to a queue of the new size and answers
  * where to map it; pollers wait on the lock while the queue changes.
+ * Once the command succeeded, the kernel writes only the new queue: if
+ * that cannot be mapped, the old mapping is let go rather than kept,
+ * and the CQ is left without a queue (cq->q.hdr NULL), polls failing
+ * with EIO, until a later resize maps one or the CQ is destroyed.
  */
 int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 {
@@ -71,13 +75,18 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 	rxe_lock(&cq->lock);
 	ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd, sizeof(cmd), &resp.ibv_resp,
 				sizeof(resp));
-	if (!ret)
-		ret = rxe_queue_map(&q, ibcq->context->cmd_fd, &resp.drv.mi,
-				    sizeof(struct ib_uverbs_wc));
-	if (!ret) {
-		rxe_queue_unmap(&cq->q);
-		cq->q = q;
-	}
+	if (ret)
+		goto out;
+	ret = rxe_queue_map(&q, ibcq->context->cmd_fd, &resp.drv.mi,
+			    sizeof(struct ib_uverbs_wc));
+	rxe_queue_unmap(&cq->q);
+	cq->q = q; /* hdr NULL when the map failed */
+	if (ret)
+		verbs_err(
+			verbs_get_ctx(ibcq->context),
+			"CQ resized but its new queue not mapped (%s): polls fail until a resize maps one\n",
+			strerror(ret));
+out:
 	rxe_unlock(&cq->lock);
 	return ret;
 }
@@ -135,6 +144,10 @@ int rxe_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 
 	rxe_lock(&cq->lock);
 	hdr = cq->q.hdr; /* a resize may have moved it */
+	if (__builtin_expect(!hdr, 0)) { /* or failed to map it */
+		rxe_unlock(&cq->lock);
+		return -EIO;
+	}
 	/* Only we write the consumer index, and we hold the lock. */
 	cons = atomic_load_explicit(&hdr->consumer_index, memory_order_relaxed);
 	/*

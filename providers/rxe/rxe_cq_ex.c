@@ -55,6 +55,10 @@ static int rxe_start_poll(struct ibv_cq_ex *cq_ex,
 	if (attr->comp_mask)
 		return EINVAL;
 	rxe_lock(&cq->lock);
+	if (__builtin_expect(!cq->q.hdr, 0)) { /* rxe_resize_cq() */
+		rxe_unlock(&cq->lock);
+		return EIO;
+	}
 	/* Only we write the consumer index, and we hold the lock. */
 	cq->cons = atomic_load_explicit(&cq->q.hdr->consumer_index,
 					memory_order_relaxed);

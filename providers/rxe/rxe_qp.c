@@ -94,11 +94,25 @@ err_free:
 	return NULL;
 }
 
+/*
+ * The state is recorded under the lock, in the same critical section
+ * as the command: a poster holding the lock sees the kernel's state as
+ * of the last modify, and no modify lands between its check and what
+ * it does on the strength of it (a doorbell, a flush of receives).
+ */
 int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 {
+	struct rxe_qp *qp = to_rxeqp(ibqp);
 	struct ibv_modify_qp cmd = {};
+	int ret;
 
-	return ibv_cmd_modify_qp(ibqp, attr, attr_mask, &cmd, sizeof(cmd));
+	rxe_lock(&qp->state_lock);
+	ret = ibv_cmd_modify_qp(ibqp, attr, attr_mask, &cmd, sizeof(cmd));
+	if (!ret && attr_mask & IBV_QP_STATE)
+		atomic_store_explicit(&qp->state, (int)attr->qp_state,
+				      memory_order_relaxed);
+	rxe_unlock(&qp->state_lock);
+	return ret;
 }
 
 int rxe_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask,
@@ -377,6 +391,63 @@ int rxe_ring_sq(struct rxe_qp *qp)
 	return ibv_cmd_post_send(&qp->vqp.qp, NULL, &bad);
 }
 
+/*
+ * Whether rdma_rxe takes a send doorbell in the QP's state: its
+ * post_send refuses one (EINVAL) while the requester is below ready,
+ * which it is in RESET, INIT and RTR. Called under state_lock.
+ */
+bool rxe_sq_ready(const struct rxe_qp *qp)
+{
+	int state = atomic_load_explicit(&qp->state, memory_order_relaxed);
+
+	return state != IBV_QPS_RESET && state != IBV_QPS_INIT &&
+	       state != IBV_QPS_RTR;
+}
+
+/*
+ * Rings the doorbell for the WQEs published from slot @first on, with
+ * the SQ's lock and state_lock held, @cons the consumer index read
+ * before they were published and @ssn the sequence number before they
+ * were numbered. Returns 0 when they stay posted, the doorbell's error
+ * when they were withdrawn. README.md ("Doorbell failures") has the
+ * kernel facts: an EINVAL from rdma_rxe means the QP was below RTS (or
+ * being destroyed) and nothing ran the requester for this doorbell;
+ * below RTS only a move to ERROR or RESET consumes the queue, and no
+ * modify through us can run while we hold state_lock. EIO means the
+ * device is gone: nothing consumes the queue any more. A consumer index
+ * that moved all the same means the kernel moved the QP to ERROR
+ * itself and is flushing them: they complete, so they stay posted. Any
+ * other failure did not reach rdma_rxe's check, and its requester also
+ * runs without a doorbell (on the completion of earlier WQEs): they may
+ * go out, so they stay posted too.
+ */
+int rxe_sq_doorbell(struct rxe_qp *qp, uint32_t first, uint32_t cons,
+		    uint32_t ssn)
+{
+	struct rxe_qhdr *hdr = qp->sq.q.hdr;
+	int ret = rxe_ring_sq(qp);
+
+	if (__builtin_expect(!ret, 1))
+		return 0;
+	if ((ret != EINVAL && ret != EIO) ||
+	    atomic_load_explicit(&hdr->consumer_index, memory_order_relaxed) !=
+		    cons) {
+		verbs_info(
+			verbs_get_ctx(qp->vqp.qp.context),
+			"QP 0x%x: send doorbell failed (%s), WQEs left posted\n",
+			qp->vqp.qp.qp_num, strerror(ret));
+		return 0;
+	}
+	/* No kernel reader to order against: relaxed. */
+	atomic_store_explicit(&hdr->producer_index, first,
+			      memory_order_relaxed);
+	qp->ssn = ssn;
+	verbs_info(verbs_get_ctx(qp->vqp.qp.context),
+		   "QP 0x%x: send doorbell refused (%s), WQEs withdrawn\n",
+		   qp->vqp.qp.qp_num, strerror(ret));
+	return ret;
+}
+
 const char *rxe_opcode_name(enum ibv_wr_opcode op)
 {
 	static const char *const names[] = {
@@ -432,6 +503,8 @@ rxe_explain_send(struct rxe_qp *qp, const struct ibv_send_wr *wr, int ret)
 	if (ret == ENOMEM)
 		verbs_info(vctx, "QP 0x%x: send queue full (%u WRs)\n", num,
 			   qp->sq.q.mask);
+	else if (!rxe_sq_ready(qp))
+		verbs_info(vctx, "QP 0x%x: no sends below RTS\n", num);
 	else if (!rxe_op_ok(type, wr->opcode))
 		verbs_info(vctx, "QP 0x%x: opcode %s (%d) refused on a %s QP\n",
 			   num, rxe_opcode_name(wr->opcode), wr->opcode,
@@ -460,6 +533,9 @@ rxe_explain_recv(struct ibv_context *ctx, const char *what, uint32_t num,
 	if (ret == ENOMEM)
 		verbs_info(vctx, "%s 0x%x: receive queue full (%u WRs)\n", what,
 			   num, wq->q.mask);
+	else if (ret == EIO)
+		verbs_info(vctx, "%s 0x%x: no queue mapped since its resize\n",
+			   what, num);
 	else
 		verbs_info(vctx, "%s 0x%x: %d SGEs, the limit is %u\n", what,
 			   num, wr->num_sge, wq->max_sge);
@@ -469,11 +545,25 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad_wr)
 {
 	struct rxe_qp *qp = to_rxeqp(ibqp);
-	uint32_t prod;
-	int posted = 0;
+	struct ibv_send_wr *head = wr;
+	uint32_t first, cons, ssn, prod;
 	int ret = 0;
 
 	rxe_lock(&qp->sq.lock);
+	/*
+	 * Held to the doorbell's answer: no modify may change what the
+	 * check below found before the kernel has judged the doorbell.
+	 */
+	rxe_lock(&qp->state_lock);
+	if (__builtin_expect(!rxe_sq_ready(qp), 0)) {
+		ret = EINVAL;
+		goto out;
+	}
+	first = atomic_load_explicit(&qp->sq.q.hdr->producer_index,
+				     memory_order_relaxed);
+	cons = atomic_load_explicit(&qp->sq.q.hdr->consumer_index,
+				    memory_order_relaxed);
+	ssn = qp->ssn;
 	for (; wr; wr = wr->next) {
 		struct rxe_send_wqe *wqe = rxe_wq_next(&qp->sq, &prod);
 
@@ -487,18 +577,24 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		/* Numbered only once it is sure to be posted. */
 		wqe->ssn = qp->ssn++;
 		rxe_wq_publish(&qp->sq, prod + 1);
-		posted++;
 	}
+	if (wr != head) {
+		int db = rxe_sq_doorbell(qp, first, cons, ssn);
+
+		if (db) {
+			/* Withdrawn: the whole list failed, from its first. */
+			rxe_unlock(&qp->state_lock);
+			rxe_unlock(&qp->sq.lock);
+			*bad_wr = head;
+			return db;
+		}
+	}
+out:
+	rxe_unlock(&qp->state_lock);
 	rxe_unlock(&qp->sq.lock);
 	if (ret) {
 		*bad_wr = wr;
 		rxe_explain_send(qp, wr, ret);
-	}
-	if (posted) {
-		int db = rxe_ring_sq(qp);
-
-		if (!ret)
-			ret = db;
 	}
 	return ret;
 }
@@ -512,7 +608,10 @@ wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 	int ret = 0;
 
 	rxe_lock(&wq->lock);
-	for (; wr; wr = wr->next) {
+	/* An SRQ whose resize could not map its new queue (rxe_srq.c). */
+	if (__builtin_expect(!wq->q.hdr, 0))
+		ret = EIO;
+	for (; !ret && wr; wr = wr->next) {
 		struct rxe_recv_wqe *wqe = rxe_wq_next(wq, &prod);
 
 		if (!wqe) {
@@ -546,13 +645,24 @@ int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
  * does not help (the kernel answers EOPNOTSUPP for a user QP); moving
  * the QP to ERROR again runs the responder, which flushes them.
  */
-static void __attribute__((cold, noinline)) rxe_kick_rq(struct ibv_qp *ibqp)
+static void __attribute__((cold, noinline)) rxe_kick_rq(struct rxe_qp *qp)
 {
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	struct ibv_qp *ibqp = &qp->vqp.qp;
 	struct ibv_modify_qp cmd = {};
-	int ret =
-		ibv_cmd_modify_qp(ibqp, &attr, IBV_QP_STATE, &cmd, sizeof(cmd));
+	int ret = 0;
 
+	/*
+	 * Judged again under the lock, so that no modify lands between the
+	 * check and the command: a QP another thread has just reset must
+	 * not be sent back to ERROR (its next move to INIT would fail).
+	 */
+	rxe_lock(&qp->state_lock);
+	if (atomic_load_explicit(&qp->state, memory_order_relaxed) ==
+	    IBV_QPS_ERR)
+		ret = ibv_cmd_modify_qp(ibqp, &attr, IBV_QP_STATE, &cmd,
+					sizeof(cmd));
+	rxe_unlock(&qp->state_lock);
 	if (ret)
 		verbs_info(verbs_get_ctx(ibqp->context),
 			   "QP 0x%x: flushing its receives failed: %s\n",
@@ -575,7 +685,8 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	 * A QP in RESET takes no receive (IBTA: an immediate error), as
 	 * Debian's librxe also refuses it.
 	 */
-	if (ibqp->state == IBV_QPS_RESET) {
+	if (atomic_load_explicit(&qp->state, memory_order_relaxed) ==
+	    IBV_QPS_RESET) {
 		*bad_wr = wr;
 		verbs_info(verbs_get_ctx(ibqp->context),
 			   "QP 0x%x: no receives in the RESET state\n",
@@ -586,8 +697,9 @@ int rxe_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	if (ret)
 		rxe_explain_recv(ibqp->context, "QP", ibqp->qp_num, &qp->rq,
 				 *bad_wr, ret);
-	if (ibqp->state == IBV_QPS_ERR)
-		rxe_kick_rq(ibqp);
+	if (atomic_load_explicit(&qp->state, memory_order_relaxed) ==
+	    IBV_QPS_ERR)
+		rxe_kick_rq(qp);
 	return ret;
 }
 

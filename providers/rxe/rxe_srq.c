@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <infiniband/driver.h>
 
@@ -61,15 +62,24 @@ int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
 	cmd.drv.mmap_info_addr = (uintptr_t)&mi;
 	ret = ibv_cmd_modify_srq(ibsrq, attr, attr_mask, &cmd.ibv_cmd,
 				 sizeof(cmd));
-	if (!ret)
-		ret = rxe_queue_map(&q, ibsrq->context->cmd_fd, &mi,
-				    sizeof(struct rxe_recv_wqe) +
-					    srq->rq.max_sge *
-						    sizeof(struct rxe_sge));
-	if (!ret) {
-		rxe_queue_unmap(&srq->rq.q);
-		srq->rq.q = q;
-	}
+	if (ret)
+		goto out;
+	ret = rxe_queue_map(&q, ibsrq->context->cmd_fd, &mi,
+			    sizeof(struct rxe_recv_wqe) +
+				    srq->rq.max_sge * sizeof(struct rxe_sge));
+	/*
+	 * The kernel reads only the new queue now: without its mapping the
+	 * SRQ has none (hdr NULL), and posts fail with EIO until a later
+	 * resize maps one or the SRQ is destroyed.
+	 */
+	rxe_queue_unmap(&srq->rq.q);
+	srq->rq.q = q;
+	if (ret)
+		verbs_err(
+			verbs_get_ctx(ibsrq->context),
+			"SRQ resized but its new queue not mapped (%s): posts fail until a resize maps one\n",
+			strerror(ret));
+out:
 	rxe_unlock(&srq->rq.lock);
 	return ret;
 }

@@ -178,6 +178,26 @@ static struct ibv_qp *qp_beside(struct ibv_qp *base, enum ibv_qp_type type,
 	return qp;
 }
 
+/*
+ * @qp (which may be NULL) to RTS by its state alone, for the cases that
+ * post sends: rdma_rxe refuses the send doorbell below RTS, and our
+ * librxe refuses such a post before it writes anything.
+ */
+static struct ibv_qp *to_rts(struct ibv_qp *qp)
+{
+	static const enum ibv_qp_state path[] = { IBV_QPS_INIT, IBV_QPS_RTR,
+						  IBV_QPS_RTS };
+
+	for (size_t i = 0; qp && i < sizeof(path) / sizeof(path[0]); i++) {
+		struct ibv_qp_attr a = { .qp_state = path[i] };
+		int ret = ibv_modify_qp(qp, &a, IBV_QP_STATE);
+
+		if (ret)
+			t_uv_note("modify_qp %d ret=%d", path[i], ret);
+	}
+	return qp;
+}
+
 /* The same through ibv_create_qp_ex(), with the builders of @ops. */
 static struct ibv_qp *qp_ex_beside(struct ibv_qp *base, enum ibv_qp_type type,
 				   struct ibv_qp_cap cap, uint64_t ops)
@@ -259,7 +279,7 @@ static void inline_dump(struct ibv_qp *base)
 				  .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_INLINE },
 			   *bad;
-	struct ibv_qp *qp = qp_beside(base, IBV_QPT_RC, &cap);
+	struct ibv_qp *qp = to_rts(qp_beside(base, IBV_QPT_RC, &cap));
 	int ret;
 
 	if (!t_note_made("inline qp", qp))
@@ -283,11 +303,11 @@ static void wr_ex_dump(struct ibv_qp *base)
 	struct ibv_qp_cap cap = { .max_send_wr = 8,
 				  .max_recv_wr = 4,
 				  .max_inline_data = 32 };
-	struct ibv_qp *qp = qp_ex_beside(
+	struct ibv_qp *qp = to_rts(qp_ex_beside(
 		base, IBV_QPT_RC, cap,
 		IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_WRITE |
 			IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
-			IBV_QP_EX_WITH_SEND);
+			IBV_QP_EX_WITH_SEND));
 	struct ibv_qp_ex *qx;
 	int ret;
 
@@ -333,8 +353,8 @@ static void ud_ex_dump(struct ibv_qp *base, struct ibv_ah *ah, const char *what)
 {
 	static char buf[64];
 	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4 };
-	struct ibv_qp *qp =
-		qp_ex_beside(base, IBV_QPT_UD, cap, IBV_QP_EX_WITH_SEND);
+	struct ibv_qp *qp = to_rts(
+		qp_ex_beside(base, IBV_QPT_UD, cap, IBV_QP_EX_WITH_SEND));
 	struct ibv_qp_ex *qx = qp ? ibv_qp_to_qp_ex(qp) : NULL;
 	int ret;
 
@@ -402,7 +422,7 @@ static void ud_case(struct ibv_qp *base, uint32_t ah_num, const char *what,
 
 	if (!t_note_made("ud ah", ah))
 		return;
-	qp = qp_beside(base, IBV_QPT_UD, &cap);
+	qp = to_rts(qp_beside(base, IBV_QPT_UD, &cap));
 	if (t_note_made("ud qp", qp)) {
 		wr.wr.ud.ah = ah;
 		wr.wr.ud.remote_qpn = 0x99;
@@ -429,8 +449,8 @@ static void bind_ex_dump(struct ibv_qp *base, struct ibv_mw *mw,
 			 const struct ibv_mw_bind_info *info)
 {
 	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4 };
-	struct ibv_qp *qp =
-		qp_ex_beside(base, IBV_QPT_RC, cap, IBV_QP_EX_WITH_BIND_MW);
+	struct ibv_qp *qp = to_rts(
+		qp_ex_beside(base, IBV_QPT_RC, cap, IBV_QP_EX_WITH_BIND_MW));
 	struct ibv_qp_ex *qx = qp ? ibv_qp_to_qp_ex(qp) : NULL;
 	int ret;
 
@@ -571,7 +591,7 @@ static void sq_full_dump(struct ibv_qp *base)
 	struct fill f = {
 		.what = "sq",
 		.post = post_sq,
-		.qp = qp_beside(base, IBV_QPT_RC, &cap),
+		.qp = to_rts(qp_beside(base, IBV_QPT_RC, &cap)),
 		.swr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND },
 	};
 
