@@ -503,12 +503,12 @@ rxe_explain_send(struct rxe_qp *qp, const struct ibv_send_wr *wr, int ret)
 	if (ret == ENOMEM)
 		verbs_info(vctx, "QP 0x%x: send queue full (%u WRs)\n", num,
 			   qp->sq.q.mask);
-	else if (!rxe_sq_ready(qp))
-		verbs_info(vctx, "QP 0x%x: no sends below RTS\n", num);
-	else if (!rxe_op_ok(type, wr->opcode))
+	else if (!rxe_op_ok(type, wr->opcode)) /* wrong in any state */
 		verbs_info(vctx, "QP 0x%x: opcode %s (%d) refused on a %s QP\n",
 			   num, rxe_opcode_name(wr->opcode), wr->opcode,
 			   rxe_qp_type_name(type));
+	else if (!rxe_sq_ready(qp))
+		verbs_info(vctx, "QP 0x%x: no sends below RTS\n", num);
 	else if (inl && len > qp->sq.max_inline)
 		verbs_info(vctx, "QP 0x%x: %u bytes inline, the limit is %u\n",
 			   num, len, qp->sq.max_inline);
