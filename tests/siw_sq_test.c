@@ -531,6 +531,51 @@ static void inline_refused(void **state)
 }
 
 /*
+ * The QP's max_send_sge bounds an inline request's gather list as any
+ * other (ibv_post_send(3)): three SGEs of inline data on a QP of two, and
+ * a count of -1, are refused before anything reaches the ring, although
+ * their bytes would fit in siw's inline room.
+ */
+static void inline_sge_count(void **state)
+{
+	struct t_siw_base *b = *state;
+	static char buf[30];
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5,
+			 .max_send_sge = 2,
+			 .max_inline_data = SIW_MAX_INLINE },
+	};
+	struct ibv_sge sge[3] = {
+		{ (uintptr_t)buf, 10, 0 },
+		{ (uintptr_t)buf + 10, 10, 0 },
+		{ (uintptr_t)buf + 20, 10, 0 },
+	};
+	struct ibv_send_wr wr = { .wr_id = 1,
+				  .sg_list = sge,
+				  .num_sge = 3,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_INLINE };
+	struct t_siw_post refused = { .wr = &wr };
+	char *log;
+
+	refused.qp = t_siw_qp(b, &init);
+	log = t_siw_post_refused(&refused);
+	assert_int_equal(refused.ret, EINVAL);
+	assert_ptr_equal(refused.bad, &wr);
+	assert_non_null(strstr(log, "num_sge 3, the QP takes at most 2"));
+	free(log);
+	wr.num_sge = -1;
+	log = t_siw_post_refused(&refused);
+	assert_int_equal(refused.ret, EINVAL);
+	assert_ptr_equal(refused.bad, &wr);
+	assert_non_null(strstr(log, "num_sge -1, the QP takes at most 2"));
+	free(log);
+	assert_int_equal(t_siw.sq[0].flags, 0);
+	assert_int_equal(ibv_destroy_qp(refused.qp), 0);
+}
+
+/*
  * The kernel's engine, running, takes the elements as the doorbell
  * comes in, while another thread holds the QP's state lock: the
  * doorbell's trylock fails, ENOTCONN, in RTS.
@@ -677,6 +722,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(read_zero_sge, t_siw_base_up,
 						t_siw_base_down),
 		cmocka_unit_test_setup_teardown(inline_refused, t_siw_base_up,
+						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(inline_sge_count, t_siw_base_up,
 						t_siw_base_down),
 		cmocka_unit_test_setup_teardown(doorbell_refused_taken,
 						t_siw_base_up, t_siw_base_down),
