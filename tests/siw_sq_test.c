@@ -708,6 +708,35 @@ static void doorbell_owed(void **state)
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 }
 
+/*
+ * A ring filled while the kernel refused every doorbell (the QP not yet
+ * in RTS): once in RTS, the next post finds the ring full and is refused
+ * (ENOMEM), but it rings the doorbell still owed, so that the kernel
+ * starts on the ring and the post after it finds room. Without that
+ * ring the queue would stay full for good.
+ */
+static void doorbell_owed_full(void **state)
+{
+	struct ibv_send_wr wr, *bad = NULL;
+	struct ibv_qp *qp = sends(*state, &wr, 1, 1);
+	unsigned int rung;
+
+	t_siw.engine = true;
+	t_siw.state = T_SIW_IDLE;
+	for (unsigned int i = 0; i < T_NUM_WQE; i++)
+		assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+	assert_int_equal(t_siw.ntaken, 0);
+	t_siw.state = T_SIW_RTS;
+	rung = t_siw.doorbells;
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), ENOMEM);
+	assert_ptr_equal(bad, &wr);
+	assert_int_equal(t_siw.doorbells, rung + 1);
+	assert_int_equal(t_siw.ntaken, T_NUM_WQE);
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+	assert_int_equal(t_siw.ntaken, T_NUM_WQE + 1);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -731,6 +760,8 @@ int main(void)
 						t_siw_base_up, t_siw_base_down),
 		cmocka_unit_test_setup_teardown(doorbell_owed, t_siw_base_up,
 						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(doorbell_owed_full,
+						t_siw_base_up, t_siw_base_down),
 	};
 
 	return t_siw_run(tests, sizeof(tests) / sizeof(tests[0]));

@@ -546,13 +546,17 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	 * Ring the doorbell once for everything posted by this call, and
 	 * only when the engine may be idle (a system call saved per WR
 	 * while the queue is busy, as Debian's libsiw does) or a doorbell
-	 * is owed. A refused doorbell fails none of the requests: they are
-	 * valid in the ring, the kernel's from now on; only a device that
-	 * is gone (EIO) will never complete them.
+	 * is owed. An owed doorbell rings even when this call posted
+	 * nothing: a ring filled while the kernel refused doorbells (below
+	 * RTS) would otherwise answer every later post ENOMEM, and no
+	 * doorbell would ever start the engine that empties it. A refused
+	 * doorbell fails none of the requests: they are valid in the ring,
+	 * the kernel's from now on; only a device that is gone (EIO) will
+	 * never complete them.
 	 */
 	posted = qp->sq.put - start;
-	if (wr != first &&
-	    (qp->sq_db_owed || siw_sq_may_idle(qp, start, posted))) {
+	if (qp->sq_db_owed ||
+	    (wr != first && siw_sq_may_idle(qp, start, posted))) {
 		db = ibv_cmd_post_send(ibqp, NULL, &bad);
 		qp->sq_db_owed = db != 0;
 		if (db == EIO) {
