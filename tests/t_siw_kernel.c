@@ -404,8 +404,16 @@ int t_siw_run(const struct CMUnitTest *tests, size_t n)
 		return T_SKIP;
 	t_sysfs_add(root, &dev);
 	free(root); /* SYSFS_PATH holds its own copy */
-	/* Our plugin only, by path, whichever core loads it. */
-	snprintf(drivers, sizeof(drivers), "%s/lib/libsiw", t_build_dir());
+	/*
+	 * Our plugin only, by path, whichever core loads it; or the one
+	 * T_SIW_PLUGIN names (Debian's libsiw, for siw_sweep_test_debian).
+	 */
+	if (getenv("T_SIW_PLUGIN"))
+		snprintf(drivers, sizeof(drivers), "%s",
+			 getenv("T_SIW_PLUGIN"));
+	else
+		snprintf(drivers, sizeof(drivers), "%s/lib/libsiw",
+			 t_build_dir());
 	setenv("RDMAV_DRIVERS", drivers, 1);
 	/* Refusals explain themselves from level 3 (info). */
 	close(mkstemp(log_path));
