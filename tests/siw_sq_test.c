@@ -531,6 +531,51 @@ static void inline_refused(void **state)
 }
 
 /*
+ * The QP's max_send_sge bounds an inline request's gather list as any
+ * other (ibv_post_send(3)): three SGEs of inline data on a QP of two, and
+ * a count of -1, are refused before anything reaches the ring, although
+ * their bytes would fit in siw's inline room.
+ */
+static void inline_sge_count(void **state)
+{
+	struct t_siw_base *b = *state;
+	static char buf[30];
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5,
+			 .max_send_sge = 2,
+			 .max_inline_data = SIW_MAX_INLINE },
+	};
+	struct ibv_sge sge[3] = {
+		{ (uintptr_t)buf, 10, 0 },
+		{ (uintptr_t)buf + 10, 10, 0 },
+		{ (uintptr_t)buf + 20, 10, 0 },
+	};
+	struct ibv_send_wr wr = { .wr_id = 1,
+				  .sg_list = sge,
+				  .num_sge = 3,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_INLINE };
+	struct t_siw_post refused = { .wr = &wr };
+	char *log;
+
+	refused.qp = t_siw_qp(b, &init);
+	log = t_siw_post_refused(&refused);
+	assert_int_equal(refused.ret, EINVAL);
+	assert_ptr_equal(refused.bad, &wr);
+	assert_non_null(strstr(log, "num_sge 3, the QP takes at most 2"));
+	free(log);
+	wr.num_sge = -1;
+	log = t_siw_post_refused(&refused);
+	assert_int_equal(refused.ret, EINVAL);
+	assert_ptr_equal(refused.bad, &wr);
+	assert_non_null(strstr(log, "num_sge -1, the QP takes at most 2"));
+	free(log);
+	assert_int_equal(t_siw.sq[0].flags, 0);
+	assert_int_equal(ibv_destroy_qp(refused.qp), 0);
+}
+
+/*
  * The kernel's engine, running, takes the elements as the doorbell
  * comes in, while another thread holds the QP's state lock: the
  * doorbell's trylock fails, ENOTCONN, in RTS.
@@ -663,6 +708,35 @@ static void doorbell_owed(void **state)
 	assert_int_equal(ibv_destroy_qp(qp), 0);
 }
 
+/*
+ * A ring filled while the kernel refused every doorbell (the QP not yet
+ * in RTS): once in RTS, the next post finds the ring full and is refused
+ * (ENOMEM), but it rings the doorbell still owed, so that the kernel
+ * starts on the ring and the post after it finds room. Without that
+ * ring the queue would stay full for good.
+ */
+static void doorbell_owed_full(void **state)
+{
+	struct ibv_send_wr wr, *bad = NULL;
+	struct ibv_qp *qp = sends(*state, &wr, 1, 1);
+	unsigned int rung;
+
+	t_siw.engine = true;
+	t_siw.state = T_SIW_IDLE;
+	for (unsigned int i = 0; i < T_NUM_WQE; i++)
+		assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+	assert_int_equal(t_siw.ntaken, 0);
+	t_siw.state = T_SIW_RTS;
+	rung = t_siw.doorbells;
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), ENOMEM);
+	assert_ptr_equal(bad, &wr);
+	assert_int_equal(t_siw.doorbells, rung + 1);
+	assert_int_equal(t_siw.ntaken, T_NUM_WQE);
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+	assert_int_equal(t_siw.ntaken, T_NUM_WQE + 1);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -678,12 +752,16 @@ int main(void)
 						t_siw_base_down),
 		cmocka_unit_test_setup_teardown(inline_refused, t_siw_base_up,
 						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(inline_sge_count, t_siw_base_up,
+						t_siw_base_down),
 		cmocka_unit_test_setup_teardown(doorbell_refused_taken,
 						t_siw_base_up, t_siw_base_down),
 		cmocka_unit_test_setup_teardown(doorbell_refused_flushed,
 						t_siw_base_up, t_siw_base_down),
 		cmocka_unit_test_setup_teardown(doorbell_owed, t_siw_base_up,
 						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(doorbell_owed_full,
+						t_siw_base_up, t_siw_base_down),
 	};
 
 	return t_siw_run(tests, sizeof(tests) / sizeof(tests[0]));

@@ -90,6 +90,12 @@ struct t_siw_kern {
 	enum t_siw_state state;
 	bool state_locked, engine;
 	void (*meanwhile)(void);
+	/*
+	 * When set, answers the doorbell in place of state, state_locked
+	 * and engine: for a test whose kernel threads keep that state
+	 * under locks of their own (siw_sq_threads_test).
+	 */
+	int (*doorbell)(void);
 	struct t_siw_taken taken[T_SIW_TAKEN_MAX];
 	unsigned int ntaken;
 	uint32_t cq_put;
@@ -113,7 +119,8 @@ int t_siw_sq_take(struct t_siw_taken *t);
 int t_siw_sq_run(void);
 /*
  * The move to ERROR (siw_sq_flush()): every valid element from the get
- * index on completes with a flush error, taken, in order.
+ * index on completes with a flush error, taken, in order, until one
+ * finds the CQ full (it stays valid, as in siw).
  */
 void t_siw_sq_flush(void);
 /* A completion placed as the kernel places it: fields, then the flag. */

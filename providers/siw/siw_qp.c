@@ -267,6 +267,13 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 	if (opcode < 0)
 		return EINVAL;
 	/*
+	 * The QP's own max_send_sge bounds every gather list, the one
+	 * that carries inline data too (ibv_post_send(3) makes no
+	 * exception); a negative count is no list at all.
+	 */
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
+		return EINVAL;
+	/*
 	 * The kernel takes a READ's sge[0] only and refuses a fenced READ
 	 * when it picks the element up (siw_activate_tx()): refuse both
 	 * here, where the caller still learns which WR it was.
@@ -347,8 +354,6 @@ static int siw_fill_sqe(struct siw_qp *qp, struct siw_sqe *sqe,
 		sqe->num_sge = 1;
 		return 0;
 	}
-	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge)
-		return EINVAL;
 	siw_copy_sges(sqe->sge, wr->sg_list, wr->num_sge);
 	sqe->num_sge = (uint8_t)wr->num_sge;
 	return 0;
@@ -433,7 +438,8 @@ siw_explain_send(struct siw_qp *qp, const struct ibv_send_wr *wr, int err)
 			qpn, siw_wr_opcode_name(wr->opcode));
 		return;
 	}
-	if (wr->send_flags & IBV_SEND_INLINE) {
+	if (wr->send_flags & IBV_SEND_INLINE && wr->num_sge >= 0 &&
+	    (uint32_t)wr->num_sge <= qp->sq.max_sge) {
 		for (int i = 0; i < wr->num_sge; i++)
 			len += wr->sg_list[i].length;
 		verbs_info(
@@ -540,13 +546,17 @@ int siw_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	 * Ring the doorbell once for everything posted by this call, and
 	 * only when the engine may be idle (a system call saved per WR
 	 * while the queue is busy, as Debian's libsiw does) or a doorbell
-	 * is owed. A refused doorbell fails none of the requests: they are
-	 * valid in the ring, the kernel's from now on; only a device that
-	 * is gone (EIO) will never complete them.
+	 * is owed. An owed doorbell rings even when this call posted
+	 * nothing: a ring filled while the kernel refused doorbells (below
+	 * RTS) would otherwise answer every later post ENOMEM, and no
+	 * doorbell would ever start the engine that empties it. A refused
+	 * doorbell fails none of the requests: they are valid in the ring,
+	 * the kernel's from now on; only a device that is gone (EIO) will
+	 * never complete them.
 	 */
 	posted = qp->sq.put - start;
-	if (wr != first &&
-	    (qp->sq_db_owed || siw_sq_may_idle(qp, start, posted))) {
+	if (qp->sq_db_owed ||
+	    (wr != first && siw_sq_may_idle(qp, start, posted))) {
 		db = ibv_cmd_post_send(ibqp, NULL, &bad);
 		qp->sq_db_owed = db != 0;
 		if (db == EIO) {
