@@ -59,18 +59,12 @@ struct rxe_qp {
 	struct rxe_wq rq;
 	/*
 	 * The state the last successful modify through this provider set
-	 * (IBV_QPS_*), written under state_lock. Posters read it instead of
+	 * (IBV_QPS_*), written under the SQ's lock, which every modify
+	 * takes and every send post holds anyway. Posters read it instead of
 	 * ibv_qp->state, which the core writes only after the modify op has
 	 * returned and so lags behind the kernel (rxe_qp.c has the reasons).
 	 */
 	_Atomic int state;
-	/*
-	 * Taken by every modify, and by the posts around what depends on
-	 * the kernel's state: the send doorbell and its withdrawal, the
-	 * flush of receives on a QP in ERROR. Nests inside the queues'
-	 * locks, never the other way round.
-	 */
-	struct rxe_lock state_lock;
 	/*
 	 * The send sequence number of the next send WQE, under the SQ's
 	 * lock; the kernel reads it from the slot (wqe->ssn).
@@ -244,9 +238,48 @@ int rxe_wq_post_recv(struct rxe_wq *wq, struct ibv_recv_wr *wr,
 int rxe_qp_map(struct rxe_qp *qp, int fd, const struct rxe_create_qp_resp *drv,
 	       const struct ibv_qp_cap *cap, bool srq);
 int rxe_ring_sq(struct rxe_qp *qp);
-bool rxe_sq_ready(const struct rxe_qp *qp);
-int rxe_sq_doorbell(struct rxe_qp *qp, uint32_t first, uint32_t cons,
-		    uint32_t ssn);
+int rxe_sq_refused(struct rxe_qp *qp, uint32_t first, uint32_t ssn, int ret)
+	__attribute__((cold, noinline));
+
+/*
+ * Whether rdma_rxe takes a send doorbell in the QP's state: its
+ * post_send refuses one (EINVAL) while the requester is below ready,
+ * which it is in RESET, INIT and RTR. Called under the SQ's lock.
+ */
+static inline bool rxe_sq_ready(const struct rxe_qp *qp)
+{
+	int state = atomic_load_explicit(&qp->state, memory_order_relaxed);
+
+	return state != IBV_QPS_RESET && state != IBV_QPS_INIT &&
+	       state != IBV_QPS_RTR;
+}
+
+/*
+ * Rings the doorbell for the WQEs published from slot @first on, with
+ * the SQ's lock held (which every modify through us takes), @ssn the
+ * sequence number before they were numbered. Returns 0 when they stay
+ * posted, the doorbell's error when they were withdrawn. README.md
+ * ("Doorbell failures") has the kernel facts: an EINVAL from rdma_rxe
+ * means the QP was below RTS (or being destroyed) and nothing ran the
+ * requester for this doorbell; below RTS only a move to ERROR or RESET
+ * consumes the queue, and no modify through us can run while we hold
+ * the lock. So unless the consumer index has moved into them (a flush
+ * began all the same) they are withdrawn. EIO means the device is gone:
+ * nothing consumes the queue any more. Any other answer leaves them
+ * posted: the requester also runs without a doorbell (on the completion
+ * of earlier WQEs), and a flush completes them. The fast path is one
+ * test of the doorbell's answer.
+ */
+static inline int rxe_sq_doorbell(struct rxe_qp *qp, uint32_t first,
+				  uint32_t ssn)
+{
+	int ret = rxe_ring_sq(qp);
+
+	if (__builtin_expect(!ret, 1))
+		return 0;
+	return rxe_sq_refused(qp, first, ssn, ret);
+}
+
 const char *rxe_opcode_name(enum ibv_wr_opcode op);
 const char *rxe_qp_type_name(enum ibv_qp_type type);
 

@@ -95,10 +95,11 @@ err_free:
 }
 
 /*
- * The state is recorded under the lock, in the same critical section
- * as the command: a poster holding the lock sees the kernel's state as
- * of the last modify, and no modify lands between its check and what
- * it does on the strength of it (a doorbell, a flush of receives).
+ * The state is recorded under the send queue's lock, in the same
+ * critical section as the command: a poster, who holds that lock
+ * anyway, sees the kernel's state as of the last modify, and no modify
+ * lands between its check and what it does on the strength of it (a
+ * doorbell, a flush of receives). The posts pay no lock of their own.
  */
 int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 {
@@ -106,12 +107,12 @@ int rxe_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 	struct ibv_modify_qp cmd = {};
 	int ret;
 
-	rxe_lock(&qp->state_lock);
+	rxe_lock(&qp->sq.lock);
 	ret = ibv_cmd_modify_qp(ibqp, attr, attr_mask, &cmd, sizeof(cmd));
 	if (!ret && attr_mask & IBV_QP_STATE)
 		atomic_store_explicit(&qp->state, (int)attr->qp_state,
 				      memory_order_relaxed);
-	rxe_unlock(&qp->state_lock);
+	rxe_unlock(&qp->sq.lock);
 	return ret;
 }
 
@@ -391,47 +392,21 @@ int rxe_ring_sq(struct rxe_qp *qp)
 	return ibv_cmd_post_send(&qp->vqp.qp, NULL, &bad);
 }
 
-/*
- * Whether rdma_rxe takes a send doorbell in the QP's state: its
- * post_send refuses one (EINVAL) while the requester is below ready,
- * which it is in RESET, INIT and RTR. Called under state_lock.
- */
-bool rxe_sq_ready(const struct rxe_qp *qp)
-{
-	int state = atomic_load_explicit(&qp->state, memory_order_relaxed);
-
-	return state != IBV_QPS_RESET && state != IBV_QPS_INIT &&
-	       state != IBV_QPS_RTR;
-}
-
-/*
- * Rings the doorbell for the WQEs published from slot @first on, with
- * the SQ's lock and state_lock held, @cons the consumer index read
- * before they were published and @ssn the sequence number before they
- * were numbered. Returns 0 when they stay posted, the doorbell's error
- * when they were withdrawn. README.md ("Doorbell failures") has the
- * kernel facts: an EINVAL from rdma_rxe means the QP was below RTS (or
- * being destroyed) and nothing ran the requester for this doorbell;
- * below RTS only a move to ERROR or RESET consumes the queue, and no
- * modify through us can run while we hold state_lock. EIO means the
- * device is gone: nothing consumes the queue any more. A consumer index
- * that moved all the same means the kernel moved the QP to ERROR
- * itself and is flushing them: they complete, so they stay posted. Any
- * other failure did not reach rdma_rxe's check, and its requester also
- * runs without a doorbell (on the completion of earlier WQEs): they may
- * go out, so they stay posted too.
- */
-int rxe_sq_doorbell(struct rxe_qp *qp, uint32_t first, uint32_t cons,
-		    uint32_t ssn)
+int rxe_sq_refused(struct rxe_qp *qp, uint32_t first, uint32_t ssn, int ret)
 {
 	struct rxe_qhdr *hdr = qp->sq.q.hdr;
-	int ret = rxe_ring_sq(qp);
+	uint32_t mask = qp->sq.q.mask;
+	uint32_t ours = (atomic_load_explicit(&hdr->producer_index,
+					      memory_order_relaxed) -
+			 first) &
+			mask;
+	uint32_t taken = (atomic_load_explicit(&hdr->consumer_index,
+					       memory_order_relaxed) -
+			  first) &
+			 mask;
 
-	if (__builtin_expect(!ret, 1))
-		return 0;
-	if ((ret != EINVAL && ret != EIO) ||
-	    atomic_load_explicit(&hdr->consumer_index, memory_order_relaxed) !=
-		    cons) {
+	/* taken in 1..ours: the kernel's index has moved into ours. */
+	if (ret != EIO && (ret != EINVAL || (taken && taken <= ours))) {
 		verbs_info(
 			verbs_get_ctx(qp->vqp.qp.context),
 			"QP 0x%x: send doorbell failed (%s), WQEs left posted\n",
@@ -546,23 +521,21 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 {
 	struct rxe_qp *qp = to_rxeqp(ibqp);
 	struct ibv_send_wr *head = wr;
-	uint32_t first, cons, ssn, prod;
+	uint32_t first, ssn, prod;
 	int ret = 0;
 
-	rxe_lock(&qp->sq.lock);
 	/*
-	 * Held to the doorbell's answer: no modify may change what the
-	 * check below found before the kernel has judged the doorbell.
+	 * Held to the doorbell's answer: no modify (it takes this lock too)
+	 * may change what the check below found before the kernel has
+	 * judged the doorbell.
 	 */
-	rxe_lock(&qp->state_lock);
+	rxe_lock(&qp->sq.lock);
 	if (__builtin_expect(!rxe_sq_ready(qp), 0)) {
 		ret = EINVAL;
 		goto out;
 	}
 	first = atomic_load_explicit(&qp->sq.q.hdr->producer_index,
 				     memory_order_relaxed);
-	cons = atomic_load_explicit(&qp->sq.q.hdr->consumer_index,
-				    memory_order_relaxed);
 	ssn = qp->ssn;
 	for (; wr; wr = wr->next) {
 		struct rxe_send_wqe *wqe = rxe_wq_next(&qp->sq, &prod);
@@ -579,18 +552,16 @@ int rxe_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		rxe_wq_publish(&qp->sq, prod + 1);
 	}
 	if (wr != head) {
-		int db = rxe_sq_doorbell(qp, first, cons, ssn);
+		int db = rxe_sq_doorbell(qp, first, ssn);
 
 		if (db) {
 			/* Withdrawn: the whole list failed, from its first. */
-			rxe_unlock(&qp->state_lock);
 			rxe_unlock(&qp->sq.lock);
 			*bad_wr = head;
 			return db;
 		}
 	}
 out:
-	rxe_unlock(&qp->state_lock);
 	rxe_unlock(&qp->sq.lock);
 	if (ret) {
 		*bad_wr = wr;
@@ -657,12 +628,12 @@ static void __attribute__((cold, noinline)) rxe_kick_rq(struct rxe_qp *qp)
 	 * check and the command: a QP another thread has just reset must
 	 * not be sent back to ERROR (its next move to INIT would fail).
 	 */
-	rxe_lock(&qp->state_lock);
+	rxe_lock(&qp->sq.lock);
 	if (atomic_load_explicit(&qp->state, memory_order_relaxed) ==
 	    IBV_QPS_ERR)
 		ret = ibv_cmd_modify_qp(ibqp, &attr, IBV_QP_STATE, &cmd,
 					sizeof(cmd));
-	rxe_unlock(&qp->state_lock);
+	rxe_unlock(&qp->sq.lock);
 	if (ret)
 		verbs_info(verbs_get_ctx(ibqp->context),
 			   "QP 0x%x: flushing its receives failed: %s\n",

@@ -300,32 +300,24 @@ static void rxe_wr_set_inline_data(struct ibv_qp_ex *qp_ex, void *addr,
 }
 
 /*
- * Publishes the batch and rings for it, under state_lock as
- * rxe_post_send() does: a QP below RTS takes nothing, and a batch whose
- * doorbell the kernel refused is withdrawn whole (rxe_sq_doorbell()).
+ * Publishes the batch and rings for it, under the SQ's lock (taken by
+ * ibv_wr_start(), and by every modify) as rxe_post_send() does: a QP
+ * below RTS takes nothing, and a batch whose doorbell the kernel
+ * refused is withdrawn whole (rxe_sq_doorbell()).
  */
 static int rxe_wr_publish(struct rxe_qp *qp, uint32_t first)
 {
-	struct rxe_qhdr *hdr = qp->sq.q.hdr;
-	uint32_t cons;
-	int ret = EINVAL;
-
-	rxe_lock(&qp->state_lock);
 	if (!rxe_sq_ready(qp)) {
 		rxe_wr_fail(qp, RXE_WR_STATE, 0);
-		goto out;
+		return EINVAL;
 	}
-	cons = atomic_load_explicit(&hdr->consumer_index, memory_order_relaxed);
 	/*
 	 * Release: pairs with the kernel's acquire of the producer index;
 	 * the slots are whole before it sees them.
 	 */
-	atomic_store_explicit(&hdr->producer_index, qp->wr_prod,
+	atomic_store_explicit(&qp->sq.q.hdr->producer_index, qp->wr_prod,
 			      memory_order_release);
-	ret = rxe_sq_doorbell(qp, first, cons, qp->wr_ssn);
-out:
-	rxe_unlock(&qp->state_lock);
-	return ret;
+	return rxe_sq_doorbell(qp, first, qp->wr_ssn);
 }
 
 static int rxe_wr_complete(struct ibv_qp_ex *qp_ex)
