@@ -379,7 +379,7 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		return 0;
 	return rxe_fill_dma(&wqe->dma, wr->sg_list, wr->num_sge,
 			    wr->send_flags & IBV_SEND_INLINE &&
-				    wr->opcode != IBV_WR_RDMA_READ,
+				    rxe_op_inline(wr->opcode),
 			    qp->sq.max_sge, qp->sq.max_inline);
 }
 
@@ -494,7 +494,7 @@ rxe_explain_send(struct rxe_qp *qp, const struct ibv_send_wr *wr, int ret)
 	struct verbs_context *vctx = verbs_get_ctx(qp->vqp.qp.context);
 	uint32_t num = qp->vqp.qp.qp_num;
 	bool inl = wr->send_flags & IBV_SEND_INLINE &&
-		   wr->opcode != IBV_WR_RDMA_READ;
+		   rxe_op_inline(wr->opcode);
 	enum ibv_qp_type type = qp->vqp.qp.qp_type;
 	uint32_t len = 0;
 
