@@ -426,6 +426,42 @@ static void send_inv_on_uc_refused(void **state)
 	qp_done(qp);
 }
 
+/*
+ * Lengths whose sum wraps 32 bits: inline, the copy would be 4 GiB into
+ * a slot; gathered, the kernel would send a short message and complete
+ * it successfully. Both are refused, nothing reaches the kernel.
+ */
+static void wrapping_lengths_refused(void **state)
+{
+	struct base *b = *state;
+	struct ibv_qp *qp = qp_in_rts(b, IBV_QPT_RC);
+	struct ibv_qp_ex *ex = ibv_qp_to_qp_ex(qp);
+	static char buf[8];
+	struct ibv_sge sge[2] = { { (uintptr_t)buf, 8, 0x100 },
+				  { (uintptr_t)buf, 0xfffffff9u, 0x100 } };
+	struct ibv_send_wr wr = { .wr_id = 5,
+				  .sg_list = sge,
+				  .num_sge = 2,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_INLINE };
+	struct ibv_send_wr *bad = NULL;
+
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), EINVAL);
+	assert_ptr_equal(bad, &wr);
+	sge[0].length = sge[1].length = 0x80000000u;
+	wr.send_flags = 0;
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), EINVAL);
+	ibv_wr_start(ex);
+	ex->wr_id = 6;
+	ex->wr_flags = 0;
+	ibv_wr_rdma_read(ex, 0x99, 0x8000);
+	ibv_wr_set_sge_list(ex, 2, sge);
+	assert_int_equal(ibv_wr_complete(ex), EINVAL);
+	assert_int_equal(t_rxe_req_run(qp), 0);
+	assert_int_equal(taken, 0);
+	qp_done(qp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +479,8 @@ int main(void)
 						base_up, base_down),
 		cmocka_unit_test_setup_teardown(send_inv_on_uc_refused, base_up,
 						base_down),
+		cmocka_unit_test_setup_teardown(wrapping_lengths_refused,
+						base_up, base_down),
 		cmocka_unit_test_setup_teardown(resize_srq_unmapped, base_up,
 						base_down),
 	};

@@ -247,7 +247,8 @@ rxe_fill_dma(struct rxe_dma_info *dma, const struct ibv_sge *sg, int num_sge,
 			dma->num_sge = (uint32_t)num_sge;
 		}
 		for (int i = 0; i < num_sge; i++) {
-			if (len + sg[i].length > max_inline)
+			/* Not len + length: a hostile length wraps it. */
+			if (sg[i].length > max_inline - len)
 				return EINVAL;
 			memcpy(p + len, (void *)(uintptr_t)sg[i].addr,
 			       sg[i].length);
@@ -257,10 +258,15 @@ rxe_fill_dma(struct rxe_dma_info *dma, const struct ibv_sge *sg, int num_sge,
 	} else {
 		if ((uint32_t)num_sge > max_sge)
 			return EINVAL;
-		/* One 16-byte move an entry: the layouts are one (above). */
+		/*
+		 * One 16-byte move an entry: the layouts are one (above). A
+		 * total past 32 bits would reach the kernel wrapped, as a
+		 * shorter message that completes successfully.
+		 */
 		for (int i = 0; i < num_sge; i++) {
 			memcpy(&dma->sge[i], &sg[i], sizeof(sg[i]));
-			len += sg[i].length;
+			if (__builtin_add_overflow(len, sg[i].length, &len))
+				return EINVAL;
 		}
 		dma->num_sge = (uint32_t)num_sge;
 	}

@@ -255,7 +255,11 @@ static void rxe_wr_set_sge_list(struct ibv_qp_ex *qp_ex, size_t num_sge,
 		wqe->dma.sge[i].addr = sg[i].addr;
 		wqe->dma.sge[i].length = sg[i].length;
 		wqe->dma.sge[i].lkey = sg[i].lkey;
-		len += sg[i].length;
+		/* A total past 32 bits would reach the kernel wrapped. */
+		if (__builtin_add_overflow(len, sg[i].length, &len)) {
+			rxe_wr_fail(qp, RXE_WR_SGES, (uint32_t)num_sge);
+			return;
+		}
 	}
 	wqe->dma.num_sge = (uint32_t)num_sge;
 	wqe->dma.length = len;
@@ -284,7 +288,8 @@ static void rxe_wr_set_inline_data_list(struct ibv_qp_ex *qp_ex, size_t num_buf,
 		return;
 	}
 	for (size_t i = 0; i < num_buf; i++) {
-		if (len + buf[i].length > qp->sq.max_inline) {
+		/* Not len + length: a hostile length wraps it. */
+		if (buf[i].length > qp->sq.max_inline - len) {
 			for (; i < num_buf; i++)
 				len += buf[i].length;
 			rxe_wr_fail(qp, RXE_WR_INLINE, (uint32_t)len);
