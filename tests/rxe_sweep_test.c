@@ -73,6 +73,7 @@ struct tqp {
 	struct ibv_qp *qp;
 	struct ibv_qp_ex *ex;
 	enum ibv_qp_state state; /* as the test last moved it */
+	uint64_t ops; /* the builders it was created with */
 	struct req fifo[MAX_WR + 1]; /* posted, not yet taken */
 	unsigned int head, len;
 };
@@ -106,7 +107,7 @@ static void __attribute__((format(printf, 1, 2))) diff(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (++sw.diffs > 40)
+	if (++sw.diffs > (sw.report ? 100000u : 40u))
 		return;
 	printf("DIFF %s: ", sw.where);
 	va_start(ap, fmt);
@@ -573,7 +574,7 @@ static void one_case(struct tqp *q, enum api api, bool list, uint32_t op,
 	struct req r[LIST];
 	int n = list ? LIST : 1;
 
-	if (api == BUILDER && !build_exists(op))
+	if (api == BUILDER && (!build_exists(op) || !(q->ops & 1ull << op)))
 		return;
 	for (int i = 0; i < n; i++) {
 		if (list && i != 1)
@@ -642,9 +643,16 @@ static void drain_sqd(struct tqp *q)
 {
 	if (q->state != IBV_QPS_SQD || q->len < MAX_WR)
 		return;
-	assert_int_equal(move(q, IBV_QPS_RTS), 0);
+	if (move(q, IBV_QPS_RTS)) {
+		diff("SQD -> RTS refused: the kernel moved the QP");
+		go(q, IBV_QPS_SQD);
+		return;
+	}
 	t_rxe_req_run(q->qp);
-	assert_int_equal(move(q, IBV_QPS_SQD), 0);
+	if (move(q, IBV_QPS_SQD)) {
+		diff("RTS -> SQD refused: the kernel moved the QP");
+		go(q, IBV_QPS_SQD);
+	}
 }
 
 static const uint32_t ops[] = {
@@ -707,6 +715,10 @@ static void ledger_check(uint64_t from)
 
 static struct tqp make_qp(enum ibv_qp_type type)
 {
+	const uint64_t ud_ops = IBV_QP_EX_WITH_SEND |
+				IBV_QP_EX_WITH_SEND_WITH_IMM;
+	const uint64_t uc_ops = ud_ops | IBV_QP_EX_WITH_RDMA_WRITE |
+				IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
 	struct ibv_qp_init_attr_ex a = {
 		.send_cq = sw.cq,
 		.recv_cq = sw.cq,
@@ -733,7 +745,21 @@ static struct tqp make_qp(enum ibv_qp_type type)
 
 	t_rxe.sq = NULL;
 	q.qp = ibv_create_qp_ex(sw.ctx, &a);
+	if (!q.qp) {
+		/*
+		 * Debian's librxe takes only the builders of the opcodes the
+		 * QP's type carries; the sweep then calls only those.
+		 */
+		a.send_ops_flags &= type == IBV_QPT_UD ? ud_ops :
+				    type == IBV_QPT_UC ? uc_ops :
+							 a.send_ops_flags;
+		q.qp = ibv_create_qp_ex(sw.ctx, &a);
+	}
+	if (!q.qp)
+		fprintf(stderr, "cannot create a QP of type %d: %s\n", type,
+			strerror(errno));
 	assert_non_null(q.qp);
+	q.ops = a.send_ops_flags;
 	assert_non_null(t_rxe.sq);
 	q.ex = ibv_qp_to_qp_ex(q.qp);
 	assert_non_null(q.ex);
