@@ -298,6 +298,170 @@ static void resize_srq_unmapped(void **state)
 	assert_int_equal(t_uv_live_maps(), maps - 1);
 }
 
+/* What the model of rdma_rxe's requester took last. */
+static struct t_rxe_wire last_taken;
+static unsigned int taken;
+
+static void keep_taken(const struct t_rxe_wire *w, void *arg)
+{
+	(void)arg;
+	last_taken = *w;
+	taken++;
+}
+
+/* An RC or UC QP in RTS, with the model of its requester attached. */
+static struct ibv_qp *qp_in_rts(struct base *b, enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr_ex a = {
+		.send_cq = b->cq,
+		.recv_cq = b->cq,
+		.qp_type = type,
+		.cap = { .max_send_wr = 5,
+			 .max_recv_wr = 5,
+			 .max_send_sge = 2,
+			 .max_recv_sge = 1,
+			 .max_inline_data = 32 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = b->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_RDMA_READ |
+				  IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD,
+	};
+	struct ibv_qp *qp;
+
+	t_rxe.sq = NULL;
+	qp = ibv_create_qp_ex(b->ctx, &a);
+	assert_non_null(qp);
+	t_rxe_req_attach(qp, t_rxe.sq);
+	move(qp, IBV_QPS_INIT);
+	move(qp, IBV_QPS_RTR);
+	move(qp, IBV_QPS_RTS);
+	t_rxe.on_take = keep_taken;
+	taken = 0;
+	return qp;
+}
+
+static void qp_done(struct ibv_qp *qp)
+{
+	t_rxe.on_take = NULL;
+	t_rxe_req_detach(qp);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+}
+
+/*
+ * rdma_rxe lands an atomic's original value in the WQE's gather list,
+ * which shares the slot with inline data: IBV_SEND_INLINE on an atomic
+ * must leave the list as the caller gave it, not overwrite it with the
+ * bytes the list names (then read as an address and a key).
+ */
+static void atomic_inline_keeps_sink(void **state)
+{
+	struct base *b = *state;
+	struct ibv_qp *qp = qp_in_rts(b, IBV_QPT_RC);
+	static uint64_t orig = 0x1122334455667788ull;
+	struct ibv_sge sge = { (uintptr_t)&orig, sizeof(orig), 0x77 };
+	struct ibv_send_wr wr = {
+		.wr_id = 9,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+		.send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED,
+		.wr.atomic = { .remote_addr = 0x8000,
+			       .compare_add = 1,
+			       .rkey = 0x99 },
+	};
+	struct ibv_send_wr *bad;
+
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), 0);
+	assert_int_equal(taken, 1);
+	assert_int_equal(last_taken.fate, T_RXE_SENT);
+	assert_int_equal(last_taken.num_sge, 1);
+	assert_int_equal(last_taken.sge[0].addr, (uintptr_t)&orig);
+	assert_int_equal(last_taken.sge[0].length, sizeof(orig));
+	assert_int_equal(last_taken.sge[0].lkey, 0x77);
+	qp_done(qp);
+}
+
+/* The same through the builders: inline data is no READ's sink. */
+static void read_inline_builder_refused(void **state)
+{
+	struct base *b = *state;
+	struct ibv_qp *qp = qp_in_rts(b, IBV_QPT_RC);
+	struct ibv_qp_ex *ex = ibv_qp_to_qp_ex(qp);
+	static char data[8] = "abcdefg";
+
+	ibv_wr_start(ex);
+	ex->wr_id = 3;
+	ex->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_read(ex, 0x99, 0x8000);
+	ibv_wr_set_inline_data(ex, data, sizeof(data));
+	assert_int_equal(ibv_wr_complete(ex), EINVAL);
+	assert_int_equal(t_rxe_req_run(qp), 0);
+	assert_int_equal(taken, 0);
+	qp_done(qp);
+}
+
+/*
+ * IBTA gives UC no packet that carries an invalidate, and rdma_rxe's
+ * requester fails such a WQE (IBV_WC_LOC_QP_OP_ERR) and the QP with
+ * it: a SEND_WITH_INV on UC is refused at the post.
+ */
+static void send_inv_on_uc_refused(void **state)
+{
+	struct base *b = *state;
+	struct ibv_qp *qp = qp_in_rts(b, IBV_QPT_UC);
+	static char buf[8];
+	struct ibv_sge sge = { (uintptr_t)buf, sizeof(buf), 0x100 };
+	struct ibv_send_wr wr = { .wr_id = 4,
+				  .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND_WITH_INV,
+				  .invalidate_rkey = 0x55 };
+	struct ibv_send_wr *bad = NULL;
+
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), EINVAL);
+	assert_ptr_equal(bad, &wr);
+	assert_int_equal(taken, 0);
+	assert_int_equal(t_rxe_qp_state(qp->handle), IBV_QPS_RTS);
+	qp_done(qp);
+}
+
+/*
+ * Lengths whose sum wraps 32 bits: inline, the copy would be 4 GiB into
+ * a slot; gathered, the kernel would send a short message and complete
+ * it successfully. Both are refused, nothing reaches the kernel.
+ */
+static void wrapping_lengths_refused(void **state)
+{
+	struct base *b = *state;
+	struct ibv_qp *qp = qp_in_rts(b, IBV_QPT_RC);
+	struct ibv_qp_ex *ex = ibv_qp_to_qp_ex(qp);
+	static char buf[8];
+	struct ibv_sge sge[2] = { { (uintptr_t)buf, 8, 0x100 },
+				  { (uintptr_t)buf, 0xfffffff9u, 0x100 } };
+	struct ibv_send_wr wr = { .wr_id = 5,
+				  .sg_list = sge,
+				  .num_sge = 2,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_INLINE };
+	struct ibv_send_wr *bad = NULL;
+
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), EINVAL);
+	assert_ptr_equal(bad, &wr);
+	sge[0].length = sge[1].length = 0x80000000u;
+	wr.send_flags = 0;
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), EINVAL);
+	ibv_wr_start(ex);
+	ex->wr_id = 6;
+	ex->wr_flags = 0;
+	ibv_wr_rdma_read(ex, 0x99, 0x8000);
+	ibv_wr_set_sge_list(ex, 2, sge);
+	assert_int_equal(ibv_wr_complete(ex), EINVAL);
+	assert_int_equal(t_rxe_req_run(qp), 0);
+	assert_int_equal(taken, 0);
+	qp_done(qp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +473,14 @@ int main(void)
 						base_down),
 		cmocka_unit_test_setup_teardown(resize_cq_unmapped, base_up,
 						base_down),
+		cmocka_unit_test_setup_teardown(atomic_inline_keeps_sink,
+						base_up, base_down),
+		cmocka_unit_test_setup_teardown(read_inline_builder_refused,
+						base_up, base_down),
+		cmocka_unit_test_setup_teardown(send_inv_on_uc_refused, base_up,
+						base_down),
+		cmocka_unit_test_setup_teardown(wrapping_lengths_refused,
+						base_up, base_down),
 		cmocka_unit_test_setup_teardown(resize_srq_unmapped, base_up,
 						base_down),
 	};

@@ -40,6 +40,14 @@ static struct qp_state {
 	bool used;
 } qps[NQPS];
 
+/* The requesters the tests attached, by QP handle. */
+static struct requester {
+	uint32_t handle;
+	enum ibv_qp_type type;
+	struct rxe_queue_buf *sq;
+	bool used;
+} reqs[NQPS];
+
 /* rdma_rxe hands out mmap offsets upwards, page-aligned. */
 static uint64_t next_offset;
 
@@ -149,6 +157,301 @@ static bool move_ok(enum ibv_qp_state from, enum ibv_qp_state to)
 	}
 }
 
+static struct requester *req_of(uint32_t handle)
+{
+	for (unsigned int i = 0; i < NQPS; i++)
+		if (reqs[i].used && reqs[i].handle == handle)
+			return &reqs[i];
+	return NULL;
+}
+
+static const struct rxe_send_wqe *wqe_at(const struct rxe_queue_buf *q,
+					 uint32_t i)
+{
+	return (const void *)(q->data + ((size_t)i << q->log2_elem_size));
+}
+
+/* The bytes a slot holds past its struct rxe_send_wqe. */
+static size_t slot_room(const struct rxe_queue_buf *q)
+{
+	return ((size_t)1 << q->log2_elem_size) - sizeof(struct rxe_send_wqe);
+}
+
+/*
+ * Whether rdma_rxe 6.1 has a way to carry @op on a QP of @type: a packet
+ * opcode its requester picks for it (RC: SENDs, with immediate or
+ * invalidate, WRITEs, READ, the two atomics; UC: SENDs and WRITEs, no
+ * invalidate, as IBTA gives UC no such packet; UD: SEND, with or without
+ * immediate), or a local operation (LOCAL_INV on RC, BIND_MW on RC and
+ * UC). Anything else fails with IBV_WC_LOC_QP_OP_ERR.
+ */
+static bool carried(enum ibv_qp_type type, uint32_t op)
+{
+	switch (op) {
+	case IBV_WR_SEND:
+	case IBV_WR_SEND_WITH_IMM:
+		return type == IBV_QPT_RC || type == IBV_QPT_UC ||
+		       type == IBV_QPT_UD;
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case IBV_WR_BIND_MW:
+		return type == IBV_QPT_RC || type == IBV_QPT_UC;
+	case IBV_WR_SEND_WITH_INV:
+	case IBV_WR_RDMA_READ:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_LOCAL_INV:
+		return type == IBV_QPT_RC;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The gather list (or a reply's sink) as the kernel walks it: dma.num_sge
+ * entries from the slot; with @payload, the first dma.length bytes they
+ * name. Too few bytes in the list fails the WQE, as the kernel's copy
+ * does (IBV_WC_LOC_PROT_ERR).
+ */
+static void gather(const struct rxe_queue_buf *q,
+		   const struct rxe_send_wqe *wqe, struct t_rxe_wire *w,
+		   bool payload)
+{
+	uint32_t n = wqe->dma.num_sge, left = wqe->dma.length, at = 0;
+
+	if ((size_t)n * sizeof(struct rxe_sge) > slot_room(q)) {
+		w->overrun = true;
+		n = (uint32_t)(slot_room(q) / sizeof(struct rxe_sge));
+	}
+	w->num_sge = n;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rxe_sge *sge = &wqe->dma.sge[i];
+		uint32_t take = sge->length < left ? sge->length : left;
+
+		if (i < T_RXE_WIRE_SGES)
+			w->sge[i] = *sge;
+		if (!payload || !take)
+			continue;
+		if (at < T_RXE_WIRE_BYTES)
+			memcpy(w->bytes + at,
+			       (const void *)(uintptr_t)sge->addr,
+			       take < T_RXE_WIRE_BYTES - at ?
+				       take :
+				       T_RXE_WIRE_BYTES - at);
+		at += take;
+		left -= take;
+	}
+	if (payload && left) {
+		w->fate = T_RXE_FAILED;
+		w->status = IBV_WC_LOC_PROT_ERR;
+		w->completion = true;
+	}
+}
+
+/* The payload of a SEND or WRITE: from the slot when INLINE. */
+static void payload(const struct rxe_queue_buf *q,
+		    const struct rxe_send_wqe *wqe, struct t_rxe_wire *w)
+{
+	if (!(wqe->wr.send_flags & IBV_SEND_INLINE)) {
+		gather(q, wqe, w, true);
+		return;
+	}
+	w->inline_data = true;
+	if (w->length > slot_room(q)) {
+		w->overrun = true;
+		return;
+	}
+	memcpy(w->bytes, wqe->dma.inline_data,
+	       w->length < T_RXE_WIRE_BYTES ? w->length : T_RXE_WIRE_BYTES);
+}
+
+/*
+ * Takes one WQE in RTS as rdma_rxe 6.1 would, into @w: what goes on the
+ * wire (or what a local operation reads). Its fields per opcode: the
+ * payload's length is dma.length; RDMA and atomics address the peer by
+ * the WQE's iova, with wr.rdma.rkey or wr.atomic.rkey; a CMP_AND_SWP
+ * carries compare_add and swap, a FETCH_AND_ADD compare_add alone;
+ * READ and atomics land their reply in the gather list; imm_data with
+ * an immediate, invalidate_rkey for SEND_WITH_INV and LOCAL_INV; UD its
+ * ah_num (0: the AV in the WQE), remote_qpn and remote_qkey; BIND_MW
+ * its wr.mw. The flags it acts on are SIGNALED, FENCE, SOLICITED and,
+ * for a payload, INLINE.
+ */
+static void take(const struct requester *r, const struct rxe_send_wqe *wqe,
+		 struct t_rxe_wire *w)
+{
+	const struct rxe_send_wr *k = &wqe->wr;
+	uint32_t op = k->opcode;
+
+	w->fate = T_RXE_SENT;
+	w->status = IBV_WC_SUCCESS;
+	w->completion = k->send_flags & IBV_SEND_SIGNALED;
+	if (!carried(r->type, op)) {
+		w->fate = T_RXE_FAILED;
+		w->status = IBV_WC_LOC_QP_OP_ERR;
+		w->completion = true;
+		return;
+	}
+	w->length = wqe->dma.length;
+	switch (op) {
+	case IBV_WR_SEND_WITH_IMM:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		w->imm_data = k->ex.imm_data;
+		break;
+	case IBV_WR_SEND_WITH_INV:
+	case IBV_WR_LOCAL_INV:
+		w->invalidate_rkey = k->ex.invalidate_rkey;
+		break;
+	default:
+		break;
+	}
+	switch (op) {
+	case IBV_WR_LOCAL_INV:
+		w->length = 0;
+		return;
+	case IBV_WR_BIND_MW:
+		w->length = 0;
+		w->mw = *k;
+		return;
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+	case IBV_WR_RDMA_READ:
+		w->remote_addr = wqe->iova;
+		w->rkey = k->wr.rdma.rkey;
+		break;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		w->swap = k->wr.atomic.swap;
+		/* fall through */
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		w->remote_addr = wqe->iova;
+		w->rkey = k->wr.atomic.rkey;
+		w->compare_add = k->wr.atomic.compare_add;
+		break;
+	default:
+		break;
+	}
+	if (r->type == IBV_QPT_UD) {
+		w->remote_qpn = k->wr.ud.remote_qpn;
+		w->remote_qkey = k->wr.ud.remote_qkey;
+		w->ah_num = k->wr.ud.ah_num;
+	}
+	if (op == IBV_WR_RDMA_READ || op == IBV_WR_ATOMIC_CMP_AND_SWP ||
+	    op == IBV_WR_ATOMIC_FETCH_AND_ADD)
+		gather(r->sq, wqe, w, false);
+	else
+		payload(r->sq, wqe, w);
+}
+
+/*
+ * The requester of @r runs (the fake's lock held): every WQE from the
+ * consumer index to the producer index, as the QP's state has it. The
+ * kernel's requester index is the consumer index here, as the model
+ * completes each WQE as it takes it.
+ */
+static unsigned int req_run(struct requester *r)
+{
+	struct rxe_queue_buf *q = r->sq;
+	unsigned int n = 0;
+	uint32_t cons, prod;
+
+	cons = __atomic_load_n(&q->consumer_index, __ATOMIC_RELAXED);
+	/* Acquire: pairs with the provider's release; the slots are whole. */
+	prod = __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE);
+	for (; cons != prod; cons = (cons + 1) & q->index_mask, n++) {
+		struct t_rxe_wire w = { .qp_handle = r->handle };
+		const struct rxe_send_wqe *wqe = wqe_at(q, cons);
+		struct qp_state *qs = qp_of(r->handle, true);
+
+		w.wr_id = wqe->wr.wr_id;
+		w.opcode = wqe->wr.opcode;
+		w.send_flags = wqe->wr.send_flags;
+		if (qs->state == IBV_QPS_RTS || qs->state == IBV_QPS_SQE) {
+			take(r, wqe, &w);
+			if (w.fate == T_RXE_FAILED)
+				qs->state = IBV_QPS_ERR;
+		} else if (qs->state == IBV_QPS_ERR) {
+			w.fate = T_RXE_FLUSHED;
+			w.status = IBV_WC_WR_FLUSH_ERR;
+			w.completion = true;
+		} else {
+			break; /* SQD: nothing new; below RTS: not running */
+		}
+		if (t_rxe.on_take)
+			t_rxe.on_take(&w, t_rxe.on_take_arg);
+		/* Release: the slot is read; the provider may reuse it. */
+		__atomic_store_n(&q->consumer_index, (cons + 1) & q->index_mask,
+				 __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
+/* The move to RESET: what the queue holds goes, without a completion. */
+static void discard(struct requester *r)
+{
+	struct rxe_queue_buf *q = r->sq;
+	uint32_t cons = __atomic_load_n(&q->consumer_index, __ATOMIC_RELAXED);
+	uint32_t prod = __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE);
+
+	for (; cons != prod; cons = (cons + 1) & q->index_mask) {
+		struct t_rxe_wire w = { .qp_handle = r->handle,
+					.fate = T_RXE_DISCARDED };
+
+		w.wr_id = wqe_at(q, cons)->wr.wr_id;
+		w.opcode = wqe_at(q, cons)->wr.opcode;
+		if (t_rxe.on_take)
+			t_rxe.on_take(&w, t_rxe.on_take_arg);
+	}
+	memset(q->data, 0, (size_t)(q->index_mask + 1) << q->log2_elem_size);
+	__atomic_store_n(&q->consumer_index, prod, __ATOMIC_RELEASE);
+}
+
+/* What a modify's move does to the send queue: flush or discard. */
+static void moved(uint32_t handle, enum ibv_qp_state state)
+{
+	struct requester *r = req_of(handle);
+
+	if (!r)
+		return;
+	if (state == IBV_QPS_ERR)
+		req_run(r);
+	else if (state == IBV_QPS_RESET)
+		discard(r);
+}
+
+void t_rxe_req_attach(const struct ibv_qp *qp, struct rxe_queue_buf *sq)
+{
+	t_uv_lock();
+	for (unsigned int i = 0; i < NQPS; i++)
+		if (!reqs[i].used) {
+			reqs[i] = (struct requester){ qp->handle, qp->qp_type,
+						      sq, true };
+			break;
+		}
+	t_uv_unlock();
+}
+
+void t_rxe_req_detach(const struct ibv_qp *qp)
+{
+	t_uv_lock();
+	for (unsigned int i = 0; i < NQPS; i++)
+		if (reqs[i].used && reqs[i].handle == qp->handle)
+			reqs[i].used = false;
+	t_uv_unlock();
+}
+
+unsigned int t_rxe_req_run(const struct ibv_qp *qp)
+{
+	struct requester *r;
+	unsigned int n = 0;
+
+	t_uv_lock();
+	r = req_of(qp->handle);
+	if (r)
+		n = req_run(r);
+	t_uv_unlock();
+	return n;
+}
+
 static int modify_qp(const struct t_uv_cmd *cmd)
 {
 	const struct ib_uverbs_modify_qp *m = cmd->core_in;
@@ -160,6 +463,7 @@ static int modify_qp(const struct t_uv_cmd *cmd)
 	if (!move_ok(qp->state, (enum ibv_qp_state)m->qp_state))
 		return EINVAL;
 	qp->state = (enum ibv_qp_state)m->qp_state;
+	moved(m->qp_handle, qp->state);
 	return 0;
 }
 
@@ -179,6 +483,8 @@ static int post_send(const struct t_uv_cmd *cmd)
 	    state == IBV_QPS_RTR)
 		return EINVAL;
 	t_rxe.doorbells++;
+	if (!t_rxe.defer_requester && req_of(ps->qp_handle))
+		req_run(req_of(ps->qp_handle));
 	return 0;
 }
 
@@ -360,6 +666,10 @@ static void reset(enum t_uv_kernel kernel)
 	memset(queues, 0, sizeof(queues));
 	nqueues = 0;
 	memset(qps, 0, sizeof(qps));
+	memset(reqs, 0, sizeof(reqs));
+	t_rxe.defer_requester = false;
+	t_rxe.on_take = NULL;
+	t_rxe.on_take_arg = NULL;
 	cq_queue = srq_queue = NULL;
 	next_offset = 0x10000;
 	t_rxe.ah_num = 1;
@@ -386,8 +696,16 @@ int t_rxe_run(const struct CMUnitTest *tests, size_t n)
 		return T_SKIP;
 	t_sysfs_add(root, &dev);
 	free(root); /* SYSFS_PATH holds its own copy */
-	/* Our plugin only, by path, whichever core loads it. */
-	snprintf(drivers, sizeof(drivers), "%s/lib/librxe", t_build_dir());
+	/*
+	 * Our plugin only, by path, whichever core loads it; or the one
+	 * T_RXE_PLUGIN names (Debian's, to compare).
+	 */
+	if (getenv("T_RXE_PLUGIN"))
+		snprintf(drivers, sizeof(drivers), "%s",
+			 getenv("T_RXE_PLUGIN"));
+	else
+		snprintf(drivers, sizeof(drivers), "%s/lib/librxe",
+			 t_build_dir());
 	setenv("RDMAV_DRIVERS", drivers, 1);
 	for (size_t k = 0; k < T_DIFFRUN_NKERNELS; k++) {
 		reset(t_diffrun_kernels[k]);

@@ -86,6 +86,7 @@ enum rxe_wr_why {
 	RXE_WR_SGES,
 	RXE_WR_INLINE,
 	RXE_WR_STATE, /* the QP below RTS (ibv_wr_complete() only) */
+	RXE_WR_INLINE_OP, /* inline data on a WR that sends none */
 };
 
 struct rxe_srq {
@@ -163,11 +164,14 @@ static inline unsigned int rxe_wc_flags(uint32_t k)
 }
 
 /*
- * Whether a QP of @type carries @opcode, as rdma_rxe's own table has it
- * (rxe_wr_opcode_info in drivers/infiniband/sw/rxe/rxe_opcode.c): sends
- * on RC, UC and UD; RDMA WRITE and BIND_MW on RC and UC; READ, atomics
- * and LOCAL_INV on RC only. The kernel fails anything else only at
- * completion time, with the QP in error.
+ * Whether a QP of @type carries @opcode, as rdma_rxe's requester does:
+ * SEND and SEND_WITH_IMM on RC, UC and UD; RDMA WRITE and BIND_MW on RC
+ * and UC; SEND_WITH_INV, READ, atomics and LOCAL_INV on RC only. Its
+ * opcode table also lists SEND_WITH_INV for UC and UD, but IBTA gives
+ * those transports no packet that carries an invalidate, and the
+ * requester finds none: the WQE fails with IBV_WC_LOC_QP_OP_ERR and the
+ * QP goes to ERROR. The kernel fails anything else only at completion
+ * time, with the QP in error.
  */
 static inline bool rxe_op_ok(enum ibv_qp_type type, enum ibv_wr_opcode op)
 {
@@ -186,11 +190,23 @@ static inline bool rxe_op_ok(enum ibv_qp_type type, enum ibv_wr_opcode op)
 		[IBV_WR_ATOMIC_FETCH_AND_ADD] = RC,
 		[IBV_WR_LOCAL_INV] = RC,
 		[IBV_WR_BIND_MW] = RC | UC,
-		[IBV_WR_SEND_WITH_INV] = RC | UC | UD,
+		[IBV_WR_SEND_WITH_INV] = RC,
 	};
 
 	return (unsigned int)op < sizeof(types) && (unsigned int)type < 8 &&
 	       types[op] & 1u << type;
+}
+
+/*
+ * Whether @op carries a payload the WQE may hold inline: a SEND or an
+ * RDMA WRITE. rdma_rxe takes a READ's or an atomic's reply into the
+ * gather list, whose slot space inline bytes would overwrite.
+ */
+static inline bool rxe_op_inline(enum ibv_wr_opcode op)
+{
+	return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM ||
+	       op == IBV_WR_SEND_WITH_INV || op == IBV_WR_RDMA_WRITE ||
+	       op == IBV_WR_RDMA_WRITE_WITH_IMM;
 }
 
 /* rxe_pd.c */

@@ -248,7 +248,8 @@ rxe_fill_dma(struct rxe_dma_info *dma, const struct ibv_sge *sg, int num_sge,
 			dma->num_sge = (uint32_t)num_sge;
 		}
 		for (int i = 0; i < num_sge; i++) {
-			if (len + sg[i].length > max_inline)
+			/* Not len + length: a hostile length wraps it. */
+			if (sg[i].length > max_inline - len)
 				return EINVAL;
 			memcpy(p + len, (void *)(uintptr_t)sg[i].addr,
 			       sg[i].length);
@@ -258,10 +259,15 @@ rxe_fill_dma(struct rxe_dma_info *dma, const struct ibv_sge *sg, int num_sge,
 	} else {
 		if ((uint32_t)num_sge > max_sge)
 			return EINVAL;
-		/* One 16-byte move an entry: the layouts are one (above). */
+		/*
+		 * One 16-byte move an entry: the layouts are one (above). A
+		 * total past 32 bits would reach the kernel wrapped, as a
+		 * shorter message that completes successfully.
+		 */
 		for (int i = 0; i < num_sge; i++) {
 			memcpy(&dma->sge[i], &sg[i], sizeof(sg[i]));
-			len += sg[i].length;
+			if (__builtin_add_overflow(len, sg[i].length, &len))
+				return EINVAL;
 		}
 		dma->num_sge = (uint32_t)num_sge;
 	}
@@ -380,7 +386,7 @@ static int rxe_fill_send(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		return 0;
 	return rxe_fill_dma(&wqe->dma, wr->sg_list, wr->num_sge,
 			    wr->send_flags & IBV_SEND_INLINE &&
-				    wr->opcode != IBV_WR_RDMA_READ,
+				    rxe_op_inline(wr->opcode),
 			    qp->sq.max_sge, qp->sq.max_inline);
 }
 
@@ -469,7 +475,7 @@ rxe_explain_send(struct rxe_qp *qp, const struct ibv_send_wr *wr, int ret)
 	struct verbs_context *vctx = verbs_get_ctx(qp->vqp.qp.context);
 	uint32_t num = qp->vqp.qp.qp_num;
 	bool inl = wr->send_flags & IBV_SEND_INLINE &&
-		   wr->opcode != IBV_WR_RDMA_READ;
+		   rxe_op_inline(wr->opcode);
 	enum ibv_qp_type type = qp->vqp.qp.qp_type;
 	uint32_t len = 0;
 

@@ -56,6 +56,10 @@ static void __attribute__((cold, noinline)) rxe_explain_wr(struct rxe_qp *qp)
 		verbs_info(vctx, "QP 0x%x: %u bytes inline, the limit is %u\n",
 			   num, qp->wr_arg, qp->sq.max_inline);
 		break;
+	case RXE_WR_INLINE_OP:
+		verbs_info(vctx, "QP 0x%x: %s takes no inline data\n", num,
+			   rxe_opcode_name((enum ibv_wr_opcode)qp->wr_arg));
+		break;
 	case RXE_WR_STATE:
 		verbs_info(vctx, "QP 0x%x: no sends below RTS\n", num);
 		break;
@@ -251,7 +255,11 @@ static void rxe_wr_set_sge_list(struct ibv_qp_ex *qp_ex, size_t num_sge,
 		wqe->dma.sge[i].addr = sg[i].addr;
 		wqe->dma.sge[i].length = sg[i].length;
 		wqe->dma.sge[i].lkey = sg[i].lkey;
-		len += sg[i].length;
+		/* A total past 32 bits would reach the kernel wrapped. */
+		if (__builtin_add_overflow(len, sg[i].length, &len)) {
+			rxe_wr_fail(qp, RXE_WR_SGES, (uint32_t)num_sge);
+			return;
+		}
 	}
 	wqe->dma.num_sge = (uint32_t)num_sge;
 	wqe->dma.length = len;
@@ -275,8 +283,13 @@ static void rxe_wr_set_inline_data_list(struct ibv_qp_ex *qp_ex, size_t num_buf,
 
 	if (!wqe)
 		return;
+	if (!rxe_op_inline((enum ibv_wr_opcode)wqe->wr.opcode)) {
+		rxe_wr_fail(qp, RXE_WR_INLINE_OP, wqe->wr.opcode);
+		return;
+	}
 	for (size_t i = 0; i < num_buf; i++) {
-		if (len + buf[i].length > qp->sq.max_inline) {
+		/* Not len + length: a hostile length wraps it. */
+		if (buf[i].length > qp->sq.max_inline - len) {
 			for (; i < num_buf; i++)
 				len += buf[i].length;
 			rxe_wr_fail(qp, RXE_WR_INLINE, (uint32_t)len);
