@@ -69,7 +69,6 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 	struct rxe_cq *cq = to_rxecq(ibcq);
 	struct rxe_resp_resize_cq resp = {};
 	struct ibv_resize_cq cmd;
-	struct rxe_queue q = {};
 	int ret;
 
 	rxe_lock(&cq->lock);
@@ -77,10 +76,8 @@ int rxe_resize_cq(struct ibv_cq *ibcq, int cqe)
 				sizeof(resp));
 	if (ret)
 		goto out;
-	ret = rxe_queue_map(&q, ibcq->context->cmd_fd, &resp.drv.mi,
-			    sizeof(struct ib_uverbs_wc));
-	rxe_queue_unmap(&cq->q);
-	cq->q = q; /* hdr NULL when the map failed */
+	ret = rxe_queue_remap(&cq->q, ibcq->context->cmd_fd, &resp.drv.mi,
+			      sizeof(struct ib_uverbs_wc));
 	if (ret)
 		verbs_err(
 			verbs_get_ctx(ibcq->context),

@@ -37,6 +37,23 @@ int rxe_queue_map(struct rxe_queue *q, int cmd_fd, const struct mminfo *mi,
 	return 0;
 }
 
+/*
+ * Maps the queue a resize moved the kernel to (RESIZE_CQ, MODIFY_SRQ)
+ * in place of @q's. From the resize on the kernel writes only the new
+ * queue, so the old mapping goes even when the new one cannot be made:
+ * @q is then left without a queue (hdr NULL) and the error returned.
+ */
+int rxe_queue_remap(struct rxe_queue *q, int cmd_fd, const struct mminfo *mi,
+		    size_t min_elem)
+{
+	struct rxe_queue moved = {};
+	int ret = rxe_queue_map(&moved, cmd_fd, mi, min_elem);
+
+	rxe_queue_unmap(q);
+	*q = moved;
+	return ret;
+}
+
 void rxe_queue_unmap(struct rxe_queue *q)
 {
 	if (q->hdr)

@@ -80,6 +80,8 @@ static inline void *rxe_queue_slot(const struct rxe_queue *q, uint32_t index)
 
 int rxe_queue_map(struct rxe_queue *q, int cmd_fd, const struct mminfo *mi,
 		  size_t min_elem);
+int rxe_queue_remap(struct rxe_queue *q, int cmd_fd, const struct mminfo *mi,
+		    size_t min_elem);
 void rxe_queue_unmap(struct rxe_queue *q);
 
 /*

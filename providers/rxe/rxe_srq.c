@@ -51,7 +51,6 @@ int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
 	struct rxe_srq *srq = to_rxesrq(ibsrq);
 	struct rxe_cmd_modify_srq cmd = {};
 	struct mminfo mi = {};
-	struct rxe_queue q = {};
 	int ret;
 
 	if (!(attr_mask & IBV_SRQ_MAX_WR))
@@ -64,16 +63,14 @@ int rxe_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr,
 				 sizeof(cmd));
 	if (ret)
 		goto out;
-	ret = rxe_queue_map(&q, ibsrq->context->cmd_fd, &mi,
-			    sizeof(struct rxe_recv_wqe) +
-				    srq->rq.max_sge * sizeof(struct rxe_sge));
 	/*
-	 * The kernel reads only the new queue now: without its mapping the
-	 * SRQ has none (hdr NULL), and posts fail with EIO until a later
-	 * resize maps one or the SRQ is destroyed.
+	 * Without the new queue's mapping the SRQ has none (hdr NULL), and
+	 * posts fail with EIO until a later resize maps one or the SRQ is
+	 * destroyed.
 	 */
-	rxe_queue_unmap(&srq->rq.q);
-	srq->rq.q = q;
+	ret = rxe_queue_remap(&srq->rq.q, ibsrq->context->cmd_fd, &mi,
+			      sizeof(struct rxe_recv_wqe) +
+				      srq->rq.max_sge * sizeof(struct rxe_sge));
 	if (ret)
 		verbs_err(
 			verbs_get_ctx(ibsrq->context),
