@@ -64,7 +64,7 @@ void cmd_add_uhw(struct ibv_command_buffer *cmdb, void *cmd, size_t cmd_size,
 }
 
 /*
- * Exported (IBVERBS_PRIVATE_34) for providers' own destroys; set by
+ * Exported (in the provider ABI node) for providers' own destroys; set by
  * library initialisation from RDMAV_ALLOW_DISASSOC_DESTROY.
  */
 IBV_EXPORT bool verbs_allow_disassociate_destroy;

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The private interface between the verbs core and its providers, version
- * IBVERBS_PRIVATE_34. Binary providers built against rdma-core 44 (Debian's
- * lib*-rdmav34.so) are loaded by this core, so every structure here keeps
- * the member order and layout of that release. tests/driver_abi_test.c
- * checks the size and every member offset of each one (and of struct
- * verbs_context and cmd_ioctl.h's command buffer) against rdma-core 44's
- * x86_64 numbers, together with the main constants and the registration
- * symbol's name. Not installed.
+ * IBVERBS_PRIVATE_<N>, N being the provider ABI of releases/table
+ * (IBVERBS_PRIVATE_ABI, from <infiniband/releases.h>). Binary providers
+ * built against those releases (Debian's lib*-rdmav<N>.so) are loaded by
+ * this core, so every structure here keeps the member order and layout of
+ * their private headers. tests/driver_abi_test.c checks the size and every
+ * member offset of each one (and of struct verbs_context and cmd_ioctl.h's
+ * command buffer) against the reference's x86_64 numbers, together with
+ * the main constants and the registration symbol's name. Not installed.
  */
 #ifndef IBV_DRIVER_H
 #define IBV_DRIVER_H
@@ -18,12 +19,11 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include <infiniband/releases.h>
 #include <infiniband/verbs.h>
 #include "cmd_ioctl.h"
 #include "kern-abi.h"
 #include "list.h"
-
-#define IBVERBS_PRIVATE_ABI 34
 
 struct verbs_device;
 

@@ -79,7 +79,7 @@ static void register_one(const struct verbs_device_ops *ops)
 }
 
 /**
- * verbs_register_driver_34 - make a provider known to the core
+ * verbs_register_driver_<N> - make a provider known to the core
  * @ops: the provider's device operations; a pseudo-provider listing
  *       static_providers registers each of those instead
  */

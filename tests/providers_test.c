@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Debian's provider plugins against our core: every lib*-rdmav34.so of
- * ibverbs-providers 44.0-2 (unpacked from the reference packages) loads
- * with RTLD_NOW, so each of its imports of IBVERBS_PRIVATE_34 and the
+ * Debian's provider plugins against our core: every lib*-rdmav<N>.so of
+ * one release's ibverbs-providers (unpacked from the reference packages
+ * into IBV_REFERENCE_PROVIDERS; CTest runs this once per release) loads
+ * with RTLD_NOW, so each of its imports of IBVERBS_PRIVATE_<N> and the
  * public nodes resolves, and resolves to this library, not to Debian's.
  * Loading runs the plugin's constructor, which registers it with us.
  */
+#include "config.h"
 #include <dirent.h>
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -31,10 +33,10 @@ static const char *provider_dir(void)
 
 static bool is_plugin(const char *name)
 {
-	size_t len = strlen(name), sfx = strlen("-rdmav34.so");
+	size_t len = strlen(name), sfx = strlen(IBVERBS_PROVIDER_SUFFIX);
 
 	return !strncmp(name, "lib", 3) && len > sfx &&
-	       !strcmp(name + len - sfx, "-rdmav34.so");
+	       !strcmp(name + len - sfx, IBVERBS_PROVIDER_SUFFIX);
 }
 
 /* Which libibverbs.so.1 the process has mapped: ours, and only ours. */
