@@ -21,6 +21,7 @@
 #include "device_list.h"
 #include "discover.h"
 #include "driver.h"
+#include "drivers.h"
 #include "explain.h"
 #include "dummy_ops.h"
 #include "export.h"
@@ -49,6 +50,7 @@ int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
 	if (!vctx->priv)
 		return ENOMEM;
 	vctx->priv->driver_id = driver_id;
+	vctx->priv->abi = drivers_abi(verbs_get_device(device)->ops);
 	verbs_set_ops(vctx, &verbs_dummy_ops);
 	atomic_fetch_add(&verbs_get_device(device)->refcount, 1);
 	return 0;

@@ -109,7 +109,8 @@ IBV_EXPORT struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
 {
 	struct verbs_qp *vqp = (struct verbs_qp *)qp;
 
-	if (vqp->comp_mask & VERBS_QP_EX)
+	/* Where comp_mask is depends on the provider's release. */
+	if (vqp_tail(qp->context, vqp)->comp_mask & VERBS_QP_EX)
 		return &vqp->qp_ex;
 	return NULL;
 }

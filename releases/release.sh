@@ -3,7 +3,8 @@
 # releases/table for shell scripts. Source it, then:
 #   release_list            the releases, oldest first, one a line
 #   release_oldest, release_newest
-#   release_field R FIELD   FIELD (debian suite abi pabi kernel) of R;
+#   release_field R FIELD   FIELD (debian suite abi pabi kernel qp_ex
+#                           dmabuf) of R;
 #                           fails, saying so, for a release not in the table
 # RELEASE_TABLE may name another table (the scripts' own tests do).
 
@@ -34,6 +35,8 @@ release_field()
 	abi) col=4 ;;
 	pabi) col=5 ;;
 	kernel) col=6 ;;
+	qp_ex) col=7 ;;
+	dmabuf) col=8 ;;
 	*)
 		echo "release_field: no column '$2' in $RELEASE_TABLE" >&2
 		return 2

@@ -603,7 +603,7 @@ struct t_const {
 	}
 
 /* Every release of the table speaks the provider ABI listed here. */
-#define T_RELEASE_PABI(rel, deb, suite, abi, pabi, kernel) \
+#define T_RELEASE_PABI(rel, deb, suite, abi, pabi, kernel, qp_ex, dmabuf) \
 	{ "provider ABI of " rel, IBVERBS_PRIVATE_ABI, pabi },
 
 static void test_constants(void **state)
