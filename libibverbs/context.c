@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cmd_device.h"
-#include "context.h"
+#include "context_priv.h"
 #include "device_list.h"
 #include "discover.h"
 #include "driver.h"
@@ -30,8 +30,9 @@
 #include "verbs_qp.h"
 #include "verbs_srq.h"
 
-int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
-		       int cmd_fd, uint32_t driver_id)
+static int verbs_init_context(struct verbs_context *vctx,
+			      struct ibv_device *device, int cmd_fd,
+			      uint32_t driver_id)
 {
 	struct ibv_context *ctx = &vctx->context;
 

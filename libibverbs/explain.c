@@ -22,7 +22,7 @@
 
 #include <rdma/ib_user_ioctl_cmds.h>
 
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "explain_line.h"

@@ -4,7 +4,7 @@
  *
  * A public verb calls one of these on its error path only, after the
  * provider has failed; each returns at once unless VERBS_LOG_LEVEL is at
- * least EXPLAIN_LEVEL (3, info), and none changes errno. An explanation
+ * least EXPLAIN_LEVEL (3, info, explain_line.h), and none changes errno. An explanation
  * may ask the provider about the device, its ports and sysfs about its
  * GIDs: that costs nothing on the data path and nothing in a quiet run.
  *
@@ -20,9 +20,6 @@
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
-
-/* The VERBS_LOG_LEVEL from which failures explain themselves. */
-#define EXPLAIN_LEVEL 3
 
 /*
  * create_qp: each capability over its device limit, a type the device

@@ -17,8 +17,10 @@
 
 #include <infiniband/verbs.h>
 
-#include "explain.h"
 #include "log.h"
+
+/* The VERBS_LOG_LEVEL from which failures explain themselves. */
+#define EXPLAIN_LEVEL 3
 
 struct line {
 	char s[480];

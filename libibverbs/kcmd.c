@@ -22,7 +22,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd_ioctl.h"
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "export.h"

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "export.h"

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The library's half of a context (context.c): the private operation
- * table every verb dispatches through, and what the kernel behind the
- * context has refused.
+ * The library's private half of a context, which files of every layer
+ * read: the operation table every verb dispatches through (filled by
+ * verbs_set_ops()), the provider's driver id, and what the kernel behind
+ * the context has refused (kcmd.c). A leaf header: it declares no
+ * function of any file and includes only the provider ABI, so that the
+ * command layer, the transport and the explanations can reach the table
+ * without depending on context.c, which sits above them.
  */
-#ifndef IBV_CONTEXT_H
-#define IBV_CONTEXT_H
+#ifndef IBV_CONTEXT_PRIV_H
+#define IBV_CONTEXT_PRIV_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -30,7 +34,7 @@ struct verbs_ex_private {
 };
 
 /*
- * Every context the library sees was set up by verbs_init_context(), so
+ * Every context the library sees was set up by context.c, so
  * it is extended: verbs_get_ctx()'s NULL, for applications holding
  * contexts of older libraries, cannot happen here.
  */
@@ -43,8 +47,5 @@ static inline const struct verbs_context_ops *get_ops(struct ibv_context *ctx)
 {
 	return &get_priv(ctx)->ops;
 }
-
-int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
-		       int cmd_fd, uint32_t driver_id);
 
 #endif
