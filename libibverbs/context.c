@@ -117,7 +117,7 @@ static void set_lib_ops(struct verbs_context *vctx)
 	vctx->query_port = verbs_query_port;
 	/* Checks wc_flags and sets the core fields around the provider's. */
 	vctx->create_cq_ex = verbs_create_cq_ex;
-	/* The provider's, explained when they fail (explain.c). */
+	/* The provider's, explained when they fail (explain_qp.c, _srq.c). */
 	vctx->create_qp_ex = verbs_create_qp_ex;
 	vctx->create_srq_ex = verbs_create_srq_ex;
 	/* Binaries from before the private op table call these two. */
