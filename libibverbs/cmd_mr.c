@@ -18,7 +18,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd.h"
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"

@@ -10,13 +10,7 @@
 #ifndef IBV_PROVIDER_RELEASE_H
 #define IBV_PROVIDER_RELEASE_H
 
-#include <stdint.h>
-
-struct provider_abi {
-	uint16_t qp_ex_size; /* sizeof(struct ibv_qp_ex) */
-	uint8_t dmabuf_args; /* ibv_cmd_reg_dmabuf_mr(): 7, or 8 (driver) */
-	const char *release; /* releases/table's name, or NULL: our note */
-};
+#include "context_priv.h" /* struct provider_abi */
 
 /*
  * The layouts of the object (a provider plugin, or the program a static

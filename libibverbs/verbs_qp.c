@@ -4,15 +4,108 @@
  * enhanced connection establishment data, and multicast membership. Like
  * rdma-core 44 they do not check their arguments; they keep the few core
  * fields the provider does not (a QP's state after a modify or query).
+ * A failed creation is explained (explain_qp.c); where the device's
+ * limits do not explain an EINVAL, the error path here creates the QP
+ * again with one capability lowered at a time to find the one refused.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "export.h"
+#include "util.h"
 #include "verbs_qp.h"
+
+/* The QP of @attr again, with @cap: the provider's answer, or NULL. */
+static struct ibv_qp *create_again(struct ibv_context *ctx, struct ibv_pd *pd,
+				   const struct ibv_qp_init_attr_ex *attr,
+				   const struct ibv_qp_cap *cap)
+{
+	struct ibv_qp_init_attr_ex ex = *attr;
+	struct ibv_qp_init_attr a = {
+		.qp_context = attr->qp_context,
+		.send_cq = attr->send_cq,
+		.recv_cq = attr->recv_cq,
+		.srq = attr->srq,
+		.cap = *cap,
+		.qp_type = attr->qp_type,
+		.sq_sig_all = attr->sq_sig_all,
+	};
+
+	if (pd)
+		return get_ops(ctx)->create_qp(pd, &a);
+	ex.cap = *cap;
+	return get_ops(ctx)->create_qp_ex(ctx, &ex);
+}
+
+/*
+ * After an EINVAL that the device's limits leave unexplained, each
+ * capability in turn lowered to what any device takes, the others as
+ * asked: the first whose lowering lets the QP be created is the one
+ * refused, and explain_create_qp_refused() says so. A QP so created is
+ * destroyed at once.
+ */
+static void probe_caps(struct ibv_context *ctx, struct ibv_pd *pd,
+		       const struct ibv_qp_init_attr_ex *attr,
+		       struct explain_qp_probe *p)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+		uint32_t low;
+		enum explain_qp_limit limit;
+		bool recv; /* unused with an SRQ */
+	} caps[] = {
+		{ "max_inline_data",
+		  offsetof(struct ibv_qp_cap, max_inline_data), 0,
+		  EXPLAIN_QP_NO_LIMIT, false },
+		{ "max_send_sge", offsetof(struct ibv_qp_cap, max_send_sge), 1,
+		  EXPLAIN_QP_MAX_SGE, false },
+		{ "max_recv_sge", offsetof(struct ibv_qp_cap, max_recv_sge), 1,
+		  EXPLAIN_QP_MAX_SGE, true },
+		{ "max_send_wr", offsetof(struct ibv_qp_cap, max_send_wr), 1,
+		  EXPLAIN_QP_MAX_QP_WR, false },
+		{ "max_recv_wr", offsetof(struct ibv_qp_cap, max_recv_wr), 1,
+		  EXPLAIN_QP_MAX_QP_WR, true },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(caps); i++) {
+		struct ibv_qp_cap cap = attr->cap;
+		uint32_t *field = (uint32_t *)((char *)&cap + caps[i].off);
+		uint32_t asked = *field;
+		struct ibv_qp *qp;
+
+		if (asked <= caps[i].low || (caps[i].recv && attr->srq))
+			continue;
+		*field = caps[i].low;
+		qp = create_again(ctx, pd, attr, &cap);
+		if (!qp)
+			continue;
+		get_ops(ctx)->destroy_qp(qp);
+		p->name = caps[i].name;
+		p->asked = asked;
+		p->taken = caps[i].low;
+		p->limit = caps[i].limit;
+		explain_create_qp_refused(ctx, p);
+		return;
+	}
+}
+
+/* A failed creation explained, errno kept; @pd as for create_again(). */
+static void explain_failure(struct ibv_context *ctx, struct ibv_pd *pd,
+			    const struct ibv_qp_init_attr_ex *attr)
+{
+	struct explain_qp_probe probe;
+	int saved = errno;
+
+	if (explain_create_qp(ctx, attr, &probe))
+		probe_caps(ctx, pd, attr, &probe);
+	errno = saved;
+}
 
 /**
  * ibv_create_qp - create a queue pair on @pd
@@ -36,7 +129,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
 			.sq_sig_all = qp_init_attr->sq_sig_all,
 		};
 
-		explain_create_qp(pd->context, pd, &ex);
+		explain_failure(pd->context, pd, &ex);
 	}
 	return qp;
 }
@@ -51,7 +144,7 @@ struct ibv_qp *verbs_create_qp_ex(struct ibv_context *context,
 	struct ibv_qp *qp = get_ops(context)->create_qp_ex(context, attr);
 
 	if (!qp)
-		explain_create_qp(context, NULL, attr);
+		explain_failure(context, NULL, attr);
 	return qp;
 }
 

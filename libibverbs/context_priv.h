@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The library's half of a context (context.c): the private operation
- * table every verb dispatches through, and what the kernel behind the
- * context has refused.
+ * The library's private half of a context, which files of every layer
+ * read: the operation table every verb dispatches through (filled by
+ * verbs_set_ops()), the provider's driver id, and what the kernel behind
+ * the context has refused (kcmd.c). A leaf header: it declares no
+ * function of any file and includes only the provider ABI, so that the
+ * command layer, the transport and the explanations can reach the table
+ * without depending on context.c, which sits above them.
  */
-#ifndef IBV_CONTEXT_H
-#define IBV_CONTEXT_H
+#ifndef IBV_CONTEXT_PRIV_H
+#define IBV_CONTEXT_PRIV_H
 
 #include <assert.h>
 #include <stdatomic.h>
@@ -14,10 +18,19 @@
 #include <stdint.h>
 
 #include "driver.h"
-#include "provider_release.h"
 
 /* Core ioctl objects below this have their refused methods remembered. */
 #define KCMD_MAX_OBJECTS 32
+
+/*
+ * The layouts a provider was built with, where releases that share one
+ * provider ABI number still differ (provider_release.c finds them).
+ */
+struct provider_abi {
+	uint16_t qp_ex_size; /* sizeof(struct ibv_qp_ex) */
+	uint8_t dmabuf_args; /* ibv_cmd_reg_dmabuf_mr(): 7, or 8 (driver) */
+	const char *release; /* releases/table's name, or NULL: our note */
+};
 
 /* Reached through verbs_context.priv. */
 struct verbs_ex_private {
@@ -35,7 +48,7 @@ struct verbs_ex_private {
 };
 
 /*
- * Every context the library sees was set up by verbs_init_context(), so
+ * Every context the library sees was set up by context.c, so
  * it is extended: verbs_get_ctx()'s NULL, for applications holding
  * contexts of older libraries, cannot happen here.
  */
@@ -71,8 +84,5 @@ static inline struct verbs_qp_tail *vqp_tail(struct ibv_context *ctx,
 	return (struct verbs_qp_tail *)((char *)vqp +
 					get_priv(ctx)->abi.qp_ex_size);
 }
-
-int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
-		       int cmd_fd, uint32_t driver_id);
 
 #endif
