@@ -232,13 +232,30 @@ IBV_EXPORT int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 
 /**
  * ibv_query_qp_data_in_order - whether @op's data lands in order
- * Returns 1 if so, 0 if not or unknown.
+ * @flags: 0, or IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS
+ *
+ * With @flags 0, returns 1 if whole messages land in order, else 0 (also
+ * for unknown flags); with RETURN_CAPS, the enum
+ * ibv_query_qp_data_in_order_caps bits that hold, as rdma-core 56.1 does.
  */
 IBV_EXPORT int ibv_query_qp_data_in_order(struct ibv_qp *qp,
 					  enum ibv_wr_opcode op, uint32_t flags)
 {
 #if defined(__i386__) || defined(__x86_64__)
-	return get_ops(qp->context)->query_qp_data_in_order(qp, op, flags);
+	int caps;
+
+	if (flags & ~IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS)
+		return 0;
+	caps = get_ops(qp->context)->query_qp_data_in_order(qp, op, flags);
+	/*
+	 * A provider built for rdma-core 44 answers 0 or 1 (whole messages);
+	 * whole messages in order imply every aligned 128-byte piece too.
+	 */
+	if (caps & IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG)
+		caps |= IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES;
+	if (!flags)
+		return caps & IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG;
+	return caps;
 #else
 	/* Elsewhere the CPU may see DMA writes out of order: never promise. */
 	(void)qp;
