@@ -6,6 +6,8 @@
 #   release_field R FIELD   FIELD (debian suite abi pabi kernel qp_ex
 #                           dmabuf) of R;
 #                           fails, saying so, for a release not in the table
+#   release_plugin_suffix   -rdmav<pabi>.so of the plugins this tree builds
+#   release_plugin_suffix_of R   the same for release R
 # RELEASE_TABLE may name another table (the scripts' own tests do).
 
 : "${RELEASE_TABLE:=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/table}"
@@ -49,12 +51,17 @@ release_field()
 	return 1
 }
 
-# The file name ending of release R's provider plugins (default: the
-# newest release's, which is what this tree builds): -rdmav<pabi>.so.
+# The file name ending of the provider plugins this tree builds (the
+# newest release's), and of release R's: -rdmav<pabi>.so.
 release_plugin_suffix()
+{
+	release_plugin_suffix_of "$(release_newest)"
+}
+
+release_plugin_suffix_of()
 {
 	local pabi
 
-	pabi=$(release_field "${1:-$(release_newest)}" pabi) || return 1
+	pabi=$(release_field "$1" pabi) || return 1
 	echo "-rdmav$pabi.so"
 }

@@ -18,7 +18,7 @@
 
 # The plugins' file ending, from releases/table (every suite's providers
 # of one provider ABI share it).
-# shellcheck source=../../releases/release.sh
+# shellcheck source=releases/release.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../releases/release.sh"
 PLUGIN_SFX=$(release_plugin_suffix)
 
