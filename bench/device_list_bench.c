@@ -17,6 +17,7 @@
  * the speed), 1 on a functional error, 2 on bad usage, 77 when the
  * benchmark cannot run here (not root, no mount namespaces, no reference).
  */
+#include "config.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -31,7 +32,7 @@
 #include "bench_util.h"
 #include "device_list_bench.h"
 
-#define PROVIDER_SUFFIX "-rdmav34.so"
+#define PROVIDER_SUFFIX IBVERBS_PROVIDER_SUFFIX
 
 /* Paths the children need, resolved once. */
 struct child_env {
@@ -267,7 +268,8 @@ static void usage(void)
 		"usage: device_list_bench [options] OURS_LIB REF_LIB PROVIDER\n"
 		"  OURS_LIB   our libibverbs.so.1\n"
 		"  REF_LIB    rdma-core 44's libibverbs.so.1\n"
-		"  PROVIDER   the test provider, .../libtestprov-rdmav34.so\n"
+		"  PROVIDER   the test provider, .../libtestprov" IBVERBS_PROVIDER_SUFFIX
+		"\n"
 		"options:\n"
 		"  --devices N     fake devices (default 1024)\n"
 		"  --rounds N      child processes per library (default 5)\n"

@@ -14,7 +14,7 @@
  * with --worker), which dlopen()s it by path with LD_LIBRARY_PATH pointing
  * at its directory, so that the provider binds to the same copy. One
  * process with both libraries (dlmopen) is not an option: a provider must
- * resolve verbs_register_driver_34 and ibv_cmd_* in the namespace of the
+ * resolve verbs_register_driver_<N> and ibv_cmd_* in the namespace of the
  * library that loads it, and libnl and the providers' constructors do not
  * take kindly to being loaded twice. The parent sends a worker "run line L
  * for N iterations" over a pipe and reads back the elapsed time

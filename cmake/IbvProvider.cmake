@@ -2,10 +2,10 @@
 #
 # The one way this tree builds a provider, whose sources declare it with
 # PROVIDER_DRIVER(<name>, ...) (providers/README.md):
-#   - target <name>: the plugin lib<name>-rdmav34.so that the library
+#   - target <name>: the plugin lib<name>-rdmav<N>.so that the library
 #     dlopen()s, linked against libibverbs with no undefined symbol left
 #     and, unless TEST, verbs_provider_<name> its only export;
-#   - with ENABLE_STATIC, target <name>-static: lib<name>-rdmav34.a, for
+#   - with ENABLE_STATIC, target <name>-static: lib<name>-rdmav<N>.a, for
 #     clients built with RDMA_STATIC_PROVIDERS.
 # A provider of the tree installs that archive, and the global property
 # IBV_STATIC_PROVIDERS collects its name: libibverbs/ reads it to define

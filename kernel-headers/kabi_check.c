@@ -7,3 +7,4 @@
 #include "kernel-headers/kabi_netlink.h"
 #include "kernel-headers/kabi_verbs.h"
 #include "kernel-headers/procmap_query.h"
+#include "kernel-headers/query_port_resp.h"

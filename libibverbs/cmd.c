@@ -16,6 +16,23 @@
 #include "util.h"
 
 /*
+ * Whether a buffer the provider linked behind the core's has a mandatory
+ * attribute besides its driver data: the write() form, which carries
+ * the core request and the driver data only, would drop it.
+ */
+static bool linked_mandatory(const struct ibv_command_buffer *link)
+{
+	const struct ib_uverbs_attr *a;
+
+	for (a = link->hdr.attrs; a < link->next_attr; a++)
+		if (a->attr_id != UVERBS_ATTR_UHW_IN &&
+		    a->attr_id != UVERBS_ATTR_UHW_OUT &&
+		    (a->flags & UVERBS_ATTR_F_MANDATORY))
+			return true;
+	return false;
+}
+
+/*
  * What the chain allows once the kernel has no ioctl for it. An
  * ioctl-only command ends here (EOPNOTSUPP), which is worth a line in
  * the log.
@@ -29,6 +46,8 @@ static enum cmd_route legacy_route(struct ibv_context *ctx,
 	for (link = cmdb; link; link = link->next) {
 		require_ex |= link->fallback_require_ex;
 		ioctl_only |= link->fallback_ioctl_only;
+		if (link != cmdb)
+			ioctl_only |= linked_mandatory(link);
 	}
 	if (ioctl_only) {
 		explain_no_method(ctx, cmdb->hdr.object_id,
@@ -64,7 +83,7 @@ void cmd_add_uhw(struct ibv_command_buffer *cmdb, void *cmd, size_t cmd_size,
 }
 
 /*
- * Exported (IBVERBS_PRIVATE_34) for providers' own destroys; set by
+ * Exported (in the provider ABI node) for providers' own destroys; set by
  * library initialisation from RDMAV_ALLOW_DISASSOC_DESTROY.
  */
 IBV_EXPORT bool verbs_allow_disassociate_destroy;

@@ -19,7 +19,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd.h"
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
@@ -164,16 +164,20 @@ static struct ib_uverbs_attr *fill_create_cq(struct ibv_command_buffer *cmdb,
 	return handle;
 }
 
-/* Both creates: user_handle is @cq itself, echoed back in every event. */
+/*
+ * Every create: user_handle is @cq itself, echoed back in every event.
+ * @link is the provider's own attributes, or NULL.
+ */
 static int create_cq(struct ibv_context *ctx, struct ibv_cq *cq,
-		     const struct cq_req *r, const struct cq_bufs *b)
+		     const struct cq_req *r, const struct cq_bufs *b,
+		     struct ibv_command_buffer *link)
 {
 	size_t core_in = b->ex ? sizeof(struct ibv_create_cq_ex) :
 				 sizeof(struct ibv_create_cq);
 	size_t core_out = b->ex ? sizeof(struct ib_uverbs_ex_create_cq_resp) :
 				  sizeof(struct ib_uverbs_create_cq_resp);
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
-			       10);
+	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_CQ,
+				    UVERBS_METHOD_CQ_CREATE, 10, link);
 	struct ib_uverbs_attr *handle;
 	uint32_t resp_cqe = 0;
 	int ret;
@@ -223,7 +227,7 @@ IBV_EXPORT int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
 	};
 	const struct cq_bufs b = { cmd, cmd_size, resp, resp_size, false };
 
-	return create_cq(context, cq, &r, &b);
+	return create_cq(context, cq, &r, &b, NULL);
 }
 
 /*
@@ -244,24 +248,29 @@ static uint32_t create_cq_flags(const struct ibv_cq_init_attr_ex *attr)
 }
 
 /**
- * ibv_cmd_create_cq_ex - create an extended CQ in the kernel
+ * ibv_cmd_create_cq_ex2 - create an extended CQ, with driver attributes
  * @context: the context
  * @cq_attr: what the application asked for
  * @cq: the provider's CQ
  * @cmd, @cmd_size: the provider's request, struct ibv_create_cq_ex first
  * @resp, @resp_size: the provider's response, the kernel's struct first
  * @cmd_flags: enum create_cq_cmd_flags
+ * @driver: the provider's attributes for the same ioctl (rdma-core 56.1's
+ *	mlx5 passes one, e.g. for the UAR of a parent domain), or NULL
+ *
+ * The attributes of @driver travel with the core's in one CQ_CREATE
+ * ioctl. A kernel without the method gets the write() form only when
+ * every one of them is optional: a mandatory one would be lost there,
+ * so that ends in EOPNOTSUPP.
  *
  * Returns 0, EOPNOTSUPP for comp_mask bits the kernel cannot honour, or
  * another positive errno value.
  */
-IBV_EXPORT int ibv_cmd_create_cq_ex(struct ibv_context *context,
-				    const struct ibv_cq_init_attr_ex *cq_attr,
-				    struct verbs_cq *cq,
-				    struct ibv_create_cq_ex *cmd,
-				    size_t cmd_size,
-				    struct ib_uverbs_ex_create_cq_resp *resp,
-				    size_t resp_size, uint32_t cmd_flags)
+IBV_EXPORT int ibv_cmd_create_cq_ex2(
+	struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
+	struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+	struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size,
+	uint32_t cmd_flags, struct ibv_command_buffer *driver)
 {
 	const uint32_t known = IBV_CQ_INIT_ATTR_MASK_FLAGS |
 			       IBV_CQ_INIT_ATTR_MASK_PD;
@@ -276,7 +285,24 @@ IBV_EXPORT int ibv_cmd_create_cq_ex(struct ibv_context *context,
 
 	if (cq_attr->comp_mask & ~known)
 		return with_errno(EOPNOTSUPP);
-	return create_cq(context, &cq->cq, &r, &b);
+	return create_cq(context, &cq->cq, &r, &b, driver);
+}
+
+/**
+ * ibv_cmd_create_cq_ex - create an extended CQ in the kernel
+ *
+ * ibv_cmd_create_cq_ex2() without driver attributes; same arguments.
+ */
+IBV_EXPORT int ibv_cmd_create_cq_ex(struct ibv_context *context,
+				    const struct ibv_cq_init_attr_ex *cq_attr,
+				    struct verbs_cq *cq,
+				    struct ibv_create_cq_ex *cmd,
+				    size_t cmd_size,
+				    struct ib_uverbs_ex_create_cq_resp *resp,
+				    size_t resp_size, uint32_t cmd_flags)
+{
+	return ibv_cmd_create_cq_ex2(context, cq_attr, cq, cmd, cmd_size, resp,
+				     resp_size, cmd_flags, NULL);
 }
 
 /* Until every event the kernel delivered for @cq has been acknowledged. */

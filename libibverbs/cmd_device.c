@@ -19,6 +19,8 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_verbs.h>
 
+#include "kernel-headers/query_port_resp.h"
+
 #include "cmd.h"
 #include "cmd_device.h"
 #include "driver.h"
@@ -52,7 +54,10 @@ static void port_attr_from_kern(struct ibv_port_attr *attr,
 	attr->flags = r->flags;
 }
 
-/* The write() form knows nothing of port_cap_flags2: it stays as it was. */
+/*
+ * The write() form knows nothing of port_cap_flags2 or active_speed_ex:
+ * they stay as they were.
+ */
 static int query_port_write(struct ibv_context *ctx, uint8_t port_num,
 			    struct ibv_port_attr *attr,
 			    struct ibv_query_port *cmd, size_t cmd_size)
@@ -79,7 +84,8 @@ static int query_port_write(struct ibv_context *ctx, uint8_t port_num,
  * ibv_cmd_query_port - DEVICE/QUERY_PORT, or the QUERY_PORT write()
  * @context: the context
  * @port_num: the port, from 1
- * @port_attr: filled from the kernel's answer (the caller zeroed it)
+ * @port_attr: filled from the kernel's answer (the caller zeroed it); a
+ *	full struct ibv_port_attr, since active_speed_ex is written too
  * @cmd: the provider's write() request, used only on the write() path
  * @cmd_size: its size
  */
@@ -87,7 +93,7 @@ IBV_EXPORT int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num,
 				  struct ibv_port_attr *port_attr,
 				  struct ibv_query_port *cmd, size_t cmd_size)
 {
-	struct ib_uverbs_query_port_resp_ex resp = {};
+	struct kabi_query_port_resp_ex resp = {};
 	union kcmd_call c;
 	int ret;
 
@@ -103,6 +109,7 @@ IBV_EXPORT int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num,
 		return ret;
 	port_attr_from_kern(port_attr, &resp.legacy_resp);
 	port_attr->port_cap_flags2 = resp.port_cap_flags2;
+	port_attr->active_speed_ex = resp.active_speed_ex;
 	return 0;
 }
 

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Command buffers for the uverbs ioctl() interface, part of the provider
- * ABI (IBVERBS_PRIVATE_34) and, like driver.h, not installed. Debian's
+ * ABI (IBVERBS_PRIVATE_<N>) and, like driver.h, not installed. Debian's
  * binary providers build these buffers on their own stacks, append their
  * driver attributes and pass them into the core's ibv_cmd_*() functions,
- * so struct ibv_command_buffer keeps rdma-core 44's layout exactly
+ * so struct ibv_command_buffer keeps the reference's layout exactly
  * (56 bytes on x86_64, the attribute array right behind it);
  * tests/driver_abi_test.c pins it.
  *
  * The declaring macro and the fill_attr_*() helpers below are inline, so
- * Debian's providers carry rdma-core 44's copies of them: ours must give
+ * Debian's providers carry the reference's copies of them: ours must give
  * the same bytes. The two functions they call, __ioctl_final_num_attrs()
  * and execute_ioctl(), are the core's (kcmd.c).
  */

@@ -18,6 +18,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "export.h"
 #include "kcmd.h"
@@ -199,16 +200,22 @@ IBV_EXPORT int ibv_cmd_advise_mr(struct ibv_pd *pd,
  * @fd: the dma-buf file descriptor
  * @access: IBV_ACCESS_* flags
  * @vmr: the provider's MR; filled in on success (addr holds @offset)
+ * @driver: the provider's attributes to send along, or NULL
  *
- * rdma-core 44's signature: no provider command buffer to link (later
- * releases add one). ioctl only. Returns 0 or a positive errno value.
+ * Providers of the releases whose ibv_cmd_reg_dmabuf_mr() took seven
+ * arguments call it so still: for them @driver is whatever their stack
+ * holds there, and is not read (provider_release.c). ioctl only. Returns 0
+ * or a positive errno value.
  */
 IBV_EXPORT int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 				     size_t length, uint64_t iova, int fd,
-				     int access, struct verbs_mr *vmr)
+				     int access, struct verbs_mr *vmr,
+				     struct ibv_command_buffer *driver)
 {
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_MR,
-			       UVERBS_METHOD_REG_DMABUF_MR, 9);
+	struct ibv_command_buffer *link =
+		get_priv(pd->context)->abi.dmabuf_args > 7 ? driver : NULL;
+	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_MR,
+				    UVERBS_METHOD_REG_DMABUF_MR, 9, link);
 	struct ib_uverbs_attr *handle;
 	uint32_t lkey, rkey;
 	int ret;

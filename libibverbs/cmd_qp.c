@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "context_priv.h"
 #include "discover.h"
 #include "driver.h"
 #include "export.h"
@@ -62,6 +63,7 @@ static void *buf_tail(void *buf, size_t have, size_t want)
 static void qp_init_fields(struct qp_create *c)
 {
 	struct ibv_qp *qp = c->qp;
+	struct verbs_qp_tail *tail;
 
 	qp->qp_context = c->attr->qp_context;
 	qp->pd = c->attr->pd;
@@ -75,10 +77,11 @@ static void qp_init_fields(struct qp_create *c)
 	pthread_cond_init(&qp->cond, NULL);
 	if (!c->vqp)
 		return;
-	c->vqp->comp_mask = 0;
+	tail = vqp_tail(qp->context, c->vqp);
+	tail->comp_mask = 0;
 	if (c->attr->comp_mask & IBV_QP_INIT_ATTR_XRCD) {
-		c->vqp->comp_mask |= VERBS_QP_XRCD;
-		c->vqp->xrcd = c->vxrcd;
+		tail->comp_mask |= VERBS_QP_XRCD;
+		tail->xrcd = c->vxrcd;
 	}
 }
 
@@ -452,10 +455,13 @@ IBV_EXPORT int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 }
 
 /* The fields of a QP opened by number: no PD, CQs or SRQ of its own. */
-static void open_qp_fields(struct verbs_qp *qp, int vqp_sz,
-			   struct ibv_qp_open_attr *attr,
+static void open_qp_fields(struct ibv_context *ctx, struct verbs_qp *qp,
+			   int vqp_sz, struct ibv_qp_open_attr *attr,
 			   struct verbs_xrcd *xrcd)
 {
+	struct verbs_qp_tail *tail = vqp_tail(ctx, qp);
+	size_t tail_at = (char *)tail - (char *)qp;
+
 	qp->qp.qp_context = attr->qp_context;
 	qp->qp.pd = NULL;
 	qp->qp.send_cq = qp->qp.recv_cq = NULL;
@@ -466,12 +472,11 @@ static void open_qp_fields(struct verbs_qp *qp, int vqp_sz,
 	qp->qp.events_completed = 0;
 	pthread_mutex_init(&qp->qp.mutex, NULL);
 	pthread_cond_init(&qp->qp.cond, NULL);
-	qp->comp_mask = 0;
+	tail->comp_mask = 0;
 	/* Providers built before verbs_qp grew xrcd pass a shorter size. */
-	if (vqp_sz > 0 &&
-	    vext_field_avail(struct verbs_qp, xrcd, (size_t)vqp_sz)) {
-		qp->comp_mask = VERBS_QP_XRCD;
-		qp->xrcd = xrcd;
+	if (vqp_sz > 0 && (size_t)vqp_sz >= tail_at + sizeof(*tail)) {
+		tail->comp_mask = VERBS_QP_XRCD;
+		tail->xrcd = xrcd;
 	}
 }
 
@@ -511,7 +516,7 @@ IBV_EXPORT int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
 		return ret;
 	qp->qp.handle = resp->qp_handle;
 	qp->qp.context = context;
-	open_qp_fields(qp, vqp_sz, attr, xrcd);
+	open_qp_fields(context, qp, vqp_sz, attr, xrcd);
 	return 0;
 }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "context.h"
+#include "context_priv.h"
 #include "discover.h"
 #include "driver.h"
 #include "export.h"

@@ -13,13 +13,13 @@
  * code polls and posts through the 1.0 context's op table, whose wrappers
  * translate the work requests (compat_1_0_queue.c, with the queue
  * objects). None of this reaches a provider or the kernel any other way
- * than the current verbs do. The layouts are in compat_1_0.h.
+ * than the current verbs do. The layouts are in compat_1_0_queue.h.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "verbs_event.h"
-#include "compat_1_0.h"
+#include "compat_1_0_queue.h"
 #include "export.h"
 
 /*

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compat_1_0.h"
+#include "compat_1_0_queue.h"
 #include "export.h"
 
 /*

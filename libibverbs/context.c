@@ -7,8 +7,8 @@
  * Opening goes device list (device_list.c: the device and its reference) ->
  * the uverbs node (discover.c: open_cdev) -> the provider's alloc_context,
  * which calls back into verbs_init_context() here. Every op slot holds a
- * dummy (dummy_ops.c) until the provider's verbs_set_ops() replaces it,
- * so inline verbs in applications never call through NULL.
+ * dummy (ops.c) until the provider's verbs_set_ops() replaces it, so
+ * inline verbs in applications never call through NULL.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,21 +17,23 @@
 #include <unistd.h>
 
 #include "cmd_device.h"
-#include "context.h"
+#include "context_priv.h"
 #include "device_list.h"
 #include "discover.h"
 #include "driver.h"
+#include "drivers.h"
 #include "explain.h"
-#include "dummy_ops.h"
 #include "export.h"
 #include "log.h"
+#include "ops.h"
 #include "verbs_cq.h"
 #include "verbs_device.h"
 #include "verbs_qp.h"
 #include "verbs_srq.h"
 
-int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
-		       int cmd_fd, uint32_t driver_id)
+static int verbs_init_context(struct verbs_context *vctx,
+			      struct ibv_device *device, int cmd_fd,
+			      uint32_t driver_id)
 {
 	struct ibv_context *ctx = &vctx->context;
 
@@ -49,6 +51,7 @@ int verbs_init_context(struct verbs_context *vctx, struct ibv_device *device,
 	if (!vctx->priv)
 		return ENOMEM;
 	vctx->priv->driver_id = driver_id;
+	vctx->priv->abi = drivers_abi(verbs_get_device(device)->ops);
 	verbs_set_ops(vctx, &verbs_dummy_ops);
 	atomic_fetch_add(&verbs_get_device(device)->refcount, 1);
 	return 0;
@@ -110,161 +113,13 @@ IBV_EXPORT void verbs_uninit_context(struct verbs_context *vctx)
 	verbs_device_put(verbs_get_device(ctx->device));
 }
 
-/* Copies one op into the private table and, if given, a public slot. */
-#define SET_PRIV(name)                          \
-	do {                                    \
-		if (ops->name)                  \
-			priv->name = ops->name; \
-	} while (0)
-#define SET_CTX(name)                                           \
-	do {                                                    \
-		if (ops->name)                                  \
-			priv->name = ctx->ops.name = ops->name; \
-	} while (0)
-/*
- * Ops that moved into the library also keep their old ibv_context_ops
- * slot, _compat_<name>, which rdma-core 44 fills with the provider's op
- * for binaries and tools that still read it.
- */
-#define SET_COMPAT(name)                                                    \
-	do {                                                                \
-		if (ops->name)                                              \
-			priv->name = ops->name,                             \
-			ctx->ops._compat_##name =                           \
-				(void *(*)(void))(void (*)(void))ops->name; \
-	} while (0)
-#define SET_VCTX(name)                                       \
-	do {                                                 \
-		if (ops->name)                               \
-			priv->name = vctx->name = ops->name; \
-	} while (0)
-
-/* Ops reached by inline functions through struct ibv_context_ops. */
-static void set_ctx_ops(struct verbs_context *vctx,
-			const struct verbs_context_ops *ops)
-{
-	struct verbs_context_ops *priv = &vctx->priv->ops;
-	struct ibv_context *ctx = &vctx->context;
-
-	SET_CTX(alloc_mw);
-	SET_CTX(bind_mw);
-	SET_CTX(dealloc_mw);
-	SET_CTX(poll_cq);
-	SET_CTX(req_notify_cq);
-	SET_CTX(post_srq_recv);
-	SET_CTX(post_send);
-	SET_CTX(post_recv);
-}
-
-/* Ops reached by inline functions through the slots of verbs_context. */
-static void set_vctx_ops(struct verbs_context *vctx,
-			 const struct verbs_context_ops *ops)
-{
-	struct verbs_context_ops *priv = &vctx->priv->ops;
-
-	SET_VCTX(advise_mr);
-	SET_VCTX(alloc_dm);
-	SET_VCTX(alloc_null_mr);
-	SET_VCTX(alloc_parent_domain);
-	SET_VCTX(alloc_td);
-	SET_VCTX(attach_counters_point_flow);
-	SET_VCTX(close_xrcd);
-	SET_VCTX(create_counters);
-	SET_VCTX(create_cq_ex);
-	SET_VCTX(create_flow_action_esp);
-	SET_VCTX(create_qp_ex);
-	SET_VCTX(create_rwq_ind_table);
-	SET_VCTX(create_srq_ex);
-	SET_VCTX(create_wq);
-	SET_VCTX(dealloc_td);
-	SET_VCTX(destroy_counters);
-	SET_VCTX(destroy_flow_action);
-	SET_VCTX(destroy_rwq_ind_table);
-	SET_VCTX(destroy_wq);
-	SET_VCTX(free_dm);
-	SET_VCTX(get_srq_num);
-	SET_VCTX(modify_cq);
-	SET_VCTX(modify_flow_action_esp);
-	SET_VCTX(modify_qp_rate_limit);
-	SET_VCTX(modify_wq);
-	SET_VCTX(open_qp);
-	SET_VCTX(open_xrcd);
-	SET_VCTX(post_srq_ops);
-	SET_VCTX(query_device_ex);
-	SET_VCTX(query_rt_values);
-	SET_VCTX(read_counters);
-	SET_VCTX(reg_dm_mr);
-	/* The extended flow slots carry an ibv_ prefix. */
-	if (ops->create_flow)
-		priv->create_flow = vctx->ibv_create_flow = ops->create_flow;
-	if (ops->destroy_flow)
-		priv->destroy_flow = vctx->ibv_destroy_flow = ops->destroy_flow;
-}
-
-/* Ops only the library itself calls (and their legacy slots). */
-static void set_priv_ops(struct verbs_context *vctx,
-			 const struct verbs_context_ops *ops)
-{
-	struct verbs_context_ops *priv = &vctx->priv->ops;
-	struct ibv_context *ctx = &vctx->context;
-
-	SET_COMPAT(alloc_pd);
-	SET_COMPAT(async_event);
-	SET_COMPAT(attach_mcast);
-	SET_COMPAT(cq_event);
-	SET_COMPAT(create_ah);
-	SET_COMPAT(create_cq);
-	SET_COMPAT(create_qp);
-	SET_COMPAT(create_srq);
-	SET_COMPAT(dealloc_pd);
-	SET_COMPAT(dereg_mr);
-	SET_COMPAT(destroy_ah);
-	SET_COMPAT(destroy_cq);
-	SET_COMPAT(destroy_qp);
-	SET_COMPAT(destroy_srq);
-	SET_COMPAT(detach_mcast);
-	SET_PRIV(free_context);
-	SET_PRIV(import_dm);
-	SET_PRIV(import_mr);
-	SET_PRIV(import_pd);
-	SET_COMPAT(modify_qp);
-	SET_COMPAT(modify_srq);
-	SET_PRIV(query_ece);
-	SET_PRIV(query_port);
-	SET_COMPAT(query_qp);
-	SET_PRIV(query_qp_data_in_order);
-	SET_COMPAT(query_srq);
-	SET_PRIV(reg_dmabuf_mr);
-	SET_COMPAT(reg_mr);
-	SET_COMPAT(rereg_mr);
-	SET_COMPAT(resize_cq);
-	SET_PRIV(set_ece);
-	SET_PRIV(unimport_dm);
-	SET_PRIV(unimport_mr);
-	SET_PRIV(unimport_pd);
-}
-
-/**
- * verbs_set_ops - install a provider's operations in a context
- * @vctx: the context
- * @ops: the operations; NULL members leave the current ones in place, so
- *       providers may call this several times to layer tables
- */
-IBV_EXPORT void verbs_set_ops(struct verbs_context *vctx,
-			      const struct verbs_context_ops *ops)
-{
-	set_ctx_ops(vctx, ops);
-	set_vctx_ops(vctx, ops);
-	set_priv_ops(vctx, ops);
-}
-
 /* Slots the library fills with its own functions after alloc_context. */
 static void set_lib_ops(struct verbs_context *vctx)
 {
 	vctx->query_port = verbs_query_port;
 	/* Checks wc_flags and sets the core fields around the provider's. */
 	vctx->create_cq_ex = verbs_create_cq_ex;
-	/* The provider's, explained when they fail (explain.c). */
+	/* The provider's, explained when they fail (explain_qp.c, _srq.c). */
 	vctx->create_qp_ex = verbs_create_qp_ex;
 	vctx->create_srq_ex = verbs_create_srq_ex;
 	/* Binaries from before the private op table call these two. */

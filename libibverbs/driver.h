@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The private interface between the verbs core and its providers, version
- * IBVERBS_PRIVATE_34. Binary providers built against rdma-core 44 (Debian's
- * lib*-rdmav34.so) are loaded by this core, so every structure here keeps
- * the member order and layout of that release. tests/driver_abi_test.c
- * checks the size and every member offset of each one (and of struct
- * verbs_context and cmd_ioctl.h's command buffer) against rdma-core 44's
- * x86_64 numbers, together with the main constants and the registration
- * symbol's name. Not installed.
+ * IBVERBS_PRIVATE_<N>, N being the provider ABI of releases/table
+ * (IBVERBS_PRIVATE_ABI, from <infiniband/releases.h>). Binary providers
+ * built against those releases (Debian's lib*-rdmav<N>.so) are loaded by
+ * this core, so every structure here keeps the member order and layout of
+ * their private headers. tests/driver_abi_test.c checks the size and every
+ * member offset of each one (and of struct verbs_context and cmd_ioctl.h's
+ * command buffer) against the reference's x86_64 numbers, together with
+ * the main constants and the registration symbol's name. Not installed.
  */
 #ifndef IBV_DRIVER_H
 #define IBV_DRIVER_H
@@ -18,12 +19,11 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include <infiniband/releases.h>
 #include <infiniband/verbs.h>
 #include "cmd_ioctl.h"
 #include "kern-abi.h"
 #include "list.h"
-
-#define IBVERBS_PRIVATE_ABI 34
 
 struct verbs_device;
 
@@ -402,15 +402,51 @@ static inline struct verbs_mr *verbs_get_mr(struct ibv_mr *mr)
 
 void verbs_register_driver(const struct verbs_device_ops *ops);
 
+/*
+ * The layouts this header gives a provider where releases sharing one
+ * private ABI number differ (provider_release.c): an ELF note in every
+ * provider built with it, which the core reads when the provider
+ * registers. Debian's providers carry none; the core finds their release
+ * another way.
+ */
+#define VERBS_LAYOUT_NOTE_NAME "ibverbs-ng"
+#define VERBS_LAYOUT_NOTE_TYPE 1
+/* ibv_cmd_reg_dmabuf_mr() below takes the provider's command buffer. */
+#define VERBS_DMABUF_MR_ARGS 8
+
+struct verbs_layout_note_desc {
+	uint16_t qp_ex_size; /* sizeof(struct ibv_qp_ex) */
+	uint8_t dmabuf_args; /* VERBS_DMABUF_MR_ARGS */
+	uint8_t reserved;
+};
+
+struct verbs_layout_note {
+	uint32_t namesz;
+	uint32_t descsz;
+	uint32_t type;
+	char name[12];
+	struct verbs_layout_note_desc desc;
+};
+
 #define _verbs_stringify(x) #x
 /*
  * Declares the provider: a global verbs_provider_<name> for static links
- * (referenced by the RDMA_STATIC_PROVIDERS hook of verbs.h) and a
- * constructor registering it when the object is loaded.
+ * (referenced by the RDMA_STATIC_PROVIDERS hook of verbs.h), the note of
+ * its layouts, and a constructor registering it when the object is loaded.
  */
 #define PROVIDER_DRIVER(provider_name, drv_struct)                          \
 	extern const struct verbs_device_ops verbs_provider_##provider_name \
 		__attribute__((alias(_verbs_stringify(drv_struct))));       \
+	static const struct verbs_layout_note provider_name##_layout_note   \
+		__attribute__((used, aligned(4),                            \
+			       section(".note.ibverbs-ng"))) = {            \
+			.namesz = sizeof(VERBS_LAYOUT_NOTE_NAME),           \
+			.descsz = sizeof(struct verbs_layout_note_desc),    \
+			.type = VERBS_LAYOUT_NOTE_TYPE,                     \
+			.name = VERBS_LAYOUT_NOTE_NAME,                     \
+			.desc = { sizeof(struct ibv_qp_ex),                 \
+				  VERBS_DMABUF_MR_ARGS, 0 },                \
+		};                                                          \
 	static __attribute__((                                              \
 		constructor)) void provider_name##_register_driver(void)    \
 	{                                                                   \
@@ -495,10 +531,15 @@ int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
 int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
 		      uint32_t flags, struct ibv_sge *sg_list,
 		      uint32_t num_sge);
-/* rdma-core 44's form: no trailing command buffer (later releases add one). */
+/*
+ * @driver (may be NULL) carries the provider's own attributes. Providers of
+ * the releases whose table row says 7 arguments pass none; the core then
+ * never reads it (provider_release.c).
+ */
 int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,
 			  uint64_t iova, int fd, int access,
-			  struct verbs_mr *vmr);
+			  struct verbs_mr *vmr,
+			  struct ibv_command_buffer *driver);
 int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 		     struct ibv_mw *mw, struct ibv_alloc_mw *cmd,
 		     size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp,
@@ -523,6 +564,13 @@ int ibv_cmd_create_cq_ex(struct ibv_context *context,
 			 size_t cmd_size,
 			 struct ib_uverbs_ex_create_cq_resp *resp,
 			 size_t resp_size, uint32_t cmd_flags);
+int ibv_cmd_create_cq_ex2(struct ibv_context *context,
+			  const struct ibv_cq_init_attr_ex *cq_attr,
+			  struct verbs_cq *cq, struct ibv_create_cq_ex *cmd,
+			  size_t cmd_size,
+			  struct ib_uverbs_ex_create_cq_resp *resp,
+			  size_t resp_size, uint32_t cmd_flags,
+			  struct ibv_command_buffer *driver);
 int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd,

@@ -29,6 +29,9 @@
 struct driver {
 	const struct verbs_device_ops *ops;
 	struct driver *next;
+	/* Its layouts, found when a context is first opened with it. */
+	bool abi_known;
+	struct provider_abi abi;
 };
 
 /* Providers in registration order; appended to by constructors. */
@@ -79,7 +82,7 @@ static void register_one(const struct verbs_device_ops *ops)
 }
 
 /**
- * verbs_register_driver_34 - make a provider known to the core
+ * verbs_register_driver_<N> - make a provider known to the core
  * @ops: the provider's device operations; a pseudo-provider listing
  *       static_providers registers each of those instead
  */
@@ -93,6 +96,28 @@ IBV_EXPORT void verbs_register_driver(const struct verbs_device_ops *ops)
 	}
 	for (p = ops->static_providers; *p; p++)
 		verbs_register_driver(*p);
+}
+
+struct provider_abi drivers_abi(const struct verbs_device_ops *ops)
+{
+	struct provider_abi abi;
+	struct driver *d;
+
+	pthread_mutex_lock(&registry_lock);
+	for (d = drivers; d && d->ops != ops; d = d->next)
+		;
+	if (d && d->abi_known) {
+		abi = d->abi;
+	} else {
+		/* The device operations live in the provider's object. */
+		abi = provider_abi_of(ops);
+		if (d) {
+			d->abi = abi;
+			d->abi_known = true;
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return abi;
 }
 
 /* Changes whenever a provider registers; see register_one(). */

@@ -9,8 +9,14 @@
 #include <stdbool.h>
 
 #include "driver.h"
+#include "provider_release.h"
 
 bool drivers_loaded(void);
+/*
+ * The layouts of the provider whose device operations are @ops
+ * (provider_release.h), worked out once per provider and kept.
+ */
+struct provider_abi drivers_abi(const struct verbs_device_ops *ops);
 /* Changes whenever a provider registers. */
 unsigned int drivers_generation(void);
 const struct verbs_device_ops *match_driver(struct verbs_sysfs_dev *sysfs_dev,

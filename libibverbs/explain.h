@@ -1,12 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Why a verb failed, in one line (explain.c). Library-internal.
+ * Why a verb failed, in one line: the entry points of the explanation
+ * layer, whose files are cut by object like the verbs (explain_qp.c,
+ * explain_cq.c, explain_srq.c, explain_ah.c, explain_mr.c), beside
+ * explain_open.c (a device that cannot be opened), explain_ioctl.c (a
+ * method the kernel lacks) and explain_busy.c (an object still in use).
+ * A leaf header (libibverbs/README.md): one header for the whole
+ * layer, as driver.h is for the commands. Library-internal.
  *
  * A public verb calls one of these on its error path only, after the
  * provider has failed; each returns at once unless VERBS_LOG_LEVEL is at
- * least EXPLAIN_LEVEL (3, info), and none changes errno. An explanation
- * may ask the provider about the device, its ports and sysfs about its
- * GIDs: that costs nothing on the data path and nothing in a quiet run.
+ * least EXPLAIN_LEVEL (3, info, explain_line.h), and none changes errno.
+ * errno and the verb's result stay what rdma-core 44 gives; only the log
+ * gains a line. An explanation may ask the provider about the device,
+ * its ports and sysfs about its GIDs, always through the context's
+ * private op table and never through the public query verbs, which are
+ * among its callers: that costs nothing on the data path and nothing in
+ * a quiet run.
  *
  * Every line reads "<verb> on <device>: <cause>[; <cause>...]" and is
  * written only when a cause was found: a line always names a fact the
@@ -21,20 +31,31 @@
 
 #include <infiniband/verbs.h>
 
-/* The VERBS_LOG_LEVEL from which failures explain themselves. */
-#define EXPLAIN_LEVEL 3
-
 /*
  * create_qp: each capability over its device limit, a type the device
- * lacks; failing those, after EINVAL, the capability the provider or
- * kernel refuses although the device reports no limit it breaks (the
- * inline size, for one), found by creating the QP again with one
- * capability lowered at a time and destroying it at once. @pd is set
- * for ibv_create_qp() (@attr's PD fields then unused), NULL for the
- * create_qp_ex slot.
+ * lacks. True when none of those explains an EINVAL: the caller may then
+ * find the capability the provider or kernel refuses although the device
+ * reports no limit it breaks (the inline size, for one) by creating the
+ * QP again with one capability lowered at a time (verbs_qp.c's probe),
+ * and have explain_create_qp_refused() word what it found; @probe holds
+ * the device's limits for that. False, with nothing to do, otherwise.
  */
-void explain_create_qp(struct ibv_context *ctx, struct ibv_pd *pd,
-		       const struct ibv_qp_init_attr_ex *attr);
+enum explain_qp_limit {
+	EXPLAIN_QP_NO_LIMIT, /* a capability the device reports no limit for */
+	EXPLAIN_QP_MAX_SGE,
+	EXPLAIN_QP_MAX_QP_WR,
+};
+struct explain_qp_probe {
+	int max_sge, max_qp_wr; /* the device's, from explain_create_qp() */
+	const char *name; /* the refused capability, as the struct names it */
+	uint32_t asked, taken; /* its value, and the lower one taken */
+	enum explain_qp_limit limit; /* the device limit that covers it */
+};
+bool explain_create_qp(struct ibv_context *ctx,
+		       const struct ibv_qp_init_attr_ex *attr,
+		       struct explain_qp_probe *probe);
+void explain_create_qp_refused(struct ibv_context *ctx,
+			       const struct explain_qp_probe *probe);
 /* create_srq: max_wr and max_sge over the device's SRQ limits. */
 void explain_create_srq(struct ibv_context *ctx,
 			const struct ibv_srq_attr *attr);

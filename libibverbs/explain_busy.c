@@ -23,7 +23,6 @@
 #include <netlink/netlink.h>
 #include <rdma/rdma_netlink.h>
 
-#include "context.h"
 #include "driver.h"
 #include "explain.h"
 #include "explain_line.h"

@@ -8,9 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
-#include "explain.h"
 #include "explain_line.h"
 #include "log.h"
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The line an explanation builds (explain_line.c), shared by the files
- * that word failures: explain.c (queues, address handles, QP states,
- * ioctl methods), explain_mr.c (registrations) and explain_busy.c
- * (objects still in use). Library-internal.
+ * that word failures: explain_<object>.c (queues, address handles, QP
+ * states, registrations), explain_ioctl.c (methods the kernel lacks),
+ * explain_open.c and explain_busy.c (objects still in use).
+ * Library-internal.
  *
  * A line is a list of causes ("clauses") joined by "; ", written as
  * "<verb> on <device>[ <object>]: <causes>" only when it has one.
@@ -17,8 +18,10 @@
 
 #include <infiniband/verbs.h>
 
-#include "explain.h"
 #include "log.h"
+
+/* The VERBS_LOG_LEVEL from which failures explain themselves. */
+#define EXPLAIN_LEVEL 3
 
 struct line {
 	char s[480];

@@ -12,7 +12,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "context.h"
 #include "driver.h"
 #include "explain.h"
 #include "explain_line.h"

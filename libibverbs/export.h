@@ -5,9 +5,10 @@
  * its definition is marked here, once: IBV_EXPORT on an ordinary
  * definition, VERBS_DEFAULT_VERSION before a definition that also has an
  * older compat version, and IBV_EXPORT on the declaration of each compat
- * implementation that VERBS_COMPAT_VERSION names. libibverbs.map then
- * gives every export its version node, and tests/abi/check-symbols holds
- * the result to rdma-core 44's list.
+ * implementation that VERBS_COMPAT_VERSION names. The version script
+ * written from releases/<release>/symbols then gives every export its version
+ * node, and tests/abi/check-symbols holds the result to each release's
+ * list.
  */
 #ifndef IBV_EXPORT_H
 #define IBV_EXPORT_H

@@ -10,7 +10,8 @@
  * points, the madvise() calls, initialisation), fork_range_tree.c and
  * fork_range_span.c (the counts, see fork_range_tree.h),
  * fork_page_size.c (huge-page sizes, see fork_page_size.h) and
- * fork_cow.c (ibv_is_fork_initialized()).
+ * fork_cow.c (ibv_is_fork_initialized(), see fork_cow.h); fork_types.h
+ * holds what they all share.
  */
 #ifndef IBV_FORK_H
 #define IBV_FORK_H
@@ -19,15 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * The register/unregister path runs between two madvise() calls, which
- * leave the caches and TLBs cold, and each extra code page it touches
- * costs measurably: the tracker's files keep that path's code together
- * (HOT, which the linker gathers into one section) and the slow paths out
- * of it (COLD, which also tells callers the branch is unlikely).
- */
-#define HOT __attribute__((hot))
-#define COLD __attribute__((cold))
+#include "fork_cow.h"
+#include "fork_types.h"
 
 /*
  * Exported (IBVERBS_1.1) but declared in no installed header: providers
@@ -57,40 +51,11 @@ int verbs_mem_dofork(void *addr, size_t len);
 bool verbs_fork_enabled(void);
 
 /*
- * Whether the kernel copies pinned pages into fork() children, as it
- * says over RDMA netlink (Linux 5.13 and later); false when it does not
- * say. Asked once per process (fork_cow.c).
- */
-bool verbs_fork_copy_on_fork(void);
-/* The kernel's reply to that question; @arg a uint8_t (fuzz/ feeds it). */
-struct nl_msg;
-int fork_cow_sys_reply(struct nl_msg *msg, void *arg);
-
-/*
  * Debugging and test hooks. They take the tracker's lock, so they are
  * safe to call at any time, but they are not meant for the fast path.
  */
-struct verbs_fork_stats {
-	/* Page-size look-ups answered by the PROCMAP_QUERY ioctl. */
-	unsigned long procmap_queries;
-	/* Page-size look-ups answered by scanning /proc/self/smaps. */
-	unsigned long smaps_scans;
-	/* Times /proc/self/maps was (re)opened for PROCMAP_QUERY. */
-	unsigned long maps_opens;
-	/* DOFORK calls that failed as a whole and were retried per page. */
-	unsigned long dofork_retries;
-	/* Live tree nodes and nodes kept for reuse. */
-	size_t nodes;
-	size_t cached_nodes;
-};
 
 void verbs_fork_get_stats(struct verbs_fork_stats *stats);
-
-/* How the page size of a mapping is found when huge pages are enabled. */
-enum verbs_fork_pgsz_source {
-	VERBS_FORK_PGSZ_AUTO, /* PROCMAP_QUERY, smaps if the kernel lacks it */
-	VERBS_FORK_PGSZ_SMAPS, /* always scan /proc/self/smaps */
-};
 
 void verbs_fork_set_pgsz_source(enum verbs_fork_pgsz_source src);
 

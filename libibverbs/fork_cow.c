@@ -21,7 +21,7 @@
 #include <infiniband/verbs.h>
 
 #include "driver.h"
-#include "fork.h"
+#include "fork_cow.h"
 #include "kernel-headers/kabi_netlink.h"
 #include "rdma_nl.h"
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fork.h"
+#include "fork_types.h"
 
 /*
  * The kernel's page size for the mapping holding @addr, or @base when

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fork.h"
+#include "fork_types.h"
 
 enum { LEFT, RIGHT };
 

@@ -22,7 +22,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "cmd_ioctl.h"
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "export.h"
@@ -291,7 +291,7 @@ int kcmd_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)
  *
  * Returns 0 or a positive errno value, which errno also holds. Its
  * callers have no other way to send the command, so a kernel without
- * the method is worth a line in the log (explain.c).
+ * the method is worth a line in the log (explain_ioctl.c).
  */
 IBV_EXPORT int execute_ioctl(struct ibv_context *context,
 			     struct ibv_command_buffer *cmd)

@@ -148,7 +148,7 @@ int kcmd_call(struct ibv_context *ctx, union kcmd_call *c,
 /*
  * execute_ioctl() for a caller that has another way to send the command
  * when the kernel lacks the method: the same, without explaining the
- * refusal (explain.c), since nothing has failed yet. A method refused
+ * refusal (explain_ioctl.c), since nothing has failed yet. A method refused
  * before is answered as kcmd_call() answers it, unsent.
  */
 int kcmd_ioctl(struct ibv_context *ctx, struct ibv_command_buffer *cmd);

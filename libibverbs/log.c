@@ -87,7 +87,7 @@ vlog(const char *prefix, const char *fmt, va_list ap, bool nl)
 }
 
 /*
- * The providers' entry point (IBVERBS_PRIVATE_34). Their messages carry
+ * The providers' entry point (in the provider ABI node). Their messages carry
  * their own prefix and newline (see the verbs_log() macro in driver.h).
  */
 IBV_EXPORT void __verbs_log(struct verbs_context *ctx, uint32_t level,

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Names of the verbs enums for messages: node types, port states, async
- * events and completion statuses. The words are part of the interface:
- * tools print them and scripts match on them, so they are rdma-core's,
- * letter for letter. Any value without a name reads "unknown".
+ * events, completion statuses and work request opcodes. The words are
+ * part of the interface: tools print them and scripts match on them, so
+ * they are rdma-core's, letter for letter. Any value without a name reads
+ * "unknown" (but two opcodes, see below).
  */
 #include <stddef.h>
 
@@ -126,4 +127,40 @@ static const char *const wc_statuses[] = {
 IBV_EXPORT const char *ibv_wc_status_str(enum ibv_wc_status status)
 {
 	return lookup(wc_statuses, ARRAY_SIZE(wc_statuses), status);
+}
+
+/*
+ * Work request opcodes, as rdma-core 56.1 names them. Its table ends at
+ * IBV_WR_ATOMIC_WRITE and has no entry for 12 and 13, which no opcode
+ * uses: those two read NULL there, not "unknown", and so they do here.
+ */
+static const char *const wr_opcodes[] = {
+	[IBV_WR_RDMA_WRITE] = "rdma-write",
+	[IBV_WR_RDMA_WRITE_WITH_IMM] = "rdma-write-with-imm",
+	[IBV_WR_SEND] = "send",
+	[IBV_WR_SEND_WITH_IMM] = "send-with-imm",
+	[IBV_WR_RDMA_READ] = "rdma-read",
+	[IBV_WR_ATOMIC_CMP_AND_SWP] = "atomic-cmp-and-swp",
+	[IBV_WR_ATOMIC_FETCH_AND_ADD] = "atomic-fetch-and-add",
+	[IBV_WR_LOCAL_INV] = "local-inv",
+	[IBV_WR_BIND_MW] = "bind-mw",
+	[IBV_WR_SEND_WITH_INV] = "send-with-inv",
+	[IBV_WR_TSO] = "tso",
+	[IBV_WR_DRIVER1] = "driver1",
+	[IBV_WR_FLUSH] = "flush",
+	[IBV_WR_ATOMIC_WRITE] = "atomic-write",
+};
+
+/**
+ * ibv_wr_opcode_str - name of a work request opcode
+ * @opcode: the opcode of a struct ibv_send_wr
+ *
+ * Exported in the private node (IBVERBS_PRIVATE_34), where rdma-core 56.1
+ * put it although verbs.h declares it for applications.
+ */
+IBV_EXPORT const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode)
+{
+	if ((unsigned int)opcode >= ARRAY_SIZE(wr_opcodes))
+		return unknown;
+	return wr_opcodes[opcode];
 }

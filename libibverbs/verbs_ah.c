@@ -10,7 +10,7 @@
 #include <netinet/in.h>
 #include <netinet/ip.h>
 
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "export.h"

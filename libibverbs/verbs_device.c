@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "cmd_device.h"
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "export.h"
 #include "verbs_device.h"

@@ -5,7 +5,7 @@
  * ours. Allocation, copies and registration dispatch inline through
  * verbs_context.
  */
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "export.h"
 

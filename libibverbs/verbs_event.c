@@ -21,7 +21,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "verbs_event.h"
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "export.h"

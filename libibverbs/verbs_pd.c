@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "export.h"

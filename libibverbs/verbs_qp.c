@@ -4,15 +4,108 @@
  * enhanced connection establishment data, and multicast membership. Like
  * rdma-core 44 they do not check their arguments; they keep the few core
  * fields the provider does not (a QP's state after a modify or query).
+ * A failed creation is explained (explain_qp.c); where the device's
+ * limits do not explain an EINVAL, the error path here creates the QP
+ * again with one capability lowered at a time to find the one refused.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "export.h"
+#include "util.h"
 #include "verbs_qp.h"
+
+/* The QP of @attr again, with @cap: the provider's answer, or NULL. */
+static struct ibv_qp *create_again(struct ibv_context *ctx, struct ibv_pd *pd,
+				   const struct ibv_qp_init_attr_ex *attr,
+				   const struct ibv_qp_cap *cap)
+{
+	struct ibv_qp_init_attr_ex ex = *attr;
+	struct ibv_qp_init_attr a = {
+		.qp_context = attr->qp_context,
+		.send_cq = attr->send_cq,
+		.recv_cq = attr->recv_cq,
+		.srq = attr->srq,
+		.cap = *cap,
+		.qp_type = attr->qp_type,
+		.sq_sig_all = attr->sq_sig_all,
+	};
+
+	if (pd)
+		return get_ops(ctx)->create_qp(pd, &a);
+	ex.cap = *cap;
+	return get_ops(ctx)->create_qp_ex(ctx, &ex);
+}
+
+/*
+ * After an EINVAL that the device's limits leave unexplained, each
+ * capability in turn lowered to what any device takes, the others as
+ * asked: the first whose lowering lets the QP be created is the one
+ * refused, and explain_create_qp_refused() says so. A QP so created is
+ * destroyed at once.
+ */
+static void probe_caps(struct ibv_context *ctx, struct ibv_pd *pd,
+		       const struct ibv_qp_init_attr_ex *attr,
+		       struct explain_qp_probe *p)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+		uint32_t low;
+		enum explain_qp_limit limit;
+		bool recv; /* unused with an SRQ */
+	} caps[] = {
+		{ "max_inline_data",
+		  offsetof(struct ibv_qp_cap, max_inline_data), 0,
+		  EXPLAIN_QP_NO_LIMIT, false },
+		{ "max_send_sge", offsetof(struct ibv_qp_cap, max_send_sge), 1,
+		  EXPLAIN_QP_MAX_SGE, false },
+		{ "max_recv_sge", offsetof(struct ibv_qp_cap, max_recv_sge), 1,
+		  EXPLAIN_QP_MAX_SGE, true },
+		{ "max_send_wr", offsetof(struct ibv_qp_cap, max_send_wr), 1,
+		  EXPLAIN_QP_MAX_QP_WR, false },
+		{ "max_recv_wr", offsetof(struct ibv_qp_cap, max_recv_wr), 1,
+		  EXPLAIN_QP_MAX_QP_WR, true },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(caps); i++) {
+		struct ibv_qp_cap cap = attr->cap;
+		uint32_t *field = (uint32_t *)((char *)&cap + caps[i].off);
+		uint32_t asked = *field;
+		struct ibv_qp *qp;
+
+		if (asked <= caps[i].low || (caps[i].recv && attr->srq))
+			continue;
+		*field = caps[i].low;
+		qp = create_again(ctx, pd, attr, &cap);
+		if (!qp)
+			continue;
+		get_ops(ctx)->destroy_qp(qp);
+		p->name = caps[i].name;
+		p->asked = asked;
+		p->taken = caps[i].low;
+		p->limit = caps[i].limit;
+		explain_create_qp_refused(ctx, p);
+		return;
+	}
+}
+
+/* A failed creation explained, errno kept; @pd as for create_again(). */
+static void explain_failure(struct ibv_context *ctx, struct ibv_pd *pd,
+			    const struct ibv_qp_init_attr_ex *attr)
+{
+	struct explain_qp_probe probe;
+	int saved = errno;
+
+	if (explain_create_qp(ctx, attr, &probe))
+		probe_caps(ctx, pd, attr, &probe);
+	errno = saved;
+}
 
 /**
  * ibv_create_qp - create a queue pair on @pd
@@ -36,7 +129,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
 			.sq_sig_all = qp_init_attr->sq_sig_all,
 		};
 
-		explain_create_qp(pd->context, pd, &ex);
+		explain_failure(pd->context, pd, &ex);
 	}
 	return qp;
 }
@@ -51,7 +144,7 @@ struct ibv_qp *verbs_create_qp_ex(struct ibv_context *context,
 	struct ibv_qp *qp = get_ops(context)->create_qp_ex(context, attr);
 
 	if (!qp)
-		explain_create_qp(context, NULL, attr);
+		explain_failure(context, NULL, attr);
 	return qp;
 }
 
@@ -109,7 +202,8 @@ IBV_EXPORT struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
 {
 	struct verbs_qp *vqp = (struct verbs_qp *)qp;
 
-	if (vqp->comp_mask & VERBS_QP_EX)
+	/* Where comp_mask is depends on the provider's release. */
+	if (vqp_tail(qp->context, vqp)->comp_mask & VERBS_QP_EX)
 		return &vqp->qp_ex;
 	return NULL;
 }
@@ -138,13 +232,30 @@ IBV_EXPORT int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 
 /**
  * ibv_query_qp_data_in_order - whether @op's data lands in order
- * Returns 1 if so, 0 if not or unknown.
+ * @flags: 0, or IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS
+ *
+ * With @flags 0, returns 1 if whole messages land in order, else 0 (also
+ * for unknown flags); with RETURN_CAPS, the enum
+ * ibv_query_qp_data_in_order_caps bits that hold, as rdma-core 56.1 does.
  */
 IBV_EXPORT int ibv_query_qp_data_in_order(struct ibv_qp *qp,
 					  enum ibv_wr_opcode op, uint32_t flags)
 {
 #if defined(__i386__) || defined(__x86_64__)
-	return get_ops(qp->context)->query_qp_data_in_order(qp, op, flags);
+	int caps;
+
+	if (flags & ~IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS)
+		return 0;
+	caps = get_ops(qp->context)->query_qp_data_in_order(qp, op, flags);
+	/*
+	 * A provider built for rdma-core 44 answers 0 or 1 (whole messages);
+	 * whole messages in order imply every aligned 128-byte piece too.
+	 */
+	if (caps & IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG)
+		caps |= IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES;
+	if (!flags)
+		return caps & IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG;
+	return caps;
 #else
 	/* Elsewhere the CPU may see DMA writes out of order: never promise. */
 	(void)qp;

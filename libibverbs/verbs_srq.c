@@ -6,7 +6,7 @@
  */
 #include <pthread.h>
 
-#include "context.h"
+#include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
 #include "export.h"

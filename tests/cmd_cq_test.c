@@ -398,6 +398,88 @@ static void test_create_ex_ts_ignored(void **state)
 	assert_int_equal(vcq.cq.cqe, 64);
 }
 
+/* An attribute id in the driver's namespace (1 of UVERBS_ID_NS_MASK). */
+#define T_DRIVER_ATTR (0x1000 + 3)
+
+/*
+ * ibv_cmd_create_cq_ex2(): a plain create (nothing but the comp vector
+ * asked for) with a provider buffer holding one 32-bit attribute,
+ * mandatory or not.
+ */
+static int t_create_ex2(struct ibv_context *ctx, struct verbs_cq *vcq,
+			struct t_create_cq_ex *cmd,
+			struct t_create_cq_ex_resp *resp, bool mandatory)
+{
+	struct ibv_cq_init_attr_ex attr = { .cqe = 100, .comp_vector = 2 };
+	DECLARE_COMMAND_BUFFER(driver, UVERBS_OBJECT_CQ,
+			       UVERBS_METHOD_CQ_CREATE, 1);
+	struct ib_uverbs_attr *a;
+
+	a = fill_attr_in_uint32(driver, T_DRIVER_ATTR, 0x5a5a);
+	if (!mandatory)
+		attr_optional(a);
+	*cmd = (struct t_create_cq_ex){ .drv = 0xa1a2a3a4a5a6a7a8 };
+	*resp = (struct t_create_cq_ex_resp){ 0 };
+	return ibv_cmd_create_cq_ex2(ctx, &attr, vcq, &cmd->ibv_cmd,
+				     sizeof(*cmd), &resp->ibv_resp,
+				     sizeof(*resp), 0, driver);
+}
+
+/* The provider's attribute goes last, after the core's and its data. */
+static void test_create_ex2_ioctl_bytes(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct t_create_cq_ex cmd;
+	struct t_create_cq_ex_resp resp;
+	struct verbs_cq vcq = { 0 };
+
+	assert_int_equal(t_create_ex2(ctx, &vcq, &cmd, &resp, true), 0);
+	t_expect_method(t_last_call(), UVERBS_OBJECT_CQ,
+			UVERBS_METHOD_CQ_CREATE, 8);
+	assert_int_equal(t_expect_attr(t_last_call(), 2,
+				       UVERBS_ATTR_CREATE_CQ_CQE, 4, M),
+			 100);
+	assert_int_equal(t_expect_attr(t_last_call(), 5, UVERBS_ATTR_UHW_IN, 8,
+				       M),
+			 0xa1a2a3a4a5a6a7a8);
+	assert_int_equal(t_expect_attr(t_last_call(), 6, UVERBS_ATTR_UHW_OUT, 8,
+				       M),
+			 (uintptr_t)&resp.drv);
+	assert_int_equal(t_expect_attr(t_last_call(), 7, T_DRIVER_ATTR, 4, M),
+			 0x5a5a);
+	assert_int_equal(vcq.cq.handle, T_HANDLE);
+	assert_int_equal(tk.writes, 0);
+}
+
+/*
+ * Without the ioctl method a mandatory provider attribute cannot be
+ * sent: EOPNOTSUPP, and no write(). An optional one is dropped, and the
+ * basic write() carries the core request and the driver data.
+ */
+static void test_create_ex2_fallback(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct t_create_cq_ex cmd;
+	struct t_create_cq_ex_resp resp;
+	struct verbs_cq vcq = { 0 };
+	struct t_call *c;
+
+	tk.refuse_obj = UVERBS_OBJECT_CQ;
+	assert_int_equal(t_create_ex2(ctx, &vcq, &cmd, &resp, true),
+			 EOPNOTSUPP);
+	assert_int_equal(tk.writes, 0);
+	assert_int_equal(t_create_ex2(ctx, &vcq, &cmd, &resp, false), 0);
+	assert_int_equal(tk.writes, 1);
+	c = t_last();
+	assert_false(c->is_ioctl);
+	assert_int_equal(u32_at(c, CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_CREATE_CQ);
+	assert_int_equal(u64_at(c, CREATE_CQ_USER_HANDLE), (uintptr_t)&vcq.cq);
+	assert_int_equal(u32_at(c, CREATE_CQ_CQE), 100);
+	assert_int_equal(u64_at(c, CREATE_CQ_DRIVER_DATA), 0xa1a2a3a4a5a6a7a8);
+	assert_int_equal(vcq.cq.handle, T_WRITE_HANDLE);
+}
+
 /* A thread that acknowledges one completion event after a while. */
 static void *t_late_ack(void *arg)
 {
@@ -644,6 +726,8 @@ int main(void)
 		T_CASE(test_create_ex_flags),
 		T_CASE(test_create_ex_write_ex),
 		T_CASE(test_create_ex_ts_ignored),
+		T_CASE(test_create_ex2_ioctl_bytes),
+		T_CASE(test_create_ex2_fallback),
 		T_CASE(test_destroy_ioctl_bytes),
 		T_CASE(test_destroy_waits_for_acks),
 		T_CASE(test_destroy_fallback),

@@ -87,6 +87,7 @@ static void test_query_port_ioctl(void **state)
 	assert_int_equal(attr.link_layer, IBV_LINK_LAYER_ETHERNET);
 	assert_int_equal(attr.flags, 1);
 	assert_int_equal(attr.port_cap_flags2, 0x20);
+	assert_int_equal(attr.active_speed_ex, 0x800);
 }
 
 /* write() when the kernel has no ioctl: the provider's request is sent. */
@@ -113,6 +114,7 @@ static void test_query_port_enotty(void **state)
 	assert_int_equal(t_get64(b + QUERY_PORT_DRIVER_DATA), 0x77);
 	assert_int_equal(attr.lid, 0x1234);
 	assert_int_equal(attr.port_cap_flags2, 0);
+	assert_int_equal(attr.active_speed_ex, 0);
 	/* Learned: the next one goes straight to write(). */
 	assert_int_equal(ibv_cmd_query_port(ctx, 2, &attr, t_qp_core(&req),
 					    sizeof(req)),

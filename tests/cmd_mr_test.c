@@ -197,7 +197,8 @@ static void test_ioctl_only_no_fallback(void **state)
 
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_query_mr(&pd, &vmr, 1), ENOTTY);
-	assert_int_equal(ibv_cmd_reg_dmabuf_mr(&pd, 0, 4096, 0, 3, 0, &vmr),
+	assert_int_equal(ibv_cmd_reg_dmabuf_mr(&pd, 0, 4096, 0, 3, 0, &vmr,
+					       NULL),
 			 ENOTTY);
 	assert_int_equal(ibv_cmd_advise_mr(&pd, IBV_ADVISE_MR_ADVICE_PREFETCH,
 					   0, NULL, 0),
@@ -256,7 +257,8 @@ static void test_reg_dmabuf_mr(void **state)
 
 	tk.on_ioctl = t_dmabuf_handler;
 	assert_int_equal(ibv_cmd_reg_dmabuf_mr(&pd, 0x200, 0x1000, 0x9000, 11,
-					       IBV_ACCESS_LOCAL_WRITE, &vmr),
+					       IBV_ACCESS_LOCAL_WRITE, &vmr,
+					       NULL),
 			 0);
 	t_put_ioctl_hdr(want, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR, 9);
 	assert_int_equal(tk.log[0].len, IOCTL_ATTR(9));

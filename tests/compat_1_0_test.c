@@ -7,6 +7,7 @@
  * runs against Debian's libibverbs; the few checks of what rdma-core 44
  * leaves undefined are ours alone.
  */
+#include "config.h"
 #include <dlfcn.h>
 #include <endian.h>
 #include <errno.h>
@@ -69,7 +70,8 @@ static int sc_open_close(void *arg)
 
 	if (!ctx)
 		return T_SKIP;
-	snprintf(path, sizeof(path), "%s-rdmav34.so", t_testprov());
+	snprintf(path, sizeof(path), "%s" IBVERBS_PROVIDER_SUFFIX,
+		 t_testprov());
 	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
 	T_CHECK(h);
 	live = dlsym(h, "testprov_live_contexts");

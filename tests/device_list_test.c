@@ -6,6 +6,7 @@
  * IBV_TEST_REFERENCE=1 the same binary runs against Debian's libibverbs;
  * scenarios about behaviour of ours alone skip there.
  */
+#include "config.h"
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -46,7 +47,8 @@ static _Atomic int *provider_counter(const char *sym)
 	char path[4200];
 	void *h;
 
-	snprintf(path, sizeof(path), "%s-rdmav34.so", t_testprov());
+	snprintf(path, sizeof(path), "%s" IBVERBS_PROVIDER_SUFFIX,
+		 t_testprov());
 	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
 	T_CHECK(h);
 	return dlsym(h, sym);

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The provider ABI (IBVERBS_PRIVATE_34) against rdma-core 44's numbers.
- * Debian's binary providers were compiled with rdma-core 44's private
- * headers and are loaded by this core, so a structure they share with it
- * must not move, grow or shrink by a byte. Every shared layout is listed
- * here member by member with rdma-core 44's offset and size on x86_64
- * (LP64); a member that differs is reported by name. The offsets of
- * members in the middle of a structure follow from the order and types
- * of its members; they were cross-checked against Debian 44.0-2's
- * verbs.h and the instructions of its libibverbs.so. On other targets
- * these numbers mean nothing, so the program skips.
+ * The provider ABI that the releases of releases/table share, against
+ * the numbers of their own private headers. Debian's binary providers
+ * were compiled with those headers and are loaded by this core, so a
+ * structure they share with it must not move, grow or shrink by a byte.
+ * Every shared layout is listed here member by member with the
+ * reference's offset and size on x86_64 (LP64); a member that differs is
+ * reported by name. The offsets of members in the middle of a structure
+ * follow from the order and types of its members; they were cross-checked
+ * against the oldest release's verbs.h and the instructions of its
+ * libibverbs.so. On other targets these numbers mean nothing, so the
+ * program skips. A release of the table with another provider ABI fails
+ * test_constants: its layouts need a list of their own.
  */
 #include <infiniband/cmd_ioctl.h> /* first: it needs no other header */
 
@@ -28,7 +30,7 @@
 #define T_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define T_MEMBER_SIZE(type, member) sizeof(((type *)0)->member)
 
-/* One member: where it is in our header, and where rdma-core 44 has it. */
+/* One member: where it is in our header, and where the reference has it. */
 struct t_field {
 	const char *name;
 	size_t offset;
@@ -68,7 +70,7 @@ static int t_check_fields(const char *type, size_t origin,
 		if (at == f[i].want_offset && f[i].size == f[i].want_size)
 			continue;
 		print_error("struct %s: member %s is at %ld (%zu bytes); "
-			    "rdma-core 44 has it at %ld (%zu bytes)\n",
+			    "the reference has it at %ld (%zu bytes)\n",
 			    type, f[i].name, at, f[i].size, f[i].want_offset,
 			    f[i].want_size);
 		bad++;
@@ -80,7 +82,7 @@ static int t_check_size(const char *type, size_t size, size_t want)
 {
 	if (size == want)
 		return 0;
-	print_error("struct %s is %zu bytes; rdma-core 44's is %zu\n", type,
+	print_error("struct %s is %zu bytes; the reference's is %zu\n", type,
 		    size, want);
 	return 1;
 }
@@ -88,7 +90,7 @@ static int t_check_size(const char *type, size_t size, size_t want)
 static void t_report(const char *type, int bad)
 {
 	if (bad)
-		fail_msg("struct %s: %d difference(s) from rdma-core 44", type,
+		fail_msg("struct %s: %d difference(s) from the reference", type,
 			 bad);
 }
 
@@ -231,7 +233,7 @@ static void test_verbs_context(void **state)
 	bad = t_check_size("verbs_context", sizeof(struct verbs_context), 648);
 	if (origin != 320) {
 		print_error("struct verbs_context: member context is at %zu; "
-			    "rdma-core 44 has it at 320\n",
+			    "the reference has it at 320\n",
 			    origin);
 		bad++;
 	}
@@ -241,7 +243,7 @@ static void test_verbs_context(void **state)
 }
 
 /*
- * The provider op table, in rdma-core 44's order: alphabetical, one
+ * The provider op table, in the reference's order: alphabetical, one
  * pointer each. The table is generated from the names, so a slot that was
  * renamed fails to compile and one that moved is reported with its name.
  */
@@ -343,7 +345,7 @@ static void test_verbs_context_ops(void **state)
 	size_t i;
 
 	if (n != 76) {
-		print_error("this test lists %zu ops; rdma-core 44 has 76\n",
+		print_error("this test lists %zu ops; the reference has 76\n",
 			    n);
 		bad++;
 	}
@@ -361,7 +363,7 @@ static void test_verbs_context_ops(void **state)
 		if (s->offset == 8 * i && s->size == 8)
 			continue;
 		print_error("struct verbs_context_ops: op %s is at %zu (slot "
-			    "%zu, %zu bytes); rdma-core 44 has it at %zu "
+			    "%zu, %zu bytes); the reference has it at %zu "
 			    "(slot %zu, 8 bytes)\n",
 			    s->name, s->offset, s->offset / 8, s->size, 8 * i,
 			    i);
@@ -530,7 +532,7 @@ static void test_command_buffer(void **state)
 	/* The array a provider fills starts right behind the buffer. */
 	if ((uint8_t *)cmdb.hdr.attrs - (uint8_t *)&cmdb != 56) {
 		print_error("struct ibv_command_buffer: hdr.attrs of a buffer "
-			    "is at %td; rdma-core 44 has it at 56\n",
+			    "is at %td; the reference has it at 56\n",
 			    (uint8_t *)cmdb.hdr.attrs - (uint8_t *)&cmdb);
 		bad++;
 	}
@@ -600,22 +602,20 @@ struct t_const {
 		.name = #c, .value = (long long)(c), .want = (v), \
 	}
 
+/* Every release of the table speaks the provider ABI listed here. */
+#define T_RELEASE_PABI(rel, deb, suite, abi, pabi, kernel, qp_ex, dmabuf) \
+	{ "provider ABI of " rel, IBVERBS_PRIVATE_ABI, pabi },
+
 static void test_constants(void **state)
 {
 	static const struct t_const c[] = {
-		T_CONST(IBVERBS_PRIVATE_ABI, 34),
-		T_CONST(VERBS_LOG_LEVEL_NONE, 0),
-		T_CONST(VERBS_LOG_ERR, 1),
-		T_CONST(VERBS_LOG_WARN, 2),
-		T_CONST(VERBS_LOG_INFO, 3),
-		T_CONST(VERBS_LOG_DEBUG, 4),
-		T_CONST(VSYSFS_READ_MODALIAS, 1),
+		T_CONST(VERBS_LOG_LEVEL_NONE, 0), T_CONST(VERBS_LOG_ERR, 1),
+		T_CONST(VERBS_LOG_WARN, 2), T_CONST(VERBS_LOG_INFO, 3),
+		T_CONST(VERBS_LOG_DEBUG, 4), T_CONST(VSYSFS_READ_MODALIAS, 1),
 		T_CONST(VSYSFS_READ_NODE_GUID, 2),
-		T_CONST(VERBS_MATCH_SENTINEL, 0),
-		T_CONST(VERBS_MATCH_PCI, 1),
+		T_CONST(VERBS_MATCH_SENTINEL, 0), T_CONST(VERBS_MATCH_PCI, 1),
 		T_CONST(VERBS_MATCH_MODALIAS, 2),
-		T_CONST(VERBS_MATCH_DRIVER_ID, 3),
-		T_CONST(IBV_MR_TYPE_MR, 0),
+		T_CONST(VERBS_MATCH_DRIVER_ID, 3), T_CONST(IBV_MR_TYPE_MR, 0),
 		T_CONST(IBV_MR_TYPE_NULL_MR, 1),
 		T_CONST(IBV_MR_TYPE_IMPORTED_MR, 2),
 		T_CONST(IBV_MR_TYPE_DMABUF_MR, 3),
@@ -625,11 +625,12 @@ static void test_constants(void **state)
 		 * ibv_cmd_open_xrcd() stores 1 in verbs_xrcd.comp_mask and
 		 * ibv_cmd_create_flow_action_esp() 1 in verbs_flow_action.type.
 		 */
-		T_CONST(VERBS_QP_XRCD, 1),
-		T_CONST(VERBS_QP_EX, 2),
+		T_CONST(VERBS_QP_XRCD, 1), T_CONST(VERBS_QP_EX, 2),
 		T_CONST(VERBS_XRCD_HANDLE, 1),
 		T_CONST(IBV_FLOW_ACTION_UNSPECIFIED, 0),
 		T_CONST(IBV_FLOW_ACTION_ESP, 1),
+		/* and last, the provider ABI of each release of the table */
+		IBV_FOR_EACH_RELEASE(T_RELEASE_PABI)
 	};
 	int bad = 0;
 	size_t i;
@@ -637,12 +638,12 @@ static void test_constants(void **state)
 	for (i = 0; i < T_ARRAY_SIZE(c); i++) {
 		if (c[i].value == c[i].want)
 			continue;
-		print_error("%s is %lld; rdma-core 44 has %lld\n", c[i].name,
+		print_error("%s is %lld; the reference has %lld\n", c[i].name,
 			    c[i].value, c[i].want);
 		bad++;
 	}
 	if (bad)
-		fail_msg("%d constant(s) differ from rdma-core 44", bad);
+		fail_msg("%d constant(s) differ from the reference's", bad);
 }
 
 #define T_STR(x) #x
@@ -650,26 +651,30 @@ static void test_constants(void **state)
 
 /*
  * Providers call verbs_register_driver(); the private ABI number must end
- * up in the symbol they import, verbs_register_driver_34@IBVERBS_PRIVATE_34.
+ * up in the symbol they import, verbs_register_driver_<N>@IBVERBS_PRIVATE_<N>.
  */
+#define T_REGISTER_NAME "verbs_register_driver_" T_XSTR(IBVERBS_PRIVATE_ABI)
+#define T_PASTE(a, b) a##b
+#define T_REGISTER_FN(n) T_PASTE(verbs_register_driver_, n)
+#define T_PABI_NODE "IBVERBS_PRIVATE_" T_XSTR(IBVERBS_PRIVATE_ABI)
+
 static void test_register_name(void **state)
 {
 	void (*by_macro)(const struct verbs_device_ops *) =
 		verbs_register_driver;
 	void (*by_name)(const struct verbs_device_ops *) =
-		verbs_register_driver_34;
+		T_REGISTER_FN(IBVERBS_PRIVATE_ABI);
 	void *versioned;
 
-	if (strcmp(T_XSTR(verbs_register_driver), "verbs_register_driver_34"))
+	if (strcmp(T_XSTR(verbs_register_driver), T_REGISTER_NAME))
 		fail_msg("verbs_register_driver expands to %s; providers "
-			 "import verbs_register_driver_34",
+			 "import " T_REGISTER_NAME,
 			 T_XSTR(verbs_register_driver));
 	assert_ptr_equal(by_macro, by_name);
 
-	versioned = dlvsym(RTLD_DEFAULT, "verbs_register_driver_34",
-			   "IBVERBS_PRIVATE_34");
+	versioned = dlvsym(RTLD_DEFAULT, T_REGISTER_NAME, T_PABI_NODE);
 	if (!versioned)
-		fail_msg("no verbs_register_driver_34@IBVERBS_PRIVATE_34: %s",
+		fail_msg("no " T_REGISTER_NAME "@" T_PABI_NODE ": %s",
 			 dlerror());
 	assert_ptr_equal(versioned, (void *)by_name);
 }
@@ -702,7 +707,7 @@ static void test_match_macros(void **state)
 int main(void)
 {
 #if !defined(__x86_64__) || !defined(__LP64__)
-	printf("SKIP: the numbers pinned here are rdma-core 44's x86_64 "
+	printf("SKIP: the numbers pinned here are the reference's x86_64 "
 	       "LP64 layouts; this build targets another ABI\n");
 	return 77;
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Failures that explain themselves (libibverbs/explain.c): for each case
+ * Failures that explain themselves (libibverbs/explain_*.c): for each case
  * the exact line the log gains at VERBS_LOG_LEVEL 3, that the verb's
  * result and errno are what the provider gave, and that below level 3
  * nothing is written. The verbs run on a hand-made context with fake

@@ -7,6 +7,7 @@
  * IBV_TEST_REFERENCE=1 the scenarios rdma-core 44 agrees with run against
  * Debian's libibverbs; the others skip there.
  */
+#include "config.h"
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -374,7 +375,7 @@ static void name_provider(enum name_source from, const char *name)
 }
 
 /*
- * "<name>-rdmav34.so" must be tried whole. Here it names no file, but
+ * "<name>-rdmav<N>.so" must be tried whole. Here it names no file, but
  * cut after <name> it names the test provider, which must not load.
  * rdma-core agrees.
  */
@@ -388,7 +389,7 @@ static int sc_name_truncated(void *arg)
 	setenv("IBV_SHOW_WARNINGS", "1", 1);
 	t_sysfs_add(root, &T_DEV(0));
 	/* 511: the longest path the old fixed buffer held. */
-	name = padded_provider(511, "-rdmav34.so");
+	name = padded_provider(511, IBVERBS_PROVIDER_SUFFIX);
 	name_provider(from, name);
 	T_CHECK(list_capturing(&err) == 0);
 	if (!t_reference())

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Debian's provider plugins against our core: every lib*-rdmav34.so of
- * ibverbs-providers 44.0-2 (unpacked from the reference packages) loads
- * with RTLD_NOW, so each of its imports of IBVERBS_PRIVATE_34 and the
+ * Debian's provider plugins against our core: every lib*-rdmav<N>.so of
+ * one release's ibverbs-providers (unpacked from the reference packages
+ * into IBV_REFERENCE_PROVIDERS; CTest runs this once per release) loads
+ * with RTLD_NOW, so each of its imports of IBVERBS_PRIVATE_<N> and the
  * public nodes resolves, and resolves to this library, not to Debian's.
  * Loading runs the plugin's constructor, which registers it with us.
  */
+#include "config.h"
+#include "libibverbs/provider_release.h"
 #include <dirent.h>
 #include <dlfcn.h>
+#include <link.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,10 +35,10 @@ static const char *provider_dir(void)
 
 static bool is_plugin(const char *name)
 {
-	size_t len = strlen(name), sfx = strlen("-rdmav34.so");
+	size_t len = strlen(name), sfx = strlen(IBVERBS_PROVIDER_SUFFIX);
 
 	return !strncmp(name, "lib", 3) && len > sfx &&
-	       !strcmp(name + len - sfx, "-rdmav34.so");
+	       !strcmp(name + len - sfx, IBVERBS_PROVIDER_SUFFIX);
 }
 
 /* Which libibverbs.so.1 the process has mapped: ours, and only ours. */
@@ -69,6 +73,26 @@ static void check_single_core(void)
 	free(ours);
 }
 
+/*
+ * The core must know which release built each plugin, as their layouts
+ * differ within one provider ABI (libibverbs/provider_release.c): every
+ * plugin of IBV_REFERENCE_RELEASE's package is attributed to it.
+ */
+static void check_release(void *h, const char *file)
+{
+	const char *want = getenv("IBV_REFERENCE_RELEASE");
+	struct provider_abi abi;
+	struct link_map *lm;
+
+	assert_non_null(want);
+	/* Debian's plugins export no symbol of their own to ask about. */
+	assert_int_equal(dlinfo(h, RTLD_DI_LINKMAP, &lm), 0);
+	abi = provider_abi_of(lm->l_ld);
+	if (!abi.release || strcmp(abi.release, want))
+		fail_msg("%s is taken for release %s, not %s", file,
+			 abi.release ? abi.release : "(ours)", want);
+}
+
 static void test_debian_providers_load(void **state)
 {
 	char path[4096];
@@ -88,6 +112,7 @@ static void test_debian_providers_load(void **state)
 		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 		if (!h)
 			fail_msg("%s does not load: %s", d->d_name, dlerror());
+		check_release(h, d->d_name);
 		printf("loaded %s\n", d->d_name);
 		loaded++;
 	}

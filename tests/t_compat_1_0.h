@@ -17,8 +17,9 @@
 
 /*
  * The 1.0 ABI, as old binaries were compiled (members they may read).
- * Restated here on purpose, not taken from libibverbs/compat_1_0.h: an
- * oracle that shared the library's layouts would share their mistakes.
+ * Restated here on purpose, not taken from
+ * libibverbs/compat_1_0_queue.h: an oracle that shared the library's
+ * layouts would share their mistakes.
  */
 struct dev_1_0 {
 	void *unused[2];

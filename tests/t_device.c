@@ -84,6 +84,8 @@ static void t_device_methods(struct ib_uverbs_ioctl_hdr *h)
 		pr = t_out(h, UVERBS_ATTR_QUERY_PORT_RESP);
 		t_port_resp(&pr->legacy_resp);
 		pr->port_cap_flags2 = 0x20;
+		/* active_speed_ex (Linux 6.8): the 4 bytes at offset 44. */
+		memcpy((char *)pr + 44, &(uint32_t){ 0x800 }, 4);
 		break;
 	case UVERBS_METHOD_GET_CONTEXT:
 	case UVERBS_METHOD_QUERY_CONTEXT:
@@ -195,6 +197,7 @@ static int t_query_port(struct ibv_context *ctx, uint8_t port,
 	attr->gid_tbl_len = ops_seen.gid_tbl_len;
 	attr->link_layer = ops_seen.link_layer;
 	attr->port_cap_flags2 = 0x99;
+	attr->active_speed_ex = 0x5a5a5a5a;
 	return ops_seen.ret;
 }
 

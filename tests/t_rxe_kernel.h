@@ -7,7 +7,7 @@
  * MODIFY_SRQ (which move a queue: a new one, the entries copied over),
  * laying out each queue the provider maps as rdma_rxe shares it: a
  * struct rxe_queue_buf header (slot size, index mask, indices) and its
- * slots. rxe0 is the only device, claimed by our librxe-rdmav34.so
+ * slots. rxe0 is the only device, claimed by our librxe-rdmav<N>.so
  * alone.
  */
 #ifndef T_RXE_KERNEL_H

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The fake siw kernel driver of t_siw_kernel.h, and the tests' helpers. */
+#include "config.h"
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -288,7 +289,8 @@ bool t_siw_mapped_ours(void)
 	FILE *maps = fopen("/proc/self/maps", "r");
 
 	assert_non_null(maps);
-	snprintf(want, sizeof(want), "%s/lib/libsiw-rdmav34.so", t_build_dir());
+	snprintf(want, sizeof(want), "%s/lib/libsiw" IBVERBS_PROVIDER_SUFFIX,
+		 t_build_dir());
 	while (fgets(line, sizeof(line), maps))
 		if (strstr(line, want))
 			found = true;

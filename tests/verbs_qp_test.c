@@ -86,12 +86,62 @@ static void test_verbs_ece_qp_ex(void **state)
 	assert_ptr_equal(ibv_qp_to_qp_ex(&vqp.qp), &vqp.qp_ex);
 }
 
+/* What the provider answers and was asked, for the in-order query. */
+static struct {
+	int caps;
+	uint32_t flags;
+	int calls;
+} in_order;
+
+static int t_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)
+{
+	in_order.flags = flags;
+	in_order.calls++;
+	return in_order.caps;
+}
+
+/*
+ * rdma-core 56.1's rules, read off its library: flags beyond RETURN_CAPS
+ * answer 0 unasked; WHOLE_MSG implies ALIGNED_128_BYTES; without
+ * RETURN_CAPS the answer is the WHOLE_MSG bit, 0 or 1.
+ */
+static void test_verbs_data_in_order(void **state)
+{
+	static const struct verbs_context_ops ops = {
+		.query_qp_data_in_order = t_in_order,
+	};
+	const uint32_t caps = IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS;
+	struct ibv_context *ctx = *state;
+	struct ibv_qp qp = { .context = ctx };
+
+	verbs_set_ops(verbs_get_ctx(ctx), &ops);
+	memset(&in_order, 0, sizeof(in_order));
+	in_order.caps = IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG;
+	assert_int_equal(ibv_query_qp_data_in_order(&qp, IBV_WR_SEND, 0), 1);
+	assert_int_equal(in_order.flags, 0);
+	assert_int_equal(ibv_query_qp_data_in_order(&qp, IBV_WR_SEND, caps),
+			 IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG |
+				 IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES);
+	assert_int_equal(in_order.flags, caps);
+	in_order.caps = IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES;
+	assert_int_equal(ibv_query_qp_data_in_order(&qp, IBV_WR_SEND, 0), 0);
+	assert_int_equal(ibv_query_qp_data_in_order(&qp, IBV_WR_SEND, caps),
+			 IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES);
+	assert_int_equal(in_order.calls, 4);
+	in_order.caps = IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG;
+	assert_int_equal(ibv_query_qp_data_in_order(&qp, IBV_WR_SEND, 2), 0);
+	assert_int_equal(ibv_query_qp_data_in_order(&qp, IBV_WR_SEND, caps | 4),
+			 0);
+	assert_int_equal(in_order.calls, 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T_CASE(test_verbs_qp_state),
 		T_CASE(test_verbs_unsupported),
 		T_CASE(test_verbs_ece_qp_ex),
+		T_CASE(test_verbs_data_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include <linux/if_ether.h>
 /* verbs_api.h expects the fixed-width and __u* types to be defined. */
 #include <infiniband/verbs_api.h>
 
@@ -364,12 +365,14 @@ enum ibv_port_cap_flags2 {
 	IBV_PORT_LINK_WIDTH_2X_SUP = 1 << 4,
 	IBV_PORT_LINK_SPEED_HDR_SUP = 1 << 5,
 	IBV_PORT_LINK_SPEED_NDR_SUP = 1 << 10,
+	IBV_PORT_LINK_SPEED_XDR_SUP = 1 << 12,
 };
 
 /*
- * 52 bytes.  The exported ibv_query_port() symbol still writes the older
- * 48-byte layout (without port_cap_flags2), which is why applications
- * reach it through the ibv_query_port() macro further down.
+ * 56 bytes; it grew at the end twice.  The exported ibv_query_port()
+ * symbol still writes the 48-byte layout (without port_cap_flags2), which
+ * is why applications reach it through the ibv_query_port() macro further
+ * down, which passes the size the application was built with.
  */
 struct ibv_port_attr {
 	enum ibv_port_state state;
@@ -394,6 +397,8 @@ struct ibv_port_attr {
 	uint8_t link_layer;
 	uint8_t flags;
 	uint16_t port_cap_flags2;
+	/* The kernel's speed value where active_speed has no room for it. */
+	uint32_t active_speed_ex;
 };
 
 /* Asynchronous events */
@@ -471,6 +476,7 @@ enum ibv_wc_opcode {
 	IBV_WC_BIND_MW,
 	IBV_WC_LOCAL_INV,
 	IBV_WC_TSO,
+	IBV_WC_FLUSH,
 	IBV_WC_ATOMIC_WRITE = 9,
 	/*
 	 * Every receive opcode has bit 7 set, so applications may test
@@ -569,6 +575,8 @@ enum ibv_access_flags {
 	IBV_ACCESS_ZERO_BASED = (1 << 5),
 	IBV_ACCESS_ON_DEMAND = (1 << 6),
 	IBV_ACCESS_HUGETLB = (1 << 7),
+	IBV_ACCESS_FLUSH_GLOBAL = (1 << 8),
+	IBV_ACCESS_FLUSH_PERSISTENT = (1 << 9),
 	IBV_ACCESS_RELAXED_ORDERING = IBV_ACCESS_OPTIONAL_FIRST,
 };
 
@@ -904,6 +912,7 @@ enum ibv_qp_create_send_ops_flags {
 	IBV_QP_EX_WITH_BIND_MW = 1 << 8,
 	IBV_QP_EX_WITH_SEND_WITH_INV = 1 << 9,
 	IBV_QP_EX_WITH_TSO = 1 << 10,
+	IBV_QP_EX_WITH_FLUSH = 1 << 11,
 	IBV_QP_EX_WITH_ATOMIC_WRITE = 1 << 12,
 };
 
@@ -982,6 +991,18 @@ enum ibv_qp_attr_mask {
 	IBV_QP_RATE_LIMIT = 1 << 25,
 };
 
+/* What ibv_query_qp_data_in_order() answers: one bit, or every bit. */
+enum ibv_query_qp_data_in_order_flags {
+	IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS = 1 << 0,
+};
+
+enum ibv_query_qp_data_in_order_caps {
+	/* A whole message is in memory, in order, when it completes. */
+	IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG = 1 << 0,
+	/* Data arrives in order in aligned 128-byte pieces. */
+	IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES = 1 << 1,
+};
+
 enum ibv_qp_state {
 	IBV_QPS_RESET,
 	IBV_QPS_INIT,
@@ -1046,8 +1067,12 @@ enum ibv_wr_opcode {
 	IBV_WR_SEND_WITH_INV,
 	IBV_WR_TSO,
 	IBV_WR_DRIVER1,
+	IBV_WR_FLUSH = 14,
 	IBV_WR_ATOMIC_WRITE = 15,
 };
+
+/* A fixed name for @opcode, "unknown" for a value with none. */
+const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode);
 
 enum ibv_send_flags {
 	IBV_SEND_FENCE = 1 << 0,
@@ -1055,6 +1080,18 @@ enum ibv_send_flags {
 	IBV_SEND_SOLICITED = 1 << 2,
 	IBV_SEND_INLINE = 1 << 3,
 	IBV_SEND_IP_CSUM = 1 << 4
+};
+
+/* Where a FLUSH makes the data stay: visible to all, or persistent. */
+enum ibv_placement_type {
+	IBV_FLUSH_GLOBAL = 1U << 0,
+	IBV_FLUSH_PERSISTENT = 1U << 1,
+};
+
+/* What a FLUSH covers: the range it names, or the whole MR. */
+enum ibv_selectivity_level {
+	IBV_FLUSH_RANGE = 0,
+	IBV_FLUSH_MR,
 };
 
 struct ibv_data_buf {
@@ -1643,9 +1680,12 @@ enum ibv_flow_spec_type {
  * Each spec below is a type/size header followed by a value and a mask of
  * the same filter type; header fields are in network byte order.
  */
+/* The length of a MAC address. */
+#define ETHERNET_LL_SIZE ETH_ALEN
+
 struct ibv_flow_eth_filter {
-	uint8_t dst_mac[6];
-	uint8_t src_mac[6];
+	uint8_t dst_mac[ETHERNET_LL_SIZE];
+	uint8_t src_mac[ETHERNET_LL_SIZE];
 	uint16_t ether_type;
 	uint16_t vlan_tag; /* 802.1Q TCI: 3 bits priority, 1 CFI, 12 VID */
 };
@@ -2743,7 +2783,11 @@ static inline int ibv_modify_qp_rate_limit(struct ibv_qp *qp,
 	return vctx->modify_qp_rate_limit(qp, attr);
 }
 
-/* 1 if data of op lands in memory in order, else 0; flags must be 0. */
+/*
+ * With @flags 0: 1 if the data of @op lands in memory in order as whole
+ * messages, else 0. With IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS: the
+ * enum ibv_query_qp_data_in_order_caps bits that hold for @op.
+ */
 int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
 			       uint32_t flags);
 
@@ -2933,8 +2977,6 @@ int ibv_destroy_ah(struct ibv_ah *ah);
 /* The multicast LID is passed in CPU byte order. */
 int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
-
-#define ETHERNET_LL_SIZE 6
 
 int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
 				struct ibv_ah_attr *attr,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The provider ABI byte for byte against rdma-core 44: every ibv_cmd_*()
- * and helper of IBVERBS_PRIVATE_34, called the way a hardware provider
+ * The provider ABI byte for byte against the reference: every ibv_cmd_*()
+ * and helper of the provider ABI node, called the way a hardware provider
  * calls it (driver-private request and response parts behind the core
  * ones, as a provider's lib*-abi.h structs put them), under a fake
  * kernel at the system-call boundary (t_uverbs.h) that plays three

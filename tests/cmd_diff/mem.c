@@ -286,14 +286,14 @@ static void case_reg_dmabuf_mr(struct ibv_context *ctx)
 		return;
 	ret = ibv_cmd_reg_dmabuf_mr(
 		&pd, 0x1000, 0x20000, 0x5000000, 7,
-		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &mr);
+		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &mr, NULL);
 	T_NOTE_RET("reg_dmabuf_mr", ret);
 	t_uv_dump("mr", &mr, sizeof(mr));
 	if (!ret)
 		T_NOTE_RET("dereg_mr", ibv_cmd_dereg_mr(&mr));
 	t_uv.next_err = EBADF;
 	t_diff_stale(&mr, sizeof(mr));
-	ret = ibv_cmd_reg_dmabuf_mr(&pd, 0, 4096, 0, 8, 0, &mr);
+	ret = ibv_cmd_reg_dmabuf_mr(&pd, 0, 4096, 0, 8, 0, &mr, NULL);
 	t_uv_note("reg_dmabuf_mr ret=%d errno=%d", ret, errno);
 	t_uv_dump("mr", &mr, sizeof(mr));
 }

@@ -8,7 +8,7 @@
  * (t_diffrun.h). A cmocka case per provider then compares the two.
  *
  * The providers come from $IBV_REFERENCE_PROVIDERS (the unpacked
- * ibverbs-providers 44.0-2), named by path in RDMAV_DRIVERS, and only
+ * ibverbs-providers of the oldest release), named by path in RDMAV_DRIVERS, and only
  * from there: the private /etc of the fake kernel has no driver files.
  */
 #include <errno.h>

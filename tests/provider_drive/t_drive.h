@@ -86,7 +86,7 @@ enum t_verb t_verb_of(const struct t_uv_cmd *cmd);
 typedef int t_answer(struct t_uv_cmd *cmd);
 
 struct t_persona {
-	const char *name; /* the provider: lib<name>-rdmav34.so */
+	const char *name; /* the provider: lib<name>-rdmav<N>.so */
 	const char *ibdev; /* its device's name */
 	uint32_t driver_id; /* RDMA_DRIVER_* */
 	uint16_t vendor, device; /* PCI ids for the modalias; 0: none */

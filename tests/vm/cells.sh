@@ -16,6 +16,12 @@
 # build's library directory) and CELL_SAVE (a scratch directory), and
 # call cell_save once before the first set_providers.
 
+# The plugins' file ending, from releases/table (every suite's providers
+# of one provider ABI share it).
+# shellcheck source=releases/release.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../releases/release.sh"
+PLUGIN_SFX=$(release_plugin_suffix)
+
 CELL_CONF=/etc/libibverbs.d
 DEB_LIBDIR=/usr/lib/x86_64-linux-gnu
 DEB_PROVIDERS=$DEB_LIBDIR/libibverbs
@@ -77,8 +83,8 @@ cell_missing()
 	fi
 	if [[ ${1#*/} == ours ]]; then
 		for hw in rxe siw; do
-			[[ -e $OURS/lib$hw-rdmav34.so ]] && continue
-			echo "our $hw provider is not built ($OURS/lib$hw-rdmav34.so)"
+			[[ -e $OURS/lib$hw$PLUGIN_SFX ]] && continue
+			echo "our $hw provider is not built ($OURS/lib$hw$PLUGIN_SFX)"
 			return 0
 		done
 	fi
@@ -109,9 +115,9 @@ wrong_maps()
 		{ echo "the core $core not mapped"; return 0; }
 	for dev; do
 		hw=${dev%%[0-9]*}
-		want=$prov/lib$hw-rdmav34.so
+		want=$prov/lib$hw$PLUGIN_SFX
 		while read -r _ _ path; do
-			[[ ${path##*/} == "lib$hw-rdmav34.so" && $path != "$want" ]] &&
+			[[ ${path##*/} == "lib$hw$PLUGIN_SFX" && $path != "$want" ]] &&
 				{ echo "lib$hw mapped from ${path%/*}"; return 0; }
 		done <"$f"
 		grep -q -F -x -- "$want" <(awk '{ print $3 }' "$f") ||

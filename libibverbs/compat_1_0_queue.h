@@ -2,10 +2,12 @@
 /*
  * The object layouts of the libibverbs 1.0 ABI, shared by compat_1_0.c
  * (device, context, PD, MR, CQ, events) and compat_1_0_queue.c (SRQ, QP,
- * AH, and the wrappers in a 1.0 context's op table). Library-internal.
+ * AH, and the wrappers in a 1.0 context's op table), and the queue
+ * file's entry point. The header of the lower of the two files, so that
+ * both include it downwards. Library-internal.
  */
-#ifndef IBV_COMPAT_1_0_H
-#define IBV_COMPAT_1_0_H
+#ifndef IBV_COMPAT_1_0_QUEUE_H
+#define IBV_COMPAT_1_0_QUEUE_H
 
 #include <assert.h>
 #include <stddef.h>
