@@ -17,7 +17,7 @@
 #                              and the releases of the table it ships
 # and for the library built here, which exports what the newest release
 # exports (each older release's definitions are a subset):
-#   IBV_RELEASE_NEWEST, PACKAGE_VERSION, IBVERBS_ABI_LEVEL,
+#   IBV_RELEASE_OLDEST, IBV_RELEASE_NEWEST, PACKAGE_VERSION, IBVERBS_ABI_LEVEL,
 #   IBVERBS_PABI_VERSION, IBVERBS_PROVIDER_SUFFIX
 
 set(IBV_RELEASE_DIR ${CMAKE_CURRENT_LIST_DIR}/../releases)
@@ -54,6 +54,7 @@ if(NOT IBV_RELEASES)
   message(FATAL_ERROR "releases/table names no release")
 endif()
 
+list(GET IBV_RELEASES 0 IBV_RELEASE_OLDEST)
 list(GET IBV_RELEASES -1 IBV_RELEASE_NEWEST)
 set(PACKAGE_VERSION ${IBV_RELEASE_NEWEST})
 set(IBVERBS_ABI_LEVEL ${IBV_RELEASE_${IBV_RELEASE_NEWEST}_ABI})
@@ -76,9 +77,14 @@ foreach(_r IN LISTS IBV_RELEASES)
 endforeach()
 
 # ibv_reference_root(R VAR): where the tests find release R's Debian
-# packages unpacked (tests/reference/fetch fills it at test time).
+# packages unpacked (tests/reference/fetch fills it at test time); for
+# the oldest release, REFERENCE_ROOT once the top CMakeLists.txt set it.
 function(ibv_reference_root release var)
-  set(${var} ${CMAKE_BINARY_DIR}/reference/${release}/root PARENT_SCOPE)
+  if(release STREQUAL IBV_RELEASE_OLDEST AND DEFINED REFERENCE_ROOT)
+    set(${var} ${REFERENCE_ROOT} PARENT_SCOPE)
+  else()
+    set(${var} ${CMAKE_BINARY_DIR}/reference/${release}/root PARENT_SCOPE)
+  endif()
 endfunction()
 
 # ibv_write_map(OUT): the linker's version script, written from the union
