@@ -84,6 +84,11 @@ void tdrv_free_context(struct ibv_context *ibctx);
 struct t_case {
 	const char *name;
 	void (*fn)(struct ibv_context *ctx);
+	/*
+	 * For a case of a later addition to the provider ABI: NULL when the
+	 * reference has it, else why the case is not compared (reference.c).
+	 */
+	const char *(*missing)(void);
 };
 
 struct t_case_set {
@@ -91,9 +96,14 @@ struct t_case_set {
 	size_t n;
 };
 
-#define T_CASE(name)               \
-	{                          \
-#name, case_##name \
+#define T_CASE(c)                          \
+	{                                  \
+		.name = #c, .fn = case_##c \
+	}
+/* A case that runs only when @need() (reference.c) returns NULL. */
+#define T_CASE_IF(c, need)                                  \
+	{                                                   \
+		.name = #c, .fn = case_##c, .missing = need \
 	}
 #define T_CASE_SET(set, ...)                                              \
 	static const struct t_case set##_cases[] = { __VA_ARGS__ };       \
@@ -105,6 +115,31 @@ struct t_case_set {
 extern const struct t_case_set t_cases_device, t_cases_mem, t_cases_cq,
 	t_cases_qp, t_cases_qp_attr, t_cases_srq, t_cases_flow, t_cases_wq,
 	t_cases_helpers, t_cases_errno;
+
+/*
+ * What the reference library has of the provider ABI's later additions
+ * (reference.c), the same in the parent and both recording children.
+ */
+struct t_diff_ref {
+	bool create_cq_ex2; /* exports ibv_cmd_create_cq_ex2() */
+	unsigned int dmabuf_args; /* its ibv_cmd_reg_dmabuf_mr()'s, 7 or 8 */
+};
+extern struct t_diff_ref t_ref;
+
+/* Fills t_ref; 0, or -1 with the reason printed. */
+int t_diff_ref_init(void);
+/* Whether this process is the child that asks the reference ... */
+bool t_diff_probing(void);
+/* ... and its exit status: 0 if the library it runs on has cq_ex2. */
+int t_diff_probe(void);
+/*
+ * A function of the provider ABI node in the library this process runs
+ * on, or NULL: the program does not link to those the reference may lack.
+ */
+void *t_diff_pabi_sym(const char *name);
+/* The T_CASE_IF() conditions. */
+const char *t_diff_need_cq_ex2(void);
+const char *t_diff_need_dmabuf_driver(void);
 
 /* Fill @p with the bytes a reused struct would hold. */
 static inline void t_diff_stale(void *p, size_t len)
