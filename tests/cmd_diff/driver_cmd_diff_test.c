@@ -162,6 +162,13 @@ static int record(const char *path)
 	"(errno as it was: 1234 here). We leave it in errno for every "       \
 	"failure, the one rule driver.h states"
 
+#define CQ_EX2_ERRNO_WHY                                                   \
+	"ibv_cmd_create_cq_ex2() refuses comp_mask bits it does not know " \
+	"before sending anything, with EOPNOTSUPP in both; rdma-core 56 "  \
+	"leaves errno as it was (0 here), as rdma-core 44's create_cq_ex " \
+	"does (errno_on_failure); we leave the value in errno for every "  \
+	"failure, the one rule driver.h states"
+
 #define RULE(c, r, o, w)                                 \
 	{                                                \
 		.name = c, .ref = r, .ours = o, .why = w \
@@ -189,6 +196,13 @@ static int record(const char *path)
 #define ERRNO_RULE(what, err)                                                 \
 	RULE("errno_on_failure", "  result " what " ret=" #err " errno=1234", \
 	     "  result " what " ret=" #err " errno=" #err, ERRNO_WHY)
+
+/* create_cq_ex2's refusal of an unknown comp_mask bit, per driver kind. */
+#define CQ_EX2_ERRNO_RULE(kind)                                  \
+	RULE("cq_ex2_driver",                                    \
+	     "  result create_cq_ex2(" kind ") ret=95 errno=0",  \
+	     "  result create_cq_ex2(" kind ") ret=95 errno=95", \
+	     CQ_EX2_ERRNO_WHY)
 
 static struct t_line lines[] = {
 	CMD_RULES("wq_stale_flags", "EX_CREATE_WQ", "40",
@@ -289,6 +303,9 @@ static struct t_line lines[] = {
 	ERRNO_RULE("open_xrcd reserved", 95),
 	ERRNO_RULE("open_xrcd missing", 22),
 	ERRNO_RULE("create_rwq_ind_table", 22),
+	CQ_EX2_ERRNO_RULE("none"),
+	CQ_EX2_ERRNO_RULE("optional"),
+	CQ_EX2_ERRNO_RULE("mandatory"),
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 

@@ -73,6 +73,47 @@ struct tdrv_drv_out {
 #define TDRV_ATTR_IN_VALUE 0x3333333333333333ull
 #define TDRV_ATTR_OUT 0x1002
 
+/*
+ * A driver attribute of a core method that has driver data: its ids
+ * start behind the two the kernel keeps there for that data
+ * (UVERBS_ATTR_UHW_IN and _OUT, which the libraries treat as such).
+ */
+#define TDRV_ATTR_CORE (UVERBS_ATTR_UHW_OUT + 1)
+#define TDRV_ATTR_CORE_VALUE 0x4444444444444444ull
+
+/*
+ * The driver attributes a provider links into a core method's command
+ * buffer: none (no buffer), or one that the kernel may ignore when it
+ * does not know it, or one it must not.
+ */
+enum t_diff_drv {
+	T_DRV_NONE,
+	T_DRV_OPTIONAL,
+	T_DRV_MANDATORY,
+};
+
+/* @kind in the trace. */
+static inline const char *t_diff_drv_name(enum t_diff_drv kind)
+{
+	return kind == T_DRV_NONE     ? "none" :
+	       kind == T_DRV_OPTIONAL ? "optional" :
+					"mandatory";
+}
+
+/* @buf (sized for one attribute) filled for @kind, or NULL for none. */
+static inline struct ibv_command_buffer *
+t_diff_driver(struct ibv_command_buffer *buf, enum t_diff_drv kind)
+{
+	struct ib_uverbs_attr *a;
+
+	if (kind == T_DRV_NONE)
+		return NULL;
+	a = fill_attr_in_uint64(buf, TDRV_ATTR_CORE, TDRV_ATTR_CORE_VALUE);
+	if (kind == T_DRV_OPTIONAL)
+		attr_optional(a);
+	return buf;
+}
+
 /* A method of the driver's own namespace, which the fake's driver knows. */
 #define TDRV_OBJECT 0x1000
 #define TDRV_METHOD 0x1000
