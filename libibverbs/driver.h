@@ -15,7 +15,9 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -112,6 +114,41 @@ struct verbs_qp {
 	uint32_t comp_mask;
 	struct verbs_xrcd *xrcd;
 };
+
+/*
+ * struct ibv_qp_ex grew by wr_flush after rdma-core 44, which moved
+ * comp_mask and xrcd above by one slot under the same provider ABI
+ * name. A core of before reads comp_mask where wr_flush now is (and
+ * xrcd where comp_mask is). A provider that runs under cores of either
+ * kind asks the core which it is: a QP marked extended only at the old
+ * place is taken for extended by an old core alone. Ours follows the
+ * layout the provider was built with (PROVIDER_DRIVER's note), so it
+ * answers as the headers the provider was compiled against.
+ */
+static inline bool verbs_core_before_wr_flush(struct ibv_context *ctx)
+{
+	const uint32_t mark = VERBS_QP_EX;
+	struct verbs_qp probe;
+
+	memset(&probe, 0, sizeof(probe));
+	probe.qp.context = ctx;
+	memcpy((char *)&probe.qp_ex + offsetof(struct ibv_qp_ex, wr_flush),
+	       &mark, sizeof(mark));
+	return ibv_qp_to_qp_ex(&probe.qp) != NULL;
+}
+
+/*
+ * Where the core keeps @qp's comp_mask (a uint32_t; xrcd is the pointer
+ * 8 bytes above it), after verbs_core_before_wr_flush() said @before.
+ * Read and write it with memcpy().
+ */
+static inline void *verbs_qp_comp_mask_at(struct verbs_qp *qp, bool before)
+{
+	if (before)
+		return (char *)&qp->qp_ex +
+		       offsetof(struct ibv_qp_ex, wr_flush);
+	return &qp->comp_mask;
+}
 
 struct verbs_cq {
 	union {

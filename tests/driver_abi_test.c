@@ -403,12 +403,17 @@ static void test_verbs_qp(void **state)
 {
 	static const struct t_field f[] = {
 		T_FIELD(struct verbs_qp, qp, 0, 160),
-		T_FIELD(struct verbs_qp, qp_ex, 0, 352),
-		T_FIELD(struct verbs_qp, comp_mask, 352, 4),
-		T_FIELD(struct verbs_qp, xrcd, 360, 8),
+		T_FIELD(struct verbs_qp, qp_ex, 0, 360),
+		T_FIELD(struct verbs_qp, comp_mask, 360, 4),
+		T_FIELD(struct verbs_qp, xrcd, 368, 8),
 	};
 
-	T_CHECK_STRUCT(verbs_qp, 368, f);
+	/*
+	 * rdma-core 56.1's layout: struct ibv_qp_ex grew wr_flush at its
+	 * end, which moved comp_mask and xrcd by 8 bytes (Debian 13's
+	 * ibv_qp_to_qp_ex() tests offset 0x168, Debian 12's 0x160).
+	 */
+	T_CHECK_STRUCT(verbs_qp, 376, f);
 }
 
 static void test_verbs_cq(void **state)

@@ -462,6 +462,160 @@ static void wrapping_lengths_refused(void **state)
 	qp_done(qp);
 }
 
+/*
+ * FLUSH and ATOMIC_WRITE: rdma_rxe has them since Linux 6.2 and says so
+ * in its capabilities (IB_UVERBS_DEVICE_FLUSH_GLOBAL, _PERSISTENT,
+ * _ATOMIC_WRITE: bits 38, 39, 40); 6.1 fails such a WQE at completion
+ * time and the QP with it. A QP asks for them at creation, where the
+ * kernel's answer decides.
+ */
+enum {
+	KCAP_FLUSH_GLOBAL = 38,
+	KCAP_ATOMIC_WRITE = 40,
+};
+
+static struct ibv_qp *qp_with_ops(struct base *b, uint64_t ops)
+{
+	struct ibv_qp_init_attr_ex a = {
+		.send_cq = b->cq,
+		.recv_cq = b->cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 5,
+			 .max_recv_wr = 5,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = b->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND | ops,
+	};
+
+	t_rxe.sq = NULL;
+	errno = 0;
+	return ibv_create_qp_ex(b->ctx, &a);
+}
+
+static void flush_atomic_write_need_kernel(void **state)
+{
+	struct base *b = *state;
+
+	t_uv.device_cap_flags_ex = 0;
+	assert_null(qp_with_ops(b, IBV_QP_EX_WITH_FLUSH));
+	assert_int_equal(errno, EOPNOTSUPP);
+	assert_null(qp_with_ops(b, IBV_QP_EX_WITH_ATOMIC_WRITE));
+	assert_int_equal(errno, EOPNOTSUPP);
+	/* Each needs its own bit. */
+	t_uv.device_cap_flags_ex = 1ULL << KCAP_ATOMIC_WRITE;
+	assert_null(qp_with_ops(b, IBV_QP_EX_WITH_FLUSH |
+					   IBV_QP_EX_WITH_ATOMIC_WRITE));
+	assert_int_equal(errno, EOPNOTSUPP);
+	t_uv.device_cap_flags_ex = 1ULL << KCAP_FLUSH_GLOBAL;
+	assert_null(qp_with_ops(b, IBV_QP_EX_WITH_FLUSH |
+					   IBV_QP_EX_WITH_ATOMIC_WRITE));
+	assert_int_equal(errno, EOPNOTSUPP);
+	t_uv.device_cap_flags_ex = 0;
+}
+
+/* Bytes at @off of a slot's send WR union (rdma_rxe's wr.flush). */
+static uint64_t wr_bytes(const struct rxe_send_wqe *wqe, size_t off, size_t n)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, (const char *)&wqe->wr.wr + off, n);
+	return v;
+}
+
+/*
+ * Where rdma_rxe 6.2 reads each: ATOMIC_WRITE's target in wr.rdma and
+ * iova, its 8 bytes where inline data goes (dma.atomic_wr), dma length
+ * 8; FLUSH's target, length, rkey (behind the length), placement and
+ * selectivity in wr.flush, the length also in dma.length and resid,
+ * which the kernel puts in the request.
+ */
+static void flush_atomic_write_in_wqe(void **state)
+{
+	struct base *b = *state;
+	static const uint64_t value = 0x0102030405060708ull;
+	const struct rxe_send_wqe *w;
+	struct ibv_send_wr wr = { .wr_id = 7, .opcode = IBV_WR_FLUSH };
+	struct ibv_send_wr *bad = NULL;
+	struct ibv_qp_ex *ex;
+	struct ibv_qp *qp;
+	uint32_t first;
+
+	t_uv.device_cap_flags_ex = 1ULL << KCAP_FLUSH_GLOBAL |
+				   1ULL << KCAP_ATOMIC_WRITE;
+	qp = qp_with_ops(b, IBV_QP_EX_WITH_FLUSH | IBV_QP_EX_WITH_ATOMIC_WRITE);
+	assert_non_null(qp);
+	ex = ibv_qp_to_qp_ex(qp);
+	assert_non_null(ex);
+	assert_non_null(ex->wr_flush);
+	move(qp, IBV_QPS_INIT);
+	move(qp, IBV_QPS_RTR);
+	move(qp, IBV_QPS_RTS);
+	first = sq_prod();
+	ibv_wr_start(ex);
+	ex->wr_id = 1;
+	ex->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_write(ex, 0x55, 0x9000, &value);
+	ex->wr_id = 2;
+	ibv_wr_flush(ex, 0x66, 0xa000, 4096, IBV_FLUSH_GLOBAL, IBV_FLUSH_RANGE);
+	assert_int_equal(ibv_wr_complete(ex), 0);
+	assert_int_equal(sq_prod() - first, 2);
+
+	w = sq_slot(first);
+	assert_int_equal(w->wr.wr_id, 1);
+	assert_int_equal(w->wr.opcode, IBV_WR_ATOMIC_WRITE);
+	assert_int_equal(w->wr.send_flags, IBV_SEND_SIGNALED);
+	assert_int_equal(w->wr.wr.rdma.remote_addr, 0x9000);
+	assert_int_equal(w->wr.wr.rdma.rkey, 0x55);
+	assert_int_equal(w->iova, 0x9000);
+	assert_int_equal(w->dma.length, 8);
+	assert_int_equal(w->dma.resid, 8);
+	assert_int_equal(w->dma.num_sge, 0);
+	assert_memory_equal(w->dma.inline_data, &value, 8);
+
+	w = sq_slot(first + 1);
+	assert_int_equal(w->wr.wr_id, 2);
+	assert_int_equal(w->wr.opcode, IBV_WR_FLUSH);
+	assert_int_equal(wr_bytes(w, 0, 8), 0xa000);
+	assert_int_equal(wr_bytes(w, 8, 4), 4096);
+	assert_int_equal(wr_bytes(w, 12, 4), 0x66);
+	assert_int_equal(wr_bytes(w, 16, 1), IBV_FLUSH_GLOBAL);
+	assert_int_equal(wr_bytes(w, 17, 1), IBV_FLUSH_RANGE);
+	assert_int_equal(w->iova, 0xa000);
+	assert_int_equal(w->dma.length, 4096);
+	assert_int_equal(w->dma.resid, 4096);
+
+	/* struct ibv_send_wr has no place for a FLUSH's arguments. */
+	assert_int_equal(ibv_post_send(qp, &wr, &bad), EINVAL);
+	assert_ptr_equal(bad, &wr);
+	assert_int_equal(sq_prod() - first, 2);
+	assert_int_equal(ibv_destroy_qp(qp), 0);
+	t_uv.device_cap_flags_ex = 0;
+}
+
+/* A QP not created for them refuses them, as any opcode it lacks. */
+static void flush_atomic_write_not_granted(void **state)
+{
+	struct base *b = *state;
+	static const uint64_t value = 1;
+	struct ibv_qp *qp = qp_in_rts(b, IBV_QPT_RC);
+	struct ibv_qp_ex *ex = ibv_qp_to_qp_ex(qp);
+
+	ibv_wr_start(ex);
+	ex->wr_id = 1;
+	ex->wr_flags = 0;
+	ibv_wr_atomic_write(ex, 0x55, 0x9000, &value);
+	assert_int_equal(ibv_wr_complete(ex), EINVAL);
+	ibv_wr_start(ex);
+	ibv_wr_flush(ex, 0x66, 0xa000, 64, IBV_FLUSH_GLOBAL, IBV_FLUSH_MR);
+	assert_int_equal(ibv_wr_complete(ex), EINVAL);
+	assert_int_equal(t_rxe_req_run(qp), 0);
+	assert_int_equal(taken, 0);
+	qp_done(qp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +637,12 @@ int main(void)
 						base_up, base_down),
 		cmocka_unit_test_setup_teardown(resize_srq_unmapped, base_up,
 						base_down),
+		cmocka_unit_test_setup_teardown(flush_atomic_write_need_kernel,
+						base_up, base_down),
+		cmocka_unit_test_setup_teardown(flush_atomic_write_in_wqe,
+						base_up, base_down),
+		cmocka_unit_test_setup_teardown(flush_atomic_write_not_granted,
+						base_up, base_down),
 	};
 
 	if (t_hide_rdma_netlink() && t_rdma_netlink())

@@ -52,6 +52,7 @@ void t_uv_reset(enum t_uv_kernel kernel)
 	t_uv.kernel = kernel;
 	t_uv.next_err = 0;
 	t_uv.mmap_err = 0;
+	t_uv.device_cap_flags_ex = 0;
 	t_uv.calls = 0;
 	t_uv_reset_handles();
 	t_uv_reset_files();

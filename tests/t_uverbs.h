@@ -115,6 +115,8 @@ struct t_uv {
 	unsigned int calls; /* system calls on fake files */
 	int next_err; /* the next command fails with this, once */
 	int mmap_err; /* the next mmap() of a fake file fails so, once */
+	/* QUERY_DEVICE (extended)'s device_cap_flags_ex: IB_UVERBS_DEVICE_* */
+	uint64_t device_cap_flags_ex;
 };
 
 extern struct t_uv t_uv;

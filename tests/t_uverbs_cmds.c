@@ -92,6 +92,8 @@ static void query_device_ex(struct t_uv_cmd *cmd)
 		n = sizeof(struct ib_uverbs_ex_query_device_resp);
 	SET(struct ib_uverbs_ex_query_device_resp, cmd, base.phys_port_cnt, 1);
 	SET(struct ib_uverbs_ex_query_device_resp, cmd, comp_mask, 0);
+	SET(struct ib_uverbs_ex_query_device_resp, cmd, device_cap_flags_ex,
+	    t_uv.device_cap_flags_ex);
 	SET(struct ib_uverbs_ex_query_device_resp, cmd, response_length, n);
 }
 

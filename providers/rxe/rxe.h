@@ -77,6 +77,7 @@ struct rxe_qp {
 	uint8_t wr_why; /* what it was, for the message: enum rxe_wr_why */
 	uint32_t wr_arg; /* the opcode, SGE count or inline bytes refused */
 	uint32_t wr_ssn; /* ssn at wr_start, restored if nothing is posted */
+	uint64_t send_ops; /* IBV_QP_EX_WITH_* granted at creation */
 };
 
 /* Why an ibv_wr_*() batch was refused (rxe_qp_ex.c). */
@@ -170,8 +171,9 @@ static inline unsigned int rxe_wc_flags(uint32_t k)
  * opcode table also lists SEND_WITH_INV for UC and UD, but IBTA gives
  * those transports no packet that carries an invalidate, and the
  * requester finds none: the WQE fails with IBV_WC_LOC_QP_OP_ERR and the
- * QP goes to ERROR. The kernel fails anything else only at completion
- * time, with the QP in error.
+ * QP goes to ERROR. FLUSH and ATOMIC_WRITE (Linux 6.2 on) are RC only.
+ * The kernel fails anything else only at completion time, with the QP
+ * in error.
  */
 static inline bool rxe_op_ok(enum ibv_qp_type type, enum ibv_wr_opcode op)
 {
@@ -191,6 +193,8 @@ static inline bool rxe_op_ok(enum ibv_qp_type type, enum ibv_wr_opcode op)
 		[IBV_WR_LOCAL_INV] = RC,
 		[IBV_WR_BIND_MW] = RC | UC,
 		[IBV_WR_SEND_WITH_INV] = RC,
+		[IBV_WR_FLUSH] = RC,
+		[IBV_WR_ATOMIC_WRITE] = RC,
 	};
 
 	return (unsigned int)op < sizeof(types) && (unsigned int)type < 8 &&

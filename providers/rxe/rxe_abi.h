@@ -22,6 +22,38 @@
 #pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
 #endif
 
+/*
+ * A FLUSH in a send WQE, as rdma_rxe reads it since Linux 6.2: in
+ * struct rxe_send_wr's union, where older uapi headers have no member
+ * for it (their rdma_rxe refuses the opcode). The offsets are the
+ * kernel's wr.flush; its rkey sits behind the length, not where the
+ * RDMA rkey is. @type is the placement (IBV_FLUSH_GLOBAL, _PERSISTENT),
+ * @level the selectivity (IBV_FLUSH_RANGE, _MR).
+ */
+struct rxe_flush_wr {
+	__aligned_u64 remote_addr;
+	__u32 length;
+	__u32 rkey;
+	__u8 type;
+	__u8 level;
+};
+static_assert(offsetof(struct rxe_flush_wr, rkey) == 12 &&
+		      offsetof(struct rxe_flush_wr, type) == 16 &&
+		      offsetof(struct rxe_flush_wr, level) == 17,
+	      "rxe_flush_wr: rdma_rxe's wr.flush offsets");
+static_assert(sizeof(struct rxe_flush_wr) <=
+		      sizeof(((struct rxe_send_wr *)0)->wr),
+	      "rxe_flush_wr: inside the send WR's union");
+
+/*
+ * Device capabilities of the kernel's 64-bit flags
+ * (IB_UVERBS_DEVICE_*, <rdma/ib_user_verbs.h> since Linux 6.2), which
+ * ibv_query_device_ex() passes on in device_cap_flags_ex.
+ */
+#define RXE_KCAP_FLUSH_GLOBAL (1ULL << 38)
+#define RXE_KCAP_FLUSH_PERSISTENT (1ULL << 39)
+#define RXE_KCAP_ATOMIC_WRITE (1ULL << 40)
+
 /* CREATE_CQ: nothing goes in; where to map the queue comes back. */
 struct rxe_resp_create_cq {
 	struct ib_uverbs_create_cq_resp ibv_resp;

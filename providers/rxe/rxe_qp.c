@@ -444,6 +444,8 @@ const char *rxe_opcode_name(enum ibv_wr_opcode op)
 		[IBV_WR_SEND_WITH_INV] = "SEND_WITH_INV",
 		[IBV_WR_TSO] = "TSO",
 		[IBV_WR_DRIVER1] = "DRIVER1",
+		[IBV_WR_FLUSH] = "FLUSH",
+		[IBV_WR_ATOMIC_WRITE] = "ATOMIC_WRITE",
 	};
 
 	if ((unsigned int)op < sizeof(names) / sizeof(names[0]) && names[op])
@@ -497,6 +499,11 @@ rxe_explain_send(struct rxe_qp *qp, const struct ibv_send_wr *wr, int ret)
 		 (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->sq.max_sge))
 		verbs_info(vctx, "QP 0x%x: %d SGEs, the limit is %u\n", num,
 			   wr->num_sge, qp->sq.max_sge);
+	else if (wr->opcode == IBV_WR_FLUSH ||
+		 wr->opcode == IBV_WR_ATOMIC_WRITE)
+		/* struct ibv_send_wr has no fields for their arguments. */
+		verbs_info(vctx, "QP 0x%x: %s is posted by ibv_wr_*() only\n",
+			   num, rxe_opcode_name(wr->opcode));
 	else if (type == IBV_QPT_UD && !wr->wr.ud.ah)
 		verbs_info(vctx, "QP 0x%x: UD send without an AH\n", num);
 	else

@@ -210,6 +210,69 @@ static void rxe_wr_atomic_fetch_add(struct ibv_qp_ex *qp_ex, uint32_t rkey,
 	rxe_wr_atomic(qp_ex, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, addr, add, 0);
 }
 
+/*
+ * FLUSH and ATOMIC_WRITE go out only on a QP created for them, which
+ * the kernel's capabilities decided (rxe_create_qp_ex()); otherwise the
+ * batch fails as for an opcode the QP cannot carry.
+ */
+static struct rxe_send_wqe *rxe_wr_granted(struct ibv_qp_ex *qp_ex,
+					   enum ibv_wr_opcode opcode,
+					   uint64_t with)
+{
+	struct rxe_qp *qp = to_rxeqp_ex(qp_ex);
+
+	if (__builtin_expect(!(qp->send_ops & with), 0)) {
+		if (!qp->wr_err)
+			rxe_wr_fail(qp, RXE_WR_OPCODE, opcode);
+		qp->wr_cur = NULL;
+		return NULL;
+	}
+	return rxe_wr_new(qp_ex, opcode);
+}
+
+/* 8 bytes written at @addr in one piece; the value travels in the WQE. */
+static void rxe_wr_atomic_write(struct ibv_qp_ex *qp_ex, uint32_t rkey,
+				uint64_t addr, const void *value)
+{
+	struct rxe_send_wqe *wqe = rxe_wr_granted(qp_ex, IBV_WR_ATOMIC_WRITE,
+						  IBV_QP_EX_WITH_ATOMIC_WRITE);
+
+	if (!wqe)
+		return;
+	wqe->wr.wr.rdma.remote_addr = addr;
+	wqe->wr.wr.rdma.rkey = rkey;
+	wqe->iova = addr;
+	/* rdma_rxe's dma.atomic_wr: the place inline data would take. */
+	memcpy(wqe->dma.inline_data, value, 8);
+	wqe->dma.length = 8;
+	wqe->dma.resid = 8;
+}
+
+/*
+ * Makes @len bytes at @addr (or the whole MR, for IBV_FLUSH_MR) reach
+ * the placement @type asks for. rdma_rxe takes the length the request
+ * carries from dma.resid, and fills wr.flush.length for the record.
+ */
+static void rxe_wr_flush(struct ibv_qp_ex *qp_ex, uint32_t rkey, uint64_t addr,
+			 size_t len, uint8_t type, uint8_t level)
+{
+	struct rxe_send_wqe *wqe =
+		rxe_wr_granted(qp_ex, IBV_WR_FLUSH, IBV_QP_EX_WITH_FLUSH);
+	struct rxe_flush_wr *f;
+
+	if (!wqe)
+		return;
+	f = (struct rxe_flush_wr *)&wqe->wr.wr;
+	f->remote_addr = addr;
+	f->length = (uint32_t)len;
+	f->rkey = rkey;
+	f->type = type;
+	f->level = level;
+	wqe->iova = addr;
+	wqe->dma.length = (uint32_t)len;
+	wqe->dma.resid = (uint32_t)len;
+}
+
 /* The MW by its current rkey, the key it gets, and the MR range. */
 static void rxe_wr_bind_mw(struct ibv_qp_ex *qp_ex, struct ibv_mw *mw,
 			   uint32_t rkey, const struct ibv_mw_bind_info *info)
@@ -366,7 +429,8 @@ enum {
 		IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
 		IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
 		IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |
-		IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW,
+		IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW |
+		IBV_QP_EX_WITH_FLUSH | IBV_QP_EX_WITH_ATOMIC_WRITE,
 	/*
 	 * Creation flags go to the kernel, which judges them (rdma_rxe
 	 * 6.1 refuses any with EOPNOTSUPP): asking for none is no reason
@@ -377,7 +441,65 @@ enum {
 				IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 };
 
-static void rxe_set_wr_ops(struct ibv_qp_ex *ex)
+/* Marks @qp extended where the core looks (driver.h). */
+static void rxe_mark_qp_ex(struct rxe_qp *qp, bool before_wr_flush)
+{
+	void *at = verbs_qp_comp_mask_at(&qp->vqp, before_wr_flush);
+	uint32_t mask;
+
+	memcpy(&mask, at, sizeof(mask));
+	mask |= VERBS_QP_EX;
+	memcpy(at, &mask, sizeof(mask));
+}
+
+/*
+ * The send opcodes @attr asks for that this QP cannot have: FLUSH and
+ * ATOMIC_WRITE need a kernel that advertises them (rdma_rxe since Linux
+ * 6.2), and FLUSH also a core with the wr_flush slot.
+ */
+static uint64_t rxe_ops_missing(struct ibv_context *ctx, uint64_t ops,
+				bool before_wr_flush)
+{
+	uint64_t missing = ops & ~(uint64_t)RXE_QP_EX_OPS;
+	struct ib_uverbs_ex_query_device_resp resp;
+	size_t resp_size = sizeof(resp);
+	struct ibv_device_attr_ex attr;
+	uint64_t caps = 0;
+
+	if (!(ops & (IBV_QP_EX_WITH_FLUSH | IBV_QP_EX_WITH_ATOMIC_WRITE)))
+		return missing;
+	memset(&attr, 0, sizeof(attr));
+	if (!ibv_cmd_query_device_any(ctx, NULL, &attr, sizeof(attr), &resp,
+				      &resp_size))
+		caps = attr.device_cap_flags_ex;
+	if (!(caps & RXE_KCAP_ATOMIC_WRITE))
+		missing |= ops & IBV_QP_EX_WITH_ATOMIC_WRITE;
+	if (before_wr_flush ||
+	    !(caps & (RXE_KCAP_FLUSH_GLOBAL | RXE_KCAP_FLUSH_PERSISTENT)))
+		missing |= ops & IBV_QP_EX_WITH_FLUSH;
+	return missing;
+}
+
+static void __attribute__((cold, noinline))
+rxe_explain_ops(struct ibv_context *ctx, uint64_t missing, bool before)
+{
+	const uint64_t kernel_ops = IBV_QP_EX_WITH_FLUSH |
+				    IBV_QP_EX_WITH_ATOMIC_WRITE;
+	struct verbs_context *vctx = verbs_get_ctx(ctx);
+	const char *why = "the kernel's rdma_rxe lacks it (Linux 6.2 has it)";
+
+	if (missing & ~kernel_ops)
+		verbs_info(vctx, "send_ops_flags 0x%llx: not rxe's\n",
+			   (unsigned long long)(missing & ~kernel_ops));
+	if (missing & IBV_QP_EX_WITH_FLUSH)
+		verbs_info(vctx, "FLUSH: %s\n",
+			   before ? "this libibverbs has no wr_flush slot" :
+				    why);
+	if (missing & IBV_QP_EX_WITH_ATOMIC_WRITE)
+		verbs_info(vctx, "ATOMIC_WRITE: %s\n", why);
+}
+
+static void rxe_set_wr_ops(struct ibv_qp_ex *ex, bool before_wr_flush)
 {
 	ex->wr_start = rxe_wr_start;
 	ex->wr_complete = rxe_wr_complete;
@@ -397,21 +519,35 @@ static void rxe_set_wr_ops(struct ibv_qp_ex *ex)
 	ex->wr_set_sge_list = rxe_wr_set_sge_list;
 	ex->wr_set_inline_data = rxe_wr_set_inline_data;
 	ex->wr_set_inline_data_list = rxe_wr_set_inline_data_list;
+	ex->wr_atomic_write = rxe_wr_atomic_write;
+	/* Before wr_flush, its place is the core's comp_mask. */
+	if (!before_wr_flush)
+		ex->wr_flush = rxe_wr_flush;
 }
 
 struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 				struct ibv_qp_init_attr_ex *attr)
 {
+	bool ex = attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 	struct rxe_resp_create_qp_ex resp = {};
 	struct ibv_create_qp_ex cmd = {};
+	bool before = verbs_core_before_wr_flush(ctx);
+	uint64_t missing;
 	struct rxe_qp *qp;
 	int ret;
 
-	if (attr->comp_mask & ~(uint32_t)RXE_QP_INIT_ATTR_MASK ||
-	    (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS &&
-	     attr->send_ops_flags & ~(uint64_t)RXE_QP_EX_OPS)) {
+	if (attr->comp_mask & ~(uint32_t)RXE_QP_INIT_ATTR_MASK) {
 		errno = EOPNOTSUPP;
 		return NULL;
+	}
+	if (ex) {
+		before = verbs_core_before_wr_flush(ctx);
+		missing = rxe_ops_missing(ctx, attr->send_ops_flags, before);
+		if (missing) {
+			rxe_explain_ops(ctx, missing, before);
+			errno = EOPNOTSUPP;
+			return NULL;
+		}
 	}
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
@@ -428,9 +564,10 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 			 attr->srq != NULL);
 	if (ret)
 		goto err_destroy;
-	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
-		rxe_set_wr_ops(&qp->vqp.qp_ex);
-		qp->vqp.comp_mask |= VERBS_QP_EX;
+	if (ex) {
+		qp->send_ops = attr->send_ops_flags;
+		rxe_set_wr_ops(&qp->vqp.qp_ex, before);
+		rxe_mark_qp_ex(qp, before);
 	}
 	return &qp->vqp.qp;
 

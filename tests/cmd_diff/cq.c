@@ -141,6 +141,71 @@ static void case_cq_ex_timestamp(struct ibv_context *ctx)
 	create_cq_ex(ctx, 0, 0, IBV_WC_EX_WITH_COMPLETION_TIMESTAMP, 0);
 }
 
+/*
+ * ibv_cmd_create_cq_ex2() with the provider's attributes of @kind linked
+ * into CQ_CREATE, from a stale attr as create_cq_ex() above. The program
+ * finds the function at run time: the reference may lack it.
+ */
+static void create_cq_ex2(struct ibv_context *ctx, enum t_diff_drv kind,
+			  uint32_t mask, uint32_t flags)
+{
+	__typeof__(ibv_cmd_create_cq_ex2) *fn =
+		t_diff_pabi_sym("ibv_cmd_create_cq_ex2");
+	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
+			       1);
+	struct tdrv_create_cq_ex cmd;
+	struct tdrv_create_cq_ex_resp resp;
+	struct ibv_cq_init_attr_ex attr;
+	struct verbs_cq cq;
+	int ret;
+
+	if (!fn) {
+		t_uv_note("no ibv_cmd_create_cq_ex2 here");
+		return;
+	}
+	T_DIFF_CMD(cmd);
+	memset(&cq, 0, sizeof(cq));
+	t_diff_stale(&attr, sizeof(attr));
+	attr.cqe = 50;
+	attr.cq_context = NULL;
+	attr.channel = NULL;
+	attr.comp_vector = 1;
+	attr.wc_flags = 0;
+	attr.comp_mask = mask;
+	attr.flags = flags;
+	t_uv_name("cq", &cq, sizeof(cq));
+	t_diff_resp("create_cq_resp", &resp, sizeof(resp));
+	errno = 0;
+	ret = fn(ctx, &attr, &cq, &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
+		 sizeof(resp), 0, t_diff_driver(drv, kind));
+	t_uv_note("create_cq_ex2(%s) ret=%d errno=%d", t_diff_drv_name(kind),
+		  ret, ret ? errno : 0);
+	t_diff_resp_done("create_cq_resp", &resp, sizeof(resp));
+	note_cq(&cq.cq);
+	if (!ret)
+		T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq.cq));
+	t_uv_unname(&cq);
+}
+
+/*
+ * Each kind of driver attribute: alone; with a flag only the extended
+ * write() carries (what a kernel without the ioctl method gets); with a
+ * comp_mask bit no kernel knows (refused unsent); failed by the kernel.
+ */
+static void case_cq_ex2_driver(struct ibv_context *ctx)
+{
+	for (enum t_diff_drv k = T_DRV_NONE; k <= T_DRV_MANDATORY; k++) {
+		create_cq_ex2(ctx, k, 0, 0);
+		create_cq_ex2(ctx, k, IBV_CQ_INIT_ATTR_MASK_FLAGS,
+			      IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN);
+		create_cq_ex2(ctx, k, 1 << 2, 0);
+		t_uv.next_err = ENOMEM;
+		create_cq_ex2(ctx, k, 0, 0);
+		/* Left over where the create was refused unsent. */
+		t_uv.next_err = 0;
+	}
+}
+
 static void poll(struct ibv_cq *cq, int ne)
 {
 	struct ibv_wc wc[40];
@@ -274,6 +339,7 @@ static void case_destroy_cq_fails(struct ibv_context *ctx)
 }
 
 T_CASE_SET(t_cases_cq, T_CASE(cq), T_CASE(cq_channel), T_CASE(cq_ex_masks),
-	   T_CASE(cq_ex_timestamp), T_CASE(poll_cq), T_CASE(poll_cq_chunks),
-	   T_CASE(req_notify_cq), T_CASE(resize_cq), T_CASE(modify_cq),
-	   T_CASE(destroy_cq_fails));
+	   T_CASE(cq_ex_timestamp),
+	   T_CASE_IF(cq_ex2_driver, t_diff_need_cq_ex2), T_CASE(poll_cq),
+	   T_CASE(poll_cq_chunks), T_CASE(req_notify_cq), T_CASE(resize_cq),
+	   T_CASE(modify_cq), T_CASE(destroy_cq_fails));

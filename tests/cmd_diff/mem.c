@@ -298,6 +298,42 @@ static void case_reg_dmabuf_mr(struct ibv_context *ctx)
 	t_uv_dump("mr", &mr, sizeof(mr));
 }
 
+/* The eighth argument: the provider's attributes of @kind for the method. */
+static void reg_dmabuf_driver(struct ibv_pd *pd, enum t_diff_drv kind)
+{
+	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_MR,
+			       UVERBS_METHOD_REG_DMABUF_MR, 1);
+	struct verbs_mr mr;
+	int ret;
+
+	stale_mr(&mr);
+	errno = 0;
+	ret = ibv_cmd_reg_dmabuf_mr(pd, 0x2000, 0x10000, 0x7000000, 9,
+				    IBV_ACCESS_LOCAL_WRITE, &mr,
+				    t_diff_driver(drv, kind));
+	t_uv_note("reg_dmabuf_mr(%s) ret=%d errno=%d", t_diff_drv_name(kind),
+		  ret, ret ? errno : 0);
+	t_uv_dump("mr", &mr, sizeof(mr));
+	if (!ret)
+		T_NOTE_RET("dereg_mr", ibv_cmd_dereg_mr(&mr));
+	t_uv_unname(&mr);
+}
+
+static void case_reg_dmabuf_mr_driver(struct ibv_context *ctx)
+{
+	struct ibv_pd pd;
+
+	if (t_diff_pd(ctx, &pd))
+		return;
+	for (enum t_diff_drv k = T_DRV_NONE; k <= T_DRV_MANDATORY; k++) {
+		reg_dmabuf_driver(&pd, k);
+		t_uv.next_err = EBADF;
+		reg_dmabuf_driver(&pd, k);
+		/* Left over where the registration was refused unsent. */
+		t_uv.next_err = 0;
+	}
+}
+
 TDRV_CMD(alloc_mw, ibv_alloc_mw);
 TDRV_RESP(alloc_mw, ib_uverbs_alloc_mw_resp);
 
@@ -429,5 +465,6 @@ static void case_reg_dm_mr(struct ibv_context *ctx)
 T_CASE_SET(t_cases_mem, T_CASE(pd), T_CASE(pd_fails), T_CASE(pd_disassociated),
 	   T_CASE(xrcd), T_CASE(xrcd_masks), T_CASE(mr), T_CASE(reg_mr_args),
 	   T_CASE(reg_mr_fails), T_CASE(rereg_mr), T_CASE(query_mr),
-	   T_CASE(advise_mr), T_CASE(reg_dmabuf_mr), T_CASE(mw), T_CASE(dm),
-	   T_CASE(reg_dm_mr));
+	   T_CASE(advise_mr), T_CASE(reg_dmabuf_mr),
+	   T_CASE_IF(reg_dmabuf_mr_driver, t_diff_need_dmabuf_driver),
+	   T_CASE(mw), T_CASE(dm), T_CASE(reg_dm_mr));

@@ -73,6 +73,47 @@ struct tdrv_drv_out {
 #define TDRV_ATTR_IN_VALUE 0x3333333333333333ull
 #define TDRV_ATTR_OUT 0x1002
 
+/*
+ * A driver attribute of a core method that has driver data: its ids
+ * start behind the two the kernel keeps there for that data
+ * (UVERBS_ATTR_UHW_IN and _OUT, which the libraries treat as such).
+ */
+#define TDRV_ATTR_CORE (UVERBS_ATTR_UHW_OUT + 1)
+#define TDRV_ATTR_CORE_VALUE 0x4444444444444444ull
+
+/*
+ * The driver attributes a provider links into a core method's command
+ * buffer: none (no buffer), or one that the kernel may ignore when it
+ * does not know it, or one it must not.
+ */
+enum t_diff_drv {
+	T_DRV_NONE,
+	T_DRV_OPTIONAL,
+	T_DRV_MANDATORY,
+};
+
+/* @kind in the trace. */
+static inline const char *t_diff_drv_name(enum t_diff_drv kind)
+{
+	return kind == T_DRV_NONE     ? "none" :
+	       kind == T_DRV_OPTIONAL ? "optional" :
+					"mandatory";
+}
+
+/* @buf (sized for one attribute) filled for @kind, or NULL for none. */
+static inline struct ibv_command_buffer *
+t_diff_driver(struct ibv_command_buffer *buf, enum t_diff_drv kind)
+{
+	struct ib_uverbs_attr *a;
+
+	if (kind == T_DRV_NONE)
+		return NULL;
+	a = fill_attr_in_uint64(buf, TDRV_ATTR_CORE, TDRV_ATTR_CORE_VALUE);
+	if (kind == T_DRV_OPTIONAL)
+		attr_optional(a);
+	return buf;
+}
+
 /* A method of the driver's own namespace, which the fake's driver knows. */
 #define TDRV_OBJECT 0x1000
 #define TDRV_METHOD 0x1000
@@ -84,6 +125,11 @@ void tdrv_free_context(struct ibv_context *ibctx);
 struct t_case {
 	const char *name;
 	void (*fn)(struct ibv_context *ctx);
+	/*
+	 * For a case of a later addition to the provider ABI: NULL when the
+	 * reference has it, else why the case is not compared (reference.c).
+	 */
+	const char *(*missing)(void);
 };
 
 struct t_case_set {
@@ -91,9 +137,14 @@ struct t_case_set {
 	size_t n;
 };
 
-#define T_CASE(name)               \
-	{                          \
-#name, case_##name \
+#define T_CASE(c)                          \
+	{                                  \
+		.name = #c, .fn = case_##c \
+	}
+/* A case that runs only when @need() (reference.c) returns NULL. */
+#define T_CASE_IF(c, need)                                  \
+	{                                                   \
+		.name = #c, .fn = case_##c, .missing = need \
 	}
 #define T_CASE_SET(set, ...)                                              \
 	static const struct t_case set##_cases[] = { __VA_ARGS__ };       \
@@ -105,6 +156,31 @@ struct t_case_set {
 extern const struct t_case_set t_cases_device, t_cases_mem, t_cases_cq,
 	t_cases_qp, t_cases_qp_attr, t_cases_srq, t_cases_flow, t_cases_wq,
 	t_cases_helpers, t_cases_errno;
+
+/*
+ * What the reference library has of the provider ABI's later additions
+ * (reference.c), the same in the parent and both recording children.
+ */
+struct t_diff_ref {
+	bool create_cq_ex2; /* exports ibv_cmd_create_cq_ex2() */
+	unsigned int dmabuf_args; /* its ibv_cmd_reg_dmabuf_mr()'s, 7 or 8 */
+};
+extern struct t_diff_ref t_ref;
+
+/* Fills t_ref; 0, or -1 with the reason printed. */
+int t_diff_ref_init(void);
+/* Whether this process is the child that asks the reference ... */
+bool t_diff_probing(void);
+/* ... and its exit status: 0 if the library it runs on has cq_ex2. */
+int t_diff_probe(void);
+/*
+ * A function of the provider ABI node in the library this process runs
+ * on, or NULL: the program does not link to those the reference may lack.
+ */
+void *t_diff_pabi_sym(const char *name);
+/* The T_CASE_IF() conditions. */
+const char *t_diff_need_cq_ex2(void);
+const char *t_diff_need_dmabuf_driver(void);
 
 /* Fill @p with the bytes a reused struct would hold. */
 static inline void t_diff_stale(void *p, size_t len)

@@ -119,6 +119,7 @@ int side_new(struct side *s, const struct qp_opts *o, bool second)
 			a.send_ops_flags |= IBV_QP_EX_WITH_LOCAL_INV |
 					    IBV_QP_EX_WITH_SEND_WITH_INV |
 					    IBV_QP_EX_WITH_BIND_MW;
+		a.send_ops_flags |= o->more_ops;
 	}
 	s->qp = ibv_create_qp_ex(C.ctx, &a);
 	if (!s->qp) {
@@ -148,9 +149,10 @@ int qp_connect(struct ibv_qp *qp, uint32_t dest, const struct path *p)
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
 		.port_num = 1,
-		.qp_access_flags =
-			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC,
+		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE |
+				   IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC | p->access,
 	};
 	int ret;
 
@@ -191,7 +193,7 @@ int qp_connect(struct ibv_qp *qp, uint32_t dest, const struct path *p)
 int pair_new(struct side *a, struct side *b, const struct qp_opts *o,
 	     const struct path *p)
 {
-	static const struct path def = { 14, 7, 7 };
+	static const struct path def = { 14, 7, 7, 0 };
 	int ret;
 
 	ret = side_new(a, o, false);
@@ -384,7 +386,7 @@ int main(void)
 	} subjects[] = {
 		{ "ops", conf_ops }, { "queues", conf_queues },
 		{ "err", conf_err }, { "ud", conf_ud },
-		{ "log", conf_log },
+		{ "log", conf_log }, { "wr_flush", conf_flush },
 #ifdef RXE_CONF_CM
 		{ "cm", conf_cm },
 #endif

@@ -15,7 +15,8 @@
  * rxe_conf_queues.c (wrap-around, CQ overflow, SRQ limit, resize),
  * rxe_conf_err.c (RNR, retry exceeded, flush), rxe_conf_ud.c (UD with
  * GRH, the extended CQ), rxe_conf_log.c (refusals and their messages at
- * VERBS_LOG_LEVEL=3), rxe_conf_cm.c (a post before RTS over rdma_cm).
+ * VERBS_LOG_LEVEL=3), rxe_conf_cm.c (a post before RTS over rdma_cm),
+ * rxe_conf_flush.c (ATOMIC_WRITE and FLUSH, where the kernel has them).
  */
 #ifndef RXE_CONF_H
 #define RXE_CONF_H
@@ -59,6 +60,7 @@ struct qp_opts {
 	int cqe;
 	struct ibv_srq *srq; /* the second QP's receives */
 	bool ex; /* ibv_create_qp_ex with every send op */
+	uint64_t more_ops; /* IBV_QP_EX_WITH_* asked for beyond those */
 	enum ibv_qp_type type; /* 0: RC */
 };
 
@@ -75,6 +77,7 @@ void side_free(struct side *s);
 /* The RC path parameters: defaults from qp_opts_rc(). */
 struct path {
 	uint8_t timeout, retry_cnt, rnr_retry;
+	unsigned int access; /* qp_access_flags beyond the defaults */
 };
 
 /* @a and @b created and connected to each other; 0 or errno. */
@@ -102,8 +105,18 @@ int post_send1(struct ibv_qp *qp, struct ibv_send_wr *wr, struct buf *b,
 	       size_t off, uint32_t len);
 
 const char *st(enum ibv_wc_status s);
+/*
+ * The status of a WQE rdma_rxe failed itself (the QP then in ERROR):
+ * 6.1 marks it IBV_WC_LOC_QP_OP_ERR, 6.12 IBV_WC_WR_FLUSH_ERR (both seen
+ * in the VM).
+ */
+static inline bool kernel_failed(enum ibv_wc_status s)
+{
+	return s == IBV_WC_LOC_QP_OP_ERR || s == IBV_WC_WR_FLUSH_ERR;
+}
 
 void conf_ops(void);
+void conf_flush(void);
 void conf_queues(void);
 void conf_err(void);
 void conf_ud(void);

@@ -447,7 +447,8 @@ static void op_wr_api(void)
 			/*
 			 * The kernel takes the payload from the slot only when
 			 * the WQE says IBV_SEND_INLINE; Debian's librxe does
-			 * not add it, so rdma_rxe walks an empty gather list.
+			 * not add it, so rdma_rxe walks an empty gather list
+			 * and fails the WQE (kernel_failed()).
 			 */
 			struct ibv_wc r = {};
 			bool ok;
@@ -460,7 +461,7 @@ static void op_wr_api(void)
 					      r.status == IBV_WC_SUCCESS &&
 					      r.byte_len == LEN &&
 					      !memcmp(bb.p, ba.p, LEN) :
-				      wc.status == IBV_WC_LOC_QP_OP_ERR;
+				      kernel_failed(wc.status);
 			check(n, ok, "the answer pinned for this provider");
 			return;
 		}

@@ -133,7 +133,7 @@ static void ud_traffic(struct side *a, struct side *b, struct ibv_ah *ah)
 		/* Ours refuses at post; Debian's leaves it to the kernel. */
 		check("ud.write",
 		      C.ours ? ret == EINVAL && bad == &wr :
-			       !ret && wc.status == IBV_WC_LOC_QP_OP_ERR,
+			       !ret && kernel_failed(wc.status),
 		      "the answer pinned for this provider");
 	}
 }
@@ -221,7 +221,7 @@ static void cq_ex(void)
 			.cap = { 16, 16, 1, 1, 0 },
 			.qp_type = IBV_QPT_RC,
 		};
-		struct path p = { 14, 7, 7 };
+		struct path p = { 14, 7, 7, 0 };
 
 		b.qp = ibv_create_qp(C.pd, &qa);
 		ret = b.qp ? qp_connect(b.qp, a.qp->qp_num, &p) : errno;
