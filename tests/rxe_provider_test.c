@@ -53,7 +53,11 @@ static int base_down(void **state)
 	return 0;
 }
 
-static struct ibv_qp *rc_qp(struct base *b, bool ex)
+/*
+ * An RC QP, extended (@ex) with SEND and @more_ops; NULL and errno when
+ * the provider refuses it.
+ */
+static struct ibv_qp *rc_qp_try(struct base *b, bool ex, uint64_t more_ops)
 {
 	struct ibv_qp_init_attr_ex a = {
 		.send_cq = b->cq,
@@ -66,14 +70,20 @@ static struct ibv_qp *rc_qp(struct base *b, bool ex)
 		.comp_mask = IBV_QP_INIT_ATTR_PD,
 		.pd = b->pd,
 	};
-	struct ibv_qp *qp;
 
 	if (ex) {
 		a.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-		a.send_ops_flags = IBV_QP_EX_WITH_SEND;
+		a.send_ops_flags = IBV_QP_EX_WITH_SEND | more_ops;
 	}
 	t_rxe.sq = NULL;
-	qp = ibv_create_qp_ex(b->ctx, &a);
+	errno = 0;
+	return ibv_create_qp_ex(b->ctx, &a);
+}
+
+static struct ibv_qp *rc_qp(struct base *b, bool ex)
+{
+	struct ibv_qp *qp = rc_qp_try(b, ex, 0);
+
 	assert_non_null(qp);
 	assert_non_null(t_rxe.sq);
 	return qp;
@@ -476,23 +486,7 @@ enum {
 
 static struct ibv_qp *qp_with_ops(struct base *b, uint64_t ops)
 {
-	struct ibv_qp_init_attr_ex a = {
-		.send_cq = b->cq,
-		.recv_cq = b->cq,
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 5,
-			 .max_recv_wr = 5,
-			 .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = b->pd,
-		.send_ops_flags = IBV_QP_EX_WITH_SEND | ops,
-	};
-
-	t_rxe.sq = NULL;
-	errno = 0;
-	return ibv_create_qp_ex(b->ctx, &a);
+	return rc_qp_try(b, true, ops);
 }
 
 static void flush_atomic_write_need_kernel(void **state)
