@@ -320,7 +320,7 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static int run_child(const char *path, const char *libdir)
+int t_diffrun_self(const char *env, const char *value, const char *libdir)
 {
 	char self[4096];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -333,7 +333,7 @@ static int run_child(const char *path, const char *libdir)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		setenv("T_UV_RECORD", path, 1);
+		setenv(env, value, 1);
 		if (libdir)
 			setenv("LD_LIBRARY_PATH", libdir, 1);
 		execl(self, self, (char *)NULL);
@@ -342,6 +342,11 @@ static int run_child(const char *path, const char *libdir)
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static int run_child(const char *path, const char *libdir)
+{
+	return t_diffrun_self("T_UV_RECORD", path, libdir);
 }
 
 static int temp_file(char *path, size_t size, const char *what)

@@ -59,4 +59,11 @@ struct t_diffrun {
  */
 int t_diffrun_main(struct t_diffrun *run, const char *const *names, size_t n);
 
+/*
+ * Runs this program again, with @env set to @value and, unless NULL,
+ * LD_LIBRARY_PATH to @libdir; waits for it. Its exit status, 128 when a
+ * signal ended it, -1 when it could not be run.
+ */
+int t_diffrun_self(const char *env, const char *value, const char *libdir);
+
 #endif

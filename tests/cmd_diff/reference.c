@@ -18,12 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <infiniband/releases.h>
 
 #include "t_diff.h"
+#include "t_diffrun.h"
 
 #define T_STR(x) #x
 #define T_XSTR(x) T_STR(x)
@@ -57,25 +56,7 @@ int t_diff_probe(void)
 /* Starts this program on the reference: 0 if it has cq_ex2, 1 if not. */
 static int probe_reference(const char *libdir)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int status;
-	pid_t pid;
-
-	if (n < 0)
-		return -1;
-	self[n] = '\0';
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		setenv(PROBE_ENV, "1", 1);
-		setenv("LD_LIBRARY_PATH", libdir, 1);
-		execl(self, self, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return t_diffrun_self(PROBE_ENV, "1", libdir);
 }
 
 #define DMABUF_ROW(rel, deb, suite, abi, pabi, kernel, qp_ex, dmabuf) \
