@@ -19,6 +19,10 @@
 # exports (each older release's definitions are a subset):
 #   IBV_RELEASE_OLDEST, IBV_RELEASE_NEWEST, PACKAGE_VERSION, IBVERBS_ABI_LEVEL,
 #   IBVERBS_PABI_VERSION, IBVERBS_PROVIDER_SUFFIX
+# and, since the library serves the providers of every release at once:
+#   IBV_PABIS                  the provider ABIs of the table, oldest first
+#   IBV_PABI_<N>_RELEASE       the newest release of provider ABI N, whose
+#                              symbol list says what that ABI exports
 
 set(IBV_RELEASE_DIR ${CMAKE_CURRENT_LIST_DIR}/../releases)
 get_filename_component(IBV_RELEASE_DIR ${IBV_RELEASE_DIR} ABSOLUTE)
@@ -60,6 +64,13 @@ set(PACKAGE_VERSION ${IBV_RELEASE_NEWEST})
 set(IBVERBS_ABI_LEVEL ${IBV_RELEASE_${IBV_RELEASE_NEWEST}_ABI})
 set(IBVERBS_PABI_VERSION ${IBV_RELEASE_${IBV_RELEASE_NEWEST}_PABI})
 set(IBVERBS_PROVIDER_SUFFIX "-rdmav${IBVERBS_PABI_VERSION}.so")
+set(IBV_PABIS "")
+foreach(_r IN LISTS IBV_RELEASES)
+  set(_p ${IBV_RELEASE_${_r}_PABI})
+  list(APPEND IBV_PABIS ${_p})
+  set(IBV_PABI_${_p}_RELEASE ${_r})
+endforeach()
+list(REMOVE_DUPLICATES IBV_PABIS)
 
 # The suite of the machine that builds: a release of another suite has
 # binaries for another C library, which run only in a root of their own.

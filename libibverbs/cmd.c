@@ -87,6 +87,7 @@ void cmd_add_uhw(struct ibv_command_buffer *cmdb, void *cmd, size_t cmd_size,
  * library initialisation from RDMAV_ALLOW_DISASSOC_DESTROY.
  */
 IBV_EXPORT bool verbs_allow_disassociate_destroy;
+VERBS_PRIVATE_EXPORT(verbs_allow_disassociate_destroy);
 
 int cmd_destroy_result(int ret)
 {

@@ -72,6 +72,7 @@ IBV_EXPORT int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 	vmr->access = access;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_reg_mr);
 
 /**
  * ibv_cmd_rereg_mr - have the kernel change a registration in place
@@ -117,6 +118,7 @@ IBV_EXPORT int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags,
 		vmr->ibv_mr.context = pd->context;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_rereg_mr);
 
 /* MR/DESTROY, with DEREG_MR for kernels without that method. */
 static const struct cmd_destroy mr_destroy = {
@@ -135,6 +137,7 @@ IBV_EXPORT int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
 	return cmd_destroy_handle(vmr->ibv_mr.context, &mr_destroy,
 				  vmr->ibv_mr.handle);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_dereg_mr);
 
 /**
  * ibv_cmd_query_mr - describe an MR another context registered (import)
@@ -167,6 +170,7 @@ IBV_EXPORT int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
 	vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_query_mr);
 
 /**
  * ibv_cmd_advise_mr - pass a prefetch (or other) hint for ODP memory
@@ -191,6 +195,7 @@ IBV_EXPORT int ibv_cmd_advise_mr(struct ibv_pd *pd,
 			       num_sge);
 	return execute_ioctl(pd->context, cmdb);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_advise_mr);
 
 /**
  * ibv_cmd_reg_dmabuf_mr - register memory exported by another driver
@@ -239,6 +244,7 @@ IBV_EXPORT int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 		rkey, (void *)(uintptr_t)offset, length, IBV_MR_TYPE_DMABUF_MR);
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_reg_dmabuf_mr);
 
 /**
  * ibv_cmd_alloc_mw - have the kernel allocate a memory window
@@ -276,6 +282,7 @@ IBV_EXPORT int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 	mw->type = type;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_alloc_mw);
 
 /* MW/DESTROY, with DEALLOC_MW for kernels without that method. */
 static const struct cmd_destroy mw_destroy = {
@@ -293,3 +300,4 @@ IBV_EXPORT int ibv_cmd_dealloc_mw(struct ibv_mw *mw)
 {
 	return cmd_destroy_handle(mw->context, &mw_destroy, mw->handle);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_dealloc_mw);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The operation table every context starts with (ops.c, which also holds
- * verbs_set_ops(), declared in driver.h for providers).
+ * The operation table every context starts with (ops_dummy.c); ops.c
+ * holds verbs_set_ops(), declared in driver.h for providers.
  */
 #ifndef IBV_OPS_H
 #define IBV_OPS_H

@@ -164,3 +164,4 @@ IBV_EXPORT const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode)
 		return unknown;
 	return wr_opcodes[opcode];
 }
+VERBS_PRIVATE_EXPORT(ibv_wr_opcode_str);

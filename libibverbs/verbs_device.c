@@ -441,6 +441,7 @@ IBV_EXPORT int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
 			IBV_GID_TYPE_SYSFS_IB_ROCE_V1;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_query_gid_type);
 
 /* Where the table walk puts the entry it reads. */
 struct gid_walk {

@@ -178,7 +178,7 @@ static int t_get_context(struct ibv_context *ctx, struct t_get_context_req *req,
 {
 	return ibv_cmd_get_context(verbs_get_ctx(ctx),
 				   (struct ibv_get_context *)req->w,
-				   sizeof(*req),
+				   sizeof(*req), NULL,
 				   (struct ib_uverbs_get_context_resp *)resp->w,
 				   sizeof(*resp));
 }

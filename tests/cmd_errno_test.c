@@ -81,7 +81,7 @@ static int create_cq_ex(struct ibv_context *ctx, struct objs *o, uint32_t mask,
 {
 	struct ibv_cq_init_attr_ex a = { .cqe = 4, .comp_mask = mask };
 
-	return ibv_cmd_create_cq_ex(ctx, &a, &o->vcq, (void *)cmd,
+	return ibv_cmd_create_cq_ex(ctx, &a, NULL, &o->vcq, (void *)cmd,
 				    sizeof(struct ibv_create_cq_ex),
 				    (void *)resp,
 				    sizeof(struct ib_uverbs_ex_create_cq_resp),

@@ -97,8 +97,9 @@ static void create_cq_ex(struct ibv_context *ctx, uint32_t mask, uint32_t flags,
 	attr.flags = flags;
 	t_uv_name("cq", &cq, sizeof(cq));
 	t_diff_resp("create_cq_resp", &resp, sizeof(resp));
-	ret = ibv_cmd_create_cq_ex(ctx, &attr, &cq, &cmd.ibv_cmd, sizeof(cmd),
-				   &resp.ibv_resp, sizeof(resp), cmd_flags);
+	ret = ibv_cmd_create_cq_ex(ctx, &attr, NULL, &cq, &cmd.ibv_cmd,
+				   sizeof(cmd), &resp.ibv_resp, sizeof(resp),
+				   cmd_flags);
 	t_uv_note("create_cq_ex ret=%d", ret);
 	t_diff_resp_done("create_cq_resp", &resp, sizeof(resp));
 	note_cq(&cq.cq);
@@ -146,11 +147,19 @@ static void case_cq_ex_timestamp(struct ibv_context *ctx)
  * into CQ_CREATE, from a stale attr as create_cq_ex() above. The program
  * finds the function at run time: the reference may lack it.
  */
+#if VERBS_PROVIDER_ABI < 65
+/* The signature of provider ABI 34, without the queue's buffer. */
+typedef __typeof__(verbs_abi34_cmd_create_cq_ex2) cq_ex2_fn;
+#define CALL_CQ_EX2(fn, ctx, attr, ...) fn(ctx, attr, __VA_ARGS__)
+#else
+typedef __typeof__(ibv_cmd_create_cq_ex2) cq_ex2_fn;
+#define CALL_CQ_EX2(fn, ctx, attr, ...) fn(ctx, attr, NULL, __VA_ARGS__)
+#endif
+
 static void create_cq_ex2(struct ibv_context *ctx, enum t_diff_drv kind,
 			  uint32_t mask, uint32_t flags)
 {
-	__typeof__(ibv_cmd_create_cq_ex2) *fn =
-		t_diff_pabi_sym("ibv_cmd_create_cq_ex2");
+	cq_ex2_fn *fn = t_diff_pabi_sym("ibv_cmd_create_cq_ex2");
 	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
 			       1);
 	struct tdrv_create_cq_ex cmd;
@@ -176,8 +185,9 @@ static void create_cq_ex2(struct ibv_context *ctx, enum t_diff_drv kind,
 	t_uv_name("cq", &cq, sizeof(cq));
 	t_diff_resp("create_cq_resp", &resp, sizeof(resp));
 	errno = 0;
-	ret = fn(ctx, &attr, &cq, &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
-		 sizeof(resp), 0, t_diff_driver(drv, kind));
+	ret = CALL_CQ_EX2(fn, ctx, &attr, &cq, &cmd.ibv_cmd, sizeof(cmd),
+			  &resp.ibv_resp, sizeof(resp), 0,
+			  t_diff_driver(drv, kind));
 	t_uv_note("create_cq_ex2(%s) ret=%d errno=%d", t_diff_drv_name(kind),
 		  ret, ret ? errno : 0);
 	t_diff_resp_done("create_cq_resp", &resp, sizeof(resp));

@@ -27,7 +27,7 @@
 #define T_STR(x) #x
 #define T_XSTR(x) T_STR(x)
 /* The provider ABI node, built from the number rather than spelled. */
-#define PABI_NODE "IBVERBS_PRIVATE_" T_XSTR(IBVERBS_PRIVATE_ABI)
+#define PABI_NODE "IBVERBS_PRIVATE_" T_XSTR(VERBS_PROVIDER_ABI)
 
 /* Set in the child that asks the reference library. */
 #define PROBE_ENV "T_DIFF_PROBE"
