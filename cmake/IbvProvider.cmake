@@ -1,12 +1,12 @@
-# ibv_add_provider(<name> [TEST] [ALL_PABIS] <source>...)
+# ibv_add_provider(<name> [TEST] <source>...)
 #
 # The one way this tree builds a provider, whose sources declare it with
 # PROVIDER_DRIVER(<name>, ...) (providers/README.md):
 #   - target <name>: the plugin lib<name>-rdmav<N>.so that the library
 #     dlopen()s, linked against libibverbs with no undefined symbol left
 #     and, unless TEST, verbs_provider_<name> its only export;
-#   - unless TEST (or with ALL_PABIS), target <name>-pabi<M> for each
-#     older provider ABI M of releases/table: the same sources built with
+#   - target <name>-pabi<M> for each older provider ABI M of
+#     releases/table: the same sources built with
 #     VERBS_PROVIDER_ABI=M into lib<name>-rdmav<M>.so, which the cores of
 #     those releases load too (driver.h gives it their layouts and binds
 #     its calls to IBVERBS_PRIVATE_<M>);
@@ -35,7 +35,7 @@
 # diversion of the two plugins and driver files of other names; see
 # debian/README.source), and the RPM takes its place.
 function(ibv_add_provider name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "TEST;ALL_PABIS" "" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "TEST" "" "")
   set(sources ${arg_UNPARSED_ARGUMENTS})
   if(NOT sources)
     message(FATAL_ERROR "ibv_add_provider(${name}): no source files")
@@ -46,11 +46,7 @@ function(ibv_add_provider name)
   endif()
 
   set(base "${name}-rdmav${IBVERBS_PABI_VERSION}")
-  set(pabis ${IBVERBS_PABI_VERSION})
-  if(NOT arg_TEST OR arg_ALL_PABIS)
-    set(pabis ${IBV_PABIS})
-  endif()
-  foreach(pabi IN LISTS pabis)
+  foreach(pabi IN LISTS IBV_PABIS)
     set(target ${name})
     if(NOT pabi EQUAL IBVERBS_PABI_VERSION)
       set(target ${name}-pabi${pabi})

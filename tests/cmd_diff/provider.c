@@ -23,6 +23,12 @@ struct tdrv_context {
 	struct tdrv_get_context_resp resp; /* what GET_CONTEXT answered */
 };
 
+size_t tdrv_context_tail(void)
+{
+	return sizeof(struct tdrv_context) -
+	       offsetof(struct tdrv_context, vctx.context);
+}
+
 void tdrv_free_context(struct ibv_context *ibctx)
 {
 	struct tdrv_context *ctx =

@@ -121,6 +121,8 @@ t_diff_driver(struct ibv_command_buffer *buf, enum t_diff_drv kind)
 /* What the fake kernel's driver of tdrv0 answers (provider.c). */
 extern const struct t_uv_driver tdrv_kernel;
 void tdrv_free_context(struct ibv_context *ibctx);
+/* Bytes of the provider's context from its struct ibv_context on. */
+size_t tdrv_context_tail(void);
 
 struct t_case {
 	const char *name;
