@@ -560,6 +560,8 @@ static int run_method(struct t_uv_cmd *cmd, const struct t_uv_method *m)
 		return err < 0 ? EPROTONOSUPPORT : err;
 	}
 	err = scripted();
+	if (!err && m->check)
+		err = m->check(cmd);
 	if (err)
 		return err;
 	return answer_method(cmd, m);

@@ -157,7 +157,7 @@ struct t_case_set {
 /* Every family's cases, in the order the test runs them. */
 extern const struct t_case_set t_cases_device, t_cases_mem, t_cases_cq,
 	t_cases_qp, t_cases_qp_attr, t_cases_srq, t_cases_flow, t_cases_wq,
-	t_cases_helpers, t_cases_errno;
+	t_cases_helpers, t_cases_errno, t_cases_comp_cntr;
 
 /*
  * What the reference library has of the provider ABI's later additions
