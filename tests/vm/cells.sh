@@ -16,11 +16,14 @@
 # build's library directory) and CELL_SAVE (a scratch directory), and
 # call cell_save once before the first set_providers.
 
-# The plugins' file ending, from releases/table (every suite's providers
-# of one provider ABI share it).
+# The plugins' file endings, from releases/table: ours are the newest
+# release's, Debian's those of the release of the root the job runs in
+# (Debian 12's -rdmav34.so on the host, forky's -rdmav65.so in its root).
 # shellcheck source=releases/release.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../releases/release.sh"
-PLUGIN_SFX=$(release_plugin_suffix)
+OUR_SFX=$(release_plugin_suffix)
+DEB_RELEASE=$(release_of_system) || DEB_RELEASE=$(release_newest)
+DEB_SFX=$(release_plugin_suffix_of "$DEB_RELEASE")
 
 CELL_CONF=/etc/libibverbs.d
 DEB_LIBDIR=/usr/lib/x86_64-linux-gnu
@@ -83,8 +86,8 @@ cell_missing()
 	fi
 	if [[ ${1#*/} == ours ]]; then
 		for hw in rxe siw; do
-			[[ -e $OURS/lib$hw$PLUGIN_SFX ]] && continue
-			echo "our $hw provider is not built ($OURS/lib$hw$PLUGIN_SFX)"
+			[[ -e $OURS/lib$hw$OUR_SFX ]] && continue
+			echo "our $hw provider is not built ($OURS/lib$hw$OUR_SFX)"
 			return 0
 		done
 	fi
@@ -115,10 +118,11 @@ wrong_maps()
 		{ echo "the core $core not mapped"; return 0; }
 	for dev; do
 		hw=${dev%%[0-9]*}
-		want=$prov/lib$hw$PLUGIN_SFX
+		want=$prov/lib$hw$DEB_SFX
+		[[ ${cell#*/} == ours ]] && want=$prov/lib$hw$OUR_SFX
 		while read -r _ _ path; do
-			[[ ${path##*/} == "lib$hw$PLUGIN_SFX" && $path != "$want" ]] &&
-				{ echo "lib$hw mapped from ${path%/*}"; return 0; }
+			[[ ${path##*/} == lib$hw-rdmav*.so && $path != "$want" ]] &&
+				{ echo "${path##*/} mapped from ${path%/*}"; return 0; }
 		done <"$f"
 		grep -q -F -x -- "$want" <(awk '{ print $3 }' "$f") ||
 			{ echo "$want not mapped"; return 0; }
