@@ -91,6 +91,30 @@ cell_missing()
 			return 0
 		done
 	fi
+	cell_unloadable "$1"
+}
+
+# cell_unloadable CELL: echo why the cell's providers cannot load under
+# its core, as the dynamic loader finds it: a core that lacks the
+# provider ABI node the plug-ins import (Debian's lib*-rdmav65.so under
+# a core without IBVERBS_PRIVATE_65) would otherwise show as clients
+# finding no device, case after case.
+cell_unloadable()
+{
+	local hw so env=(-u LD_LIBRARY_PATH) why
+	[[ ${1%/*} == ours ]] && env=("LD_LIBRARY_PATH=$OURS")
+	for hw in rxe siw; do
+		so=$DEB_PROVIDERS/lib$hw$DEB_SFX
+		[[ ${1#*/} == ours ]] && so=$OURS/lib$hw$OUR_SFX
+		if [[ ! -e $so ]]; then
+			echo "no $so"
+			return 0
+		fi
+		why=$(env "${env[@]}" /lib64/ld-linux-x86-64.so.2 --list "$so" 2>&1 |
+			grep -m1 -F 'not found') || continue
+		echo "${so##*/} does not load under the ${1%/*} core: ${why#*: }"
+		return 0
+	done
 	return 1
 }
 
