@@ -95,13 +95,13 @@ cell_missing()
 }
 
 # cell_unloadable CELL: echo why the cell's providers cannot load under
-# its core, as the dynamic loader finds it: a core that lacks the
-# provider ABI node the plug-ins import (Debian's lib*-rdmav65.so under
-# a core without IBVERBS_PRIVATE_65) would otherwise show as clients
-# finding no device, case after case.
+# its core, as the dynamic loader finds it (ldd -r binds every symbol):
+# a core that lacks the provider ABI the plug-ins import (Debian's
+# lib*-rdmav65.so under a core without IBVERBS_PRIVATE_65's commands)
+# would otherwise show as clients finding no device, case after case.
 cell_unloadable()
 {
-	local hw so env=(-u LD_LIBRARY_PATH) why
+	local hw so env=(-u LD_LIBRARY_PATH) out n
 	[[ ${1%/*} == ours ]] && env=("LD_LIBRARY_PATH=$OURS")
 	for hw in rxe siw; do
 		so=$DEB_PROVIDERS/lib$hw$DEB_SFX
@@ -110,9 +110,12 @@ cell_unloadable()
 			echo "no $so"
 			return 0
 		fi
-		why=$(env "${env[@]}" /lib64/ld-linux-x86-64.so.2 --list "$so" 2>&1 |
-			grep -m1 -F 'not found') || continue
-		echo "${so##*/} does not load under the ${1%/*} core: ${why#*: }"
+		out=$(env "${env[@]}" ldd -r "$so" 2>&1 |
+			grep -E "undefined symbol|version .* not found")
+		[[ -n $out ]] || continue
+		n=$(grep -c . <<<"$out")
+		out=$(head -n 1 <<<"$out" | sed -E 's/[[:space:]]*\(.*$//; s/^.*: (version)/\1/')
+		echo "${so##*/} does not load under the ${1%/*} core ($n unresolved; $out)"
 		return 0
 	done
 	return 1
