@@ -95,14 +95,16 @@ cell_missing()
 }
 
 # cell_unloadable CELL: echo why the cell's providers cannot load under
-# its core, as the dynamic loader finds it (ldd -r binds every symbol):
-# a core that lacks the provider ABI the plug-ins import (Debian's
-# lib*-rdmav65.so under a core without IBVERBS_PRIVATE_65's commands)
-# would otherwise show as clients finding no device, case after case.
+# its core, as the dynamic loader finds it: ldd -r binds every symbol,
+# with the cell's core preloaded as it is when the core opens a plug-in
+# (our plug-ins' RUNPATH would otherwise find our core). A core that
+# lacks the provider ABI the plug-ins import (Debian's lib*-rdmav65.so
+# under a core without IBVERBS_PRIVATE_65's commands) would otherwise
+# show as clients finding no device, case after case.
 cell_unloadable()
 {
-	local hw so env=(-u LD_LIBRARY_PATH) out n
-	[[ ${1%/*} == ours ]] && env=("LD_LIBRARY_PATH=$OURS")
+	local hw so core=$DEB_LIBDIR/libibverbs.so.1 out n
+	[[ ${1%/*} == ours ]] && core=$OURS/libibverbs.so.1
 	# A driver file names a plug-in without its ending: Debian's core
 	# adds its own release's.
 	if [[ $1 == deb/ours && $OUR_SFX != "$DEB_SFX" ]]; then
@@ -116,7 +118,7 @@ cell_unloadable()
 			echo "no $so"
 			return 0
 		fi
-		out=$(env "${env[@]}" ldd -r "$so" 2>&1 |
+		out=$(env -u LD_LIBRARY_PATH LD_PRELOAD="$core" ldd -r "$so" 2>&1 |
 			grep -E "undefined symbol|version .* not found")
 		[[ -n $out ]] || continue
 		n=$(grep -c . <<<"$out")
