@@ -9,6 +9,9 @@
 #                           fails, saying so, for a release not in the table
 #   release_plugin_suffix   -rdmav<pabi>.so of the plugins this tree builds
 #   release_plugin_suffix_of R   the same for release R
+#   release_of_suite SUITE  the release of Debian suite SUITE
+#   release_of_system       the release of the running system's suite
+#                           (/etc/os-release, or OS_RELEASE)
 # RELEASE_TABLE may name another table (the scripts' own tests do).
 
 : "${RELEASE_TABLE:=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/table}"
@@ -73,4 +76,25 @@ release_plugin_suffix_of()
 
 	pabi=$(release_field "$1" pabi) || return 1
 	echo "-rdmav$pabi.so"
+}
+
+release_of_suite()
+{
+	awk -v s="$1" '/^[0-9]/ && $3 == s { print $1; found = 1 }
+		END { exit !found }' "$RELEASE_TABLE" && return 0
+	echo "release_of_suite: no release of suite '$1' in $RELEASE_TABLE" >&2
+	return 1
+}
+
+# The suite is VERSION_CODENAME of os-release(5).
+release_of_system()
+{
+	local f=${OS_RELEASE:-/etc/os-release} suite
+
+	suite=$(sed -n 's/^VERSION_CODENAME="\{0,1\}\([a-z]*\)"\{0,1\}$/\1/p' "$f" 2>/dev/null)
+	if [ -z "$suite" ]; then
+		echo "release_of_system: $f names no suite (VERSION_CODENAME)" >&2
+		return 1
+	fi
+	release_of_suite "$suite"
 }
