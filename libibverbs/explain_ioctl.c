@@ -13,6 +13,8 @@
 
 #include <rdma/ib_user_ioctl_cmds.h>
 
+#include "kernel-headers/uverbs_ids.h"
+
 #include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
@@ -28,6 +30,16 @@ struct method {
 #define METHOD(obj, m, verb)                                     \
 	{                                                        \
 		UVERBS_OBJECT_##obj, UVERBS_METHOD_##m, #m, verb \
+	}
+/* Those newer than the oldest uapi headers, by our names for them. */
+#define KMETHOD(obj, m, verb)                                              \
+	{                                                                  \
+		KABI_UVERBS_OBJECT_##obj, KABI_UVERBS_METHOD_##m, #m, verb \
+	}
+/* ... of an object the oldest headers have. */
+#define KMETHOD_OF(obj, m, verb)                                      \
+	{                                                             \
+		UVERBS_OBJECT_##obj, KABI_UVERBS_METHOD_##m, #m, verb \
 	}
 static const struct method methods[] = {
 	METHOD(DEVICE, INVOKE_WRITE, "write_command"),
@@ -65,8 +77,15 @@ static const struct method methods[] = {
 	METHOD(COUNTERS, COUNTERS_DESTROY, "destroy_counters"),
 	METHOD(COUNTERS, COUNTERS_READ, "read_counters"),
 	METHOD(ASYNC_EVENT, ASYNC_EVENT_ALLOC, "open_device"),
+	KMETHOD_OF(DEVICE, QUERY_PORT_SPEED, "query_port_speed"),
+	KMETHOD_OF(MR, REG_MR, "reg_mr_ex"),
+	KMETHOD(DMAH, DMAH_ALLOC, "alloc_dmah"),
+	KMETHOD(DMAH, DMAH_FREE, "dealloc_dmah"),
+	KMETHOD(DMABUF, DMABUF_ALLOC, "dm_export_dmabuf_fd"),
 };
 #undef METHOD
+#undef KMETHOD
+#undef KMETHOD_OF
 
 static const char *const object_names[] = {
 	[UVERBS_OBJECT_DEVICE] = "DEVICE",
@@ -86,6 +105,8 @@ static const char *const object_names[] = {
 	[UVERBS_OBJECT_DM] = "DM",
 	[UVERBS_OBJECT_COUNTERS] = "COUNTERS",
 	[UVERBS_OBJECT_ASYNC_EVENT] = "ASYNC_EVENT",
+	[KABI_UVERBS_OBJECT_DMAH] = "DMAH",
+	[KABI_UVERBS_OBJECT_DMABUF] = "DMABUF",
 };
 
 static const struct method *find_method(uint16_t object, uint16_t method)
