@@ -115,6 +115,29 @@ IBV_EXPORT int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num,
 }
 VERBS_PRIVATE_EXPORT(ibv_cmd_query_port);
 
+/**
+ * ibv_cmd_query_port_speed - DEVICE/QUERY_PORT_SPEED (rdma-core 65)
+ * @context: the context
+ * @port_num: the port, from 1
+ * @speed: the port's effective speed in units of 100 Mb/s, as the
+ *	kernel writes it (a u64)
+ *
+ * An ioctl method only, with no write() form to fall back on: a kernel
+ * without it answers ENOTTY or EPROTONOSUPPORT. Returns 0 or a positive
+ * errno value.
+ */
+IBV_EXPORT int ibv_cmd_query_port_speed(struct ibv_context *context,
+					uint32_t port_num, uint64_t *speed)
+{
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_DEVICE,
+			       KABI_UVERBS_METHOD_QUERY_PORT_SPEED, 2);
+
+	fill_attr_const_in(cmdb, KABI_UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM,
+			   port_num);
+	fill_attr_out_ptr(cmdb, KABI_UVERBS_ATTR_QUERY_PORT_SPEED_RESP, speed);
+	return execute_ioctl(context, cmdb);
+}
+
 int cmd_alloc_async_fd(struct ibv_context *ctx)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_ASYNC_EVENT,

@@ -83,6 +83,17 @@ void explain_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num);
 void explain_reg_mr(struct ibv_context *ctx, const char *verb, const void *addr,
 		    size_t length, unsigned int access);
 /*
+ * ibv_reg_mr_ex(): unknown comp_mask bits, a comp_mask that is no form
+ * of registration (EINVAL), then what explain_reg_mr() words. And a
+ * buffer of ibv_alloc_buf() that cannot be registered so, with @why.
+ */
+void explain_reg_mr_ex(struct ibv_context *ctx,
+		       const struct ibv_mr_init_attr *in);
+void explain_reg_buf_mr(struct ibv_context *ctx, const char *why);
+/* ibv_alloc_dmah(): comp_mask bits outside @known. */
+void explain_alloc_dmah(struct ibv_context *ctx, uint32_t comp_mask,
+			uint32_t known);
+/*
  * open_device: opening @what (the uverbs node, the async event file)
  * failed with @err: descriptors against RLIMIT_NOFILE or the system's
  * table, permission (explain_open.c). errno is left @err.

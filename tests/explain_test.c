@@ -394,6 +394,56 @@ static int scenario_comp_cntr(void *unused)
 	return 0;
 }
 
+/*
+ * rdma-core 65's verbs: each ioctl method a kernel before them lacks is
+ * named after its verb, and what the library refuses itself is worded.
+ */
+static int scenario_v65(void *unused)
+{
+	struct ibv_context *ctx = t_open("3");
+	struct ibv_dmah_init_attr da = { .comp_mask = 0x18 };
+	struct ibv_mr_init_attr ma = {
+		.comp_mask = IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+			     IBV_REG_MR_MASK_IOVA,
+		.length = 4096,
+		.fd = 5,
+	};
+	struct ibv_pd pd = { .context = ctx };
+	struct verbs_dmah dmah;
+	struct verbs_mr vmr;
+	uint64_t speed;
+
+	(void)unused;
+	T_CHECK(!ibv_alloc_dmah(ctx, &da) && errno == EOPNOTSUPP);
+	T_CHECK(!t_expect_log(
+		"alloc_dmah on rxe0: comp_mask 0x18 has bits 0x18 that no IBV_DMAH_INIT_ATTR_MASK_ flag defines"));
+	da.comp_mask = 0;
+	T_CHECK(ibv_cmd_alloc_dmah(ctx, &dmah, &da) == EPROTONOSUPPORT);
+	T_CHECK(!t_expect_log(
+		"alloc_dmah on rxe0: the kernel has no ioctl method DMAH/ALLOC"));
+	T_CHECK(ibv_cmd_export_dmabuf_fd(ctx, 0) == -1);
+	T_CHECK(!t_expect_log(
+		"dm_export_dmabuf_fd on rxe0: the kernel has no ioctl method DMABUF/ALLOC"));
+	T_CHECK(ibv_cmd_query_port_speed(ctx, 1, &speed) == EPROTONOSUPPORT);
+	T_CHECK(!t_expect_log(
+		"query_port_speed on rxe0: the kernel has no ioctl method DEVICE/QUERY_PORT_SPEED"));
+	/* A dma-buf has no write() form to fall back on. */
+	T_CHECK(ibv_cmd_reg_mr_ex(&pd, &vmr, &ma) == EOPNOTSUPP);
+	T_CHECK(!t_expect_log(
+		"reg_mr_ex on rxe0: the kernel has no ioctl method MR/REG_MR"));
+	ma.comp_mask = IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET;
+	T_CHECK(!ibv_reg_mr_ex(&pd, &ma) && errno == EINVAL);
+	T_CHECK(!t_expect_log(
+		"reg_mr_ex on rxe0: comp_mask: IBV_REG_MR_MASK_FD without _IOVA, which a dma-buf needs"));
+	ma.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_BUF;
+	ma.buf = NULL;
+	T_CHECK(!ibv_reg_mr_ex(&pd, &ma) && errno == EINVAL);
+	T_CHECK(!t_expect_log(
+		"reg_mr_ex on rxe0: the buffer (IBV_REG_MR_MASK_BUF): NULL"));
+	t_close(ctx);
+	return 0;
+}
+
 /* Every failure of the other scenarios, at @level: none says a word. */
 static int t_all_quiet(const char *level)
 {
@@ -493,6 +543,12 @@ static void test_comp_cntr(void **state)
 	t_scenario(scenario_comp_cntr, NULL);
 }
 
+static void test_v65(void **state)
+{
+	(void)state;
+	t_scenario(scenario_v65, NULL);
+}
+
 static void test_quiet_default(void **state)
 {
 	(void)state;
@@ -515,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_ah),
 		cmocka_unit_test(test_no_method),
 		cmocka_unit_test(test_comp_cntr),
+		cmocka_unit_test(test_v65),
 		cmocka_unit_test(test_quiet_default),
 		cmocka_unit_test(test_quiet_warn),
 	};

@@ -781,6 +781,53 @@ static void zero_outputs(struct t_uv_cmd *cmd)
 		KABI_UVERBS_ATTR_##id, T_OUT \
 	}
 
+/*
+ * rdma-core 65's objects and methods, which Linux 6.1's headers lack: the
+ * kernel's numbers (ib_user_ioctl_cmds.h of Linux 6.17 and 6.18), stated
+ * here as facts of the ABI.
+ */
+enum {
+	T_OBJ_DMAH = 17,
+	T_OBJ_DMABUF = 18,
+	T_METHOD_QUERY_PORT_SPEED = 7,
+	T_METHOD_REG_MR = 5,
+	T_METHOD_DMAH_ALLOC = 0,
+	T_METHOD_DMAH_FREE = 1,
+	T_METHOD_DMABUF_ALLOC = 0,
+	T_ATTR_QUERY_PORT_SPEED_PORT_NUM = 0,
+	T_ATTR_QUERY_PORT_SPEED_RESP = 1,
+	T_ATTR_REG_MR_HANDLE = 0,
+	T_ATTR_REG_MR_FD = 7,
+	T_ATTR_REG_MR_RESP_LKEY = 9,
+	T_ATTR_REG_MR_RESP_RKEY = 10,
+	T_ATTR_ALLOC_DMAH_HANDLE = 0,
+	T_ATTR_ALLOC_DMABUF_HANDLE = 0,
+};
+
+/*
+ * The port's effective speed, a u64 in units of 100 Mb/s: 400 Gb/s on
+ * the fake's one port, 0 elsewhere (the kernel would refuse the port).
+ */
+static void query_port_speed_ioctl(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *port =
+		t_uv_attr(cmd, T_ATTR_QUERY_PORT_SPEED_PORT_NUM);
+	uint64_t *speed =
+		out_data(cmd, T_ATTR_QUERY_PORT_SPEED_RESP, sizeof(*speed));
+
+	if (speed)
+		*speed = port && port->data == 1 ? 4000 : 0;
+}
+
+#define M_IDS(obj, meth, name, fn, ...)              \
+	{                                            \
+		obj, meth, name, { __VA_ARGS__ }, fn \
+	}
+#define KIND(id, kind)   \
+	{                \
+		id, kind \
+	}
+
 static const struct t_uv_method methods[] = {
 	/* Answered as the write-format command it carries (t_uverbs.c). */
 	M(DEVICE, INVOKE_WRITE, NULL, OUT(CORE_OUT)),
@@ -850,6 +897,19 @@ static const struct t_uv_method methods[] = {
 	      modify_cntr, modify_cntr_check),
 	M_NEW(COMP_CNTR, KABI_UVERBS_OBJECT_COMP_CNTR, COMP_CNTR_READ,
 	      read_cntr, read_cntr_check, K_OUT(READ_COMP_CNTR_RESP_VALUE)),
+	M_IDS(UVERBS_OBJECT_DEVICE, T_METHOD_QUERY_PORT_SPEED,
+	      "DEVICE/QUERY_PORT_SPEED", query_port_speed_ioctl,
+	      KIND(T_ATTR_QUERY_PORT_SPEED_RESP, T_OUT)),
+	M_IDS(UVERBS_OBJECT_MR, T_METHOD_REG_MR, "MR/REG_MR", NULL,
+	      KIND(T_ATTR_REG_MR_HANDLE, T_NEW_OBJ),
+	      KIND(T_ATTR_REG_MR_FD, T_FD_IN),
+	      KIND(T_ATTR_REG_MR_RESP_LKEY, T_OUT),
+	      KIND(T_ATTR_REG_MR_RESP_RKEY, T_OUT)),
+	M_IDS(T_OBJ_DMAH, T_METHOD_DMAH_ALLOC, "DMAH/DMAH_ALLOC", NULL,
+	      KIND(T_ATTR_ALLOC_DMAH_HANDLE, T_NEW_OBJ)),
+	M_IDS(T_OBJ_DMAH, T_METHOD_DMAH_FREE, "DMAH/DMAH_FREE", NULL),
+	M_IDS(T_OBJ_DMABUF, T_METHOD_DMABUF_ALLOC, "DMABUF/DMABUF_ALLOC", NULL,
+	      KIND(T_ATTR_ALLOC_DMABUF_HANDLE, T_NEW_FD)),
 };
 
 const struct t_uv_method *t_uv_find_method(uint16_t object, uint16_t method)

@@ -128,3 +128,18 @@ const char *t_diff_need_dmabuf_driver(void)
 		       "the reference's ibv_cmd_reg_dmabuf_mr() takes no "
 		       "command buffer";
 }
+
+/*
+ * The commands rdma-core 65 added exist in provider ABI 65's node only.
+ * The program is built per ABI and run on the releases of its ABI
+ * (tests/CMakeLists.txt), so the ABI it was built for says whether the
+ * reference has them; the cases find them with dlvsym() all the same,
+ * so that a build for ABI 34 never binds to them.
+ */
+const char *t_diff_need_pabi65(void)
+{
+	return VERBS_PROVIDER_ABI >= 65 ?
+		       NULL :
+		       "provider ABI " T_XSTR(
+			       VERBS_PROVIDER_ABI) " has no rdma-core 65 commands";
+}

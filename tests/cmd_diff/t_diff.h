@@ -183,6 +183,8 @@ void *t_diff_pabi_sym(const char *name);
 /* The T_CASE_IF() conditions. */
 const char *t_diff_need_cq_ex2(void);
 const char *t_diff_need_dmabuf_driver(void);
+/* rdma-core 65's commands: only in provider ABI 65 and later. */
+const char *t_diff_need_pabi65(void);
 
 /* Fill @p with the bytes a reused struct would hold. */
 static inline void t_diff_stale(void *p, size_t len)
