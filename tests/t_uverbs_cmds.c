@@ -819,9 +819,9 @@ static void query_port_speed_ioctl(struct t_uv_cmd *cmd)
 		*speed = port && port->data == 1 ? 4000 : 0;
 }
 
-#define M_IDS(obj, meth, name, fn, ...)              \
-	{                                            \
-		obj, meth, name, { __VA_ARGS__ }, fn \
+#define M_IDS(obj, meth, name, fn, ...)                    \
+	{                                                  \
+		obj, meth, name, { __VA_ARGS__ }, fn, NULL \
 	}
 #define KIND(id, kind)   \
 	{                \
