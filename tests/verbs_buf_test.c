@@ -1,17 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Buffers the provider allocates (rdma-core 65): fill_attr_in_buf_umem()
- * of driver.h, with which a provider hands the kernel a queue in such a
- * buffer, with every field of struct ib_uverbs_buffer_desc checked by
- * name.
+ * Buffers the provider allocates (rdma-core 65, libibverbs/verbs_buf.c):
+ * the default allocator of a provider without one, a provider's own
+ * dma-buf backed buffers and their export, the library's refusals of
+ * hostile arguments, each with its log line at VERBS_LOG_LEVEL 3 and
+ * none at 2 (the fixture of t_explain.h, a scenario per process). And
+ * fill_attr_in_buf_umem() of driver.h, with which a provider hands the
+ * kernel a queue in such a buffer, with every field of struct
+ * ib_uverbs_buffer_desc checked by name.
  * Links the static archive.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -19,6 +29,220 @@
 
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/driver.h>
+
+#include "t_explain.h"
+#include "t_scenario.h"
+#include "t_util.h"
+
+/* The line at level 3, nothing below it. */
+#define T_LOG(quiet, line) T_CHECK(!t_expect_log((quiet) ? NULL : (line)))
+
+/*
+ * A provider without alloc_buf: page-aligned memory of the C library,
+ * registrable by address (no dma-buf, so nothing to export), and the
+ * handle tells the PD it was allocated for. Its failure is worded.
+ */
+static int scenario_default(void *level)
+{
+	struct ibv_context *ctx = t_open(level);
+	bool quiet = strcmp(level, "3") != 0;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), size = 3 * page + 1;
+	struct ibv_buf *buf = NULL;
+	char *addr;
+
+	t_pd.context = ctx;
+	addr = ibv_alloc_buf(&t_pd, size, &buf);
+	T_CHECK(addr && buf);
+	T_CHECK((uintptr_t)addr % page == 0);
+	T_CHECK(buf->addr == addr && buf->size == size && buf->pd == &t_pd);
+	T_CHECK(buf->dmabuf_fd == -1);
+	memset(addr, 0x5a, size);
+	errno = 0;
+	T_CHECK(ibv_export_buf_dmabuf_fd(buf) == -1 && errno == ENODATA);
+	T_LOG(quiet, "export_buf_dmabuf_fd on rxe0: the buffer is plain "
+		     "memory: no dma-buf to export");
+	ibv_free_buf(buf);
+	T_LOG(true, NULL);
+
+	buf = (struct ibv_buf *)&t_pd;
+	errno = 0;
+	T_CHECK(!ibv_alloc_buf(&t_pd, (size_t)1 << 62, &buf));
+	T_CHECK(errno == ENOMEM && buf == (struct ibv_buf *)&t_pd);
+	T_LOG(quiet, "alloc_buf on rxe0: the provider has no allocator of its "
+		     "own, and the C library's page-aligned memory ran out");
+	t_close(ctx);
+	return 0;
+}
+
+/*
+ * What the library refuses before any provider sees it: EINVAL, the
+ * handle untouched; NULL handles to export or free.
+ */
+static int scenario_hostile(void *level)
+{
+	struct ibv_context *ctx = t_open(level);
+	bool quiet = strcmp(level, "3") != 0;
+	struct ibv_buf *buf = (struct ibv_buf *)&t_pd;
+
+	t_pd.context = ctx;
+	errno = 0;
+	T_CHECK(!ibv_alloc_buf(&t_pd, 0, &buf) && errno == EINVAL);
+	T_LOG(quiet, "alloc_buf on rxe0: size 0");
+	errno = 0;
+	T_CHECK(!ibv_alloc_buf(&t_pd, 4096, NULL) && errno == EINVAL);
+	T_LOG(quiet, "alloc_buf on rxe0: buf is NULL: no place for the handle");
+	errno = 0;
+	T_CHECK(!ibv_alloc_buf(NULL, 4096, &buf) && errno == EINVAL);
+	T_CHECK(buf == (struct ibv_buf *)&t_pd);
+	errno = 0;
+	T_CHECK(ibv_export_buf_dmabuf_fd(NULL) == -1 && errno == EINVAL);
+	ibv_free_buf(NULL);
+	T_LOG(true, NULL);
+	t_close(ctx);
+	return 0;
+}
+
+/* A provider's own buffers, each a memfd standing for its dma-buf. */
+static struct {
+	int fail; /* errno of the next alloc_buf, 0 to succeed */
+	struct ibv_pd *pd; /* what alloc_buf was given */
+	size_t size;
+	struct ibv_buf *freed; /* what free_buf was given */
+	struct ibv_buf buf;
+} tp;
+
+static void *t_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)
+{
+	int fd;
+	void *addr;
+
+	tp.pd = pd;
+	tp.size = size;
+	if (tp.fail) {
+		errno = tp.fail;
+		return NULL;
+	}
+	fd = memfd_create("t-buf", MFD_CLOEXEC);
+	T_CHECK(fd >= 0 && !ftruncate(fd, (off_t)size));
+	addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	T_CHECK(addr != MAP_FAILED);
+	ibv_buf_init_dmabuf(&tp.buf, pd, addr, size, fd);
+	*buf = &tp.buf;
+	return addr;
+}
+
+static void t_free_buf(struct ibv_buf *buf)
+{
+	tp.freed = buf;
+	munmap(buf->addr, buf->size);
+	close(buf->dmabuf_fd);
+}
+
+static const struct verbs_context_ops t_buf_ops = {
+	.alloc_buf = t_alloc_buf,
+	.free_buf = t_free_buf,
+};
+
+/* The lowest free descriptor number: RLIMIT_NOFILE there leaves none. */
+static int t_lowest_free_fd(void)
+{
+	int fd = dup(0);
+
+	T_CHECK(fd >= 0);
+	close(fd);
+	return fd;
+}
+
+/*
+ * A provider's buffer behind a dma-buf: the provider gets the PD as the
+ * caller gave it (a parent domain stays one); each export is a new
+ * close-on-exec descriptor of the same file, the buffer's own staying
+ * open; a failed export says why; free goes back to the provider.
+ */
+static int scenario_provider(void *level)
+{
+	struct ibv_context *ctx = t_open(level);
+	bool quiet = strcmp(level, "3") != 0;
+	struct ibv_pd parent = { 0 };
+	struct stat a, b;
+	struct ibv_buf *buf = NULL, closed;
+	struct rlimit rl;
+	char line[256];
+	int fd, fd2, gone;
+
+	verbs_set_ops(verbs_get_ctx(ctx), &t_buf_ops);
+	t_pd.context = ctx;
+	parent.context = ctx;
+	T_CHECK(ibv_alloc_buf(&parent, 8192, &buf) == tp.buf.addr);
+	T_CHECK(buf == &tp.buf && tp.pd == &parent && tp.size == 8192);
+	fd = ibv_export_buf_dmabuf_fd(buf);
+	fd2 = ibv_export_buf_dmabuf_fd(buf);
+	T_CHECK(fd >= 0 && fd2 >= 0 && fd != fd2 && fd != buf->dmabuf_fd);
+	T_CHECK(!fstat(fd, &a) && !fstat(buf->dmabuf_fd, &b));
+	T_CHECK(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	T_CHECK(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	T_CHECK(!close(fd) && !close(fd2));
+	T_CHECK(fcntl(buf->dmabuf_fd, F_GETFD) != -1);
+	T_LOG(true, NULL);
+
+	/* Out of descriptors. */
+	T_CHECK(!getrlimit(RLIMIT_NOFILE, &rl));
+	rl.rlim_cur = (rlim_t)t_lowest_free_fd();
+	T_CHECK(!setrlimit(RLIMIT_NOFILE, &rl));
+	errno = 0;
+	T_CHECK(ibv_export_buf_dmabuf_fd(buf) == -1 && errno == EMFILE);
+	snprintf(line, sizeof(line),
+		 "export_buf_dmabuf_fd on rxe0: no file descriptor left for "
+		 "the copy: all %llu that RLIMIT_NOFILE allows are open",
+		 (unsigned long long)rl.rlim_cur);
+	/* Reading the log back takes a descriptor too. */
+	rl.rlim_cur = rl.rlim_max;
+	T_CHECK(!setrlimit(RLIMIT_NOFILE, &rl));
+	T_LOG(quiet, line);
+
+	/* A dma-buf descriptor the program closed behind the handle. */
+	gone = t_lowest_free_fd();
+	ibv_buf_init_dmabuf(&closed, &parent, NULL, 4096, gone);
+	errno = 0;
+	T_CHECK(ibv_export_buf_dmabuf_fd(&closed) == -1 && errno == EBADF);
+	snprintf(line, sizeof(line),
+		 "export_buf_dmabuf_fd on rxe0: the buffer's dma-buf "
+		 "descriptor %d is not open",
+		 gone);
+	T_LOG(quiet, line);
+
+	ibv_free_buf(buf);
+	T_CHECK(tp.freed == &tp.buf);
+
+	/* The provider's own failure is its to explain. */
+	tp.fail = ENOSPC;
+	errno = 0;
+	T_CHECK(!ibv_alloc_buf(&t_pd, 4096, &buf) && errno == ENOSPC);
+	T_LOG(true, NULL);
+	t_close(ctx);
+	return 0;
+}
+
+static void test_default(void **state)
+{
+	(void)state;
+	t_scenario(scenario_default, (void *)"3");
+	t_scenario(scenario_default, (void *)"2");
+}
+
+static void test_hostile(void **state)
+{
+	(void)state;
+	t_scenario(scenario_hostile, (void *)"3");
+	t_scenario(scenario_hostile, (void *)"2");
+}
+
+static void test_provider(void **state)
+{
+	(void)state;
+	t_scenario(scenario_provider, (void *)"3");
+	t_scenario(scenario_provider, (void *)"2");
+}
 
 /*
  * A dma-buf backed buffer: one attribute, the described range as an
@@ -72,6 +296,9 @@ static void test_fill_attr_in_buf_umem(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_provider),
 		cmocka_unit_test(test_fill_attr_in_buf_umem),
 	};
 
