@@ -6,7 +6,10 @@
  * (dmabuf_heap.c). The handle, struct ibv_buf, is the provider's
  * (driver.h). Allocation and release dispatch to the provider's
  * alloc_buf and free_buf ops, whose defaults (ops_dummy.c) hand out
- * memory of the C library.
+ * memory of the C library. A range of a buffer is registered through
+ * ibv_reg_mr_ex() (verbs_mr.c), which checks that it lies in the buffer,
+ * keeps plain memory from fork() children, and registers a dma-buf
+ * backed buffer as its dma-buf.
  *
  * A parent domain is a PD like any other here: the provider decides what
  * it means for the memory, and the buffer keeps the PD it was allocated
@@ -89,4 +92,32 @@ IBV_EXPORT int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf)
 	if (fd < 0)
 		explain_export_buf(buf->pd->context, buf->dmabuf_fd);
 	return fd;
+}
+
+/**
+ * ibv_reg_buf_mr - register a range of a buffer of ibv_alloc_buf()
+ * @pd: the protection domain @buf was allocated for
+ * @buf: the buffer
+ * @addr, @length: the range, inside @buf
+ * @access: IBV_ACCESS_* flags
+ *
+ * Returns the MR, or NULL with errno set (EINVAL: a range outside @buf,
+ * another PD, a NULL @pd or @buf).
+ */
+IBV_EXPORT struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf,
+					 void *addr, size_t length, int access)
+{
+	struct ibv_mr_init_attr attr = {
+		.length = length,
+		.access = access,
+		.comp_mask = IBV_REG_MR_MASK_BUF | IBV_REG_MR_MASK_ADDR,
+		.addr = addr,
+		.buf = buf,
+	};
+
+	if (!pd) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return ibv_reg_mr_ex(pd, &attr);
 }

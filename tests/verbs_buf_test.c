@@ -3,8 +3,9 @@
  * Buffers the provider allocates (rdma-core 65, libibverbs/verbs_buf.c):
  * the default allocator of a provider without one, a provider's own
  * dma-buf backed buffers and their export, the library's refusals of
- * hostile arguments, each with its log line at VERBS_LOG_LEVEL 3 and
- * none at 2 (the fixture of t_explain.h, a scenario per process). And
+ * hostile arguments, the registration of a range of a buffer (with the
+ * fork tracker's counts), each refusal with its log line at
+ * VERBS_LOG_LEVEL 3 and none at 2 (the fixture of t_explain.h, a scenario per process). And
  * fill_attr_in_buf_umem() of driver.h, with which a provider hands the
  * kernel a queue in such a buffer, with every field of struct
  * ib_uverbs_buffer_desc checked by name.
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -30,6 +32,7 @@
 #include <infiniband/cmd_ioctl.h>
 #include <infiniband/driver.h>
 
+#include "libibverbs/fork.h"
 #include "t_explain.h"
 #include "t_scenario.h"
 #include "t_util.h"
@@ -109,6 +112,11 @@ static struct {
 	size_t size;
 	struct ibv_buf *freed; /* what free_buf was given */
 	struct ibv_buf buf;
+	bool plain; /* alloc_buf hands out plain memory, no dma-buf */
+	unsigned int regs; /* reg_mr_ex calls */
+	struct ibv_mr_init_attr reg; /* what the last one was given */
+	long refcount; /* the fork tracker's count of reg.addr's page then */
+	struct verbs_mr vmr;
 } tp;
 
 static void *t_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)
@@ -122,6 +130,13 @@ static void *t_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)
 		errno = tp.fail;
 		return NULL;
 	}
+	if (tp.plain) {
+		addr = aligned_alloc((size_t)sysconf(_SC_PAGESIZE), size);
+		T_CHECK(addr);
+		ibv_buf_init(&tp.buf, pd, addr, size);
+		*buf = &tp.buf;
+		return addr;
+	}
 	fd = memfd_create("t-buf", MFD_CLOEXEC);
 	T_CHECK(fd >= 0 && !ftruncate(fd, (off_t)size));
 	addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -134,13 +149,36 @@ static void *t_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)
 static void t_free_buf(struct ibv_buf *buf)
 {
 	tp.freed = buf;
+	if (buf->dmabuf_fd == -1) {
+		free(buf->addr);
+		return;
+	}
 	munmap(buf->addr, buf->size);
 	close(buf->dmabuf_fd);
+}
+
+static struct ibv_mr *t_reg_mr_ex(struct ibv_pd *pd,
+				  struct ibv_mr_init_attr *attr)
+{
+	(void)pd;
+	tp.regs++;
+	tp.reg = *attr;
+	tp.refcount = verbs_fork_refcount(attr->addr);
+	memset(&tp.vmr, 0, sizeof(tp.vmr));
+	return &tp.vmr.ibv_mr;
+}
+
+static int t_dereg_mr(struct verbs_mr *vmr)
+{
+	T_CHECK(vmr == &tp.vmr);
+	return 0;
 }
 
 static const struct verbs_context_ops t_buf_ops = {
 	.alloc_buf = t_alloc_buf,
 	.free_buf = t_free_buf,
+	.reg_mr_ex = t_reg_mr_ex,
+	.dereg_mr = t_dereg_mr,
 };
 
 /* The lowest free descriptor number: RLIMIT_NOFILE there leaves none. */
@@ -223,6 +261,124 @@ static int scenario_provider(void *level)
 	return 0;
 }
 
+/*
+ * ibv_reg_buf_mr(): plain memory goes to the provider by address, its
+ * pages kept from fork() children while registered; a dma-buf backed
+ * buffer as its dma-buf at the range's offset, addr the IOVA, no pages
+ * tracked; the MR's core fields as ibv_reg_mr_ex() sets them.
+ */
+static int scenario_reg(void *level)
+{
+	struct ibv_context *ctx = t_open(level);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ibv_buf *buf = NULL;
+	struct ibv_mr *mr;
+	char *addr;
+
+	T_CHECK(!t_hide_rdma_netlink() && !ibv_fork_init());
+	verbs_set_ops(verbs_get_ctx(ctx), &t_buf_ops);
+	t_pd.context = ctx;
+	tp.plain = true;
+	addr = ibv_alloc_buf(&t_pd, 4 * page, &buf);
+	T_CHECK(addr);
+	mr = ibv_reg_buf_mr(&t_pd, buf, addr + page, 2 * page,
+			    IBV_ACCESS_LOCAL_WRITE);
+	T_CHECK(mr == &tp.vmr.ibv_mr && tp.regs == 1);
+	T_CHECK(tp.reg.comp_mask == IBV_REG_MR_MASK_ADDR);
+	T_CHECK(tp.reg.addr == addr + page && tp.reg.length == 2 * page);
+	T_CHECK(tp.reg.access == IBV_ACCESS_LOCAL_WRITE);
+	T_CHECK(tp.refcount == 1);
+	T_CHECK(mr->pd == &t_pd && mr->context == ctx);
+	T_CHECK(mr->addr == addr + page && mr->length == 2 * page);
+	T_CHECK(!ibv_dereg_mr(mr));
+	T_CHECK(verbs_fork_refcount(addr + page) == 0);
+	ibv_free_buf(buf);
+
+	tp.plain = false;
+	addr = ibv_alloc_buf(&t_pd, 4 * page, &buf);
+	T_CHECK(addr);
+	mr = ibv_reg_buf_mr(&t_pd, buf, addr + page, page, 0);
+	T_CHECK(mr && tp.regs == 2);
+	T_CHECK(tp.reg.comp_mask ==
+		(IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+		 IBV_REG_MR_MASK_IOVA));
+	T_CHECK(tp.reg.fd == buf->dmabuf_fd && tp.reg.fd_offset == page);
+	T_CHECK(tp.reg.iova == (uintptr_t)(addr + page));
+	T_CHECK(tp.refcount == 0);
+	T_CHECK(mr->addr == (void *)(uintptr_t)page && mr->length == page);
+	T_CHECK(!ibv_dereg_mr(mr));
+	/* The whole buffer is inside it. */
+	T_CHECK(ibv_reg_buf_mr(&t_pd, buf, addr, 4 * page, 0) == mr);
+	T_CHECK(!ibv_dereg_mr(mr));
+	ibv_free_buf(buf);
+	t_close(ctx);
+	return 0;
+}
+
+/*
+ * A range not inside the buffer, another PD than the buffer's, no
+ * buffer, no PD: EINVAL, the provider never asked, no page tracked.
+ */
+static int scenario_reg_refused(void *level)
+{
+	struct ibv_context *ctx = t_open(level);
+	bool quiet = strcmp(level, "3") != 0;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ibv_pd other = { 0 };
+	struct ibv_buf *buf = NULL;
+	static const char *outside = "reg_mr_ex on rxe0: the buffer "
+				     "(IBV_REG_MR_MASK_BUF): the range is not "
+				     "inside it";
+	char *addr;
+
+	T_CHECK(!t_hide_rdma_netlink() && !ibv_fork_init());
+	verbs_set_ops(verbs_get_ctx(ctx), &t_buf_ops);
+	t_pd.context = ctx;
+	other.context = ctx;
+	tp.plain = true;
+	addr = ibv_alloc_buf(&t_pd, 2 * page, &buf);
+	T_CHECK(addr);
+	errno = 0;
+	T_CHECK(!ibv_reg_buf_mr(&t_pd, buf, addr - 1, page, 0));
+	T_CHECK(errno == EINVAL);
+	T_LOG(quiet, outside);
+	T_CHECK(!ibv_reg_buf_mr(&t_pd, buf, addr + page, page + 1, 0));
+	T_CHECK(errno == EINVAL);
+	T_LOG(quiet, outside);
+	T_CHECK(!ibv_reg_buf_mr(&t_pd, buf, addr + 2 * page + 1, 0, 0));
+	T_CHECK(errno == EINVAL);
+	T_LOG(quiet, outside);
+	T_CHECK(!ibv_reg_buf_mr(&other, buf, addr, page, 0));
+	T_CHECK(errno == EINVAL);
+	T_LOG(quiet, "reg_mr_ex on rxe0: the buffer (IBV_REG_MR_MASK_BUF): "
+		     "of another protection domain");
+	T_CHECK(!ibv_reg_buf_mr(&t_pd, NULL, addr, page, 0));
+	T_CHECK(errno == EINVAL);
+	T_LOG(quiet, "reg_mr_ex on rxe0: the buffer (IBV_REG_MR_MASK_BUF): "
+		     "NULL");
+	errno = 0;
+	T_CHECK(!ibv_reg_buf_mr(NULL, buf, addr, page, 0) && errno == EINVAL);
+	T_CHECK(tp.regs == 0);
+	T_CHECK(verbs_fork_refcount(addr) == 0);
+	T_CHECK(verbs_fork_refcount(addr + page) == 0);
+	ibv_free_buf(buf);
+	t_close(ctx);
+	return 0;
+}
+
+static void test_reg(void **state)
+{
+	(void)state;
+	t_scenario(scenario_reg, (void *)"3");
+}
+
+static void test_reg_refused(void **state)
+{
+	(void)state;
+	t_scenario(scenario_reg_refused, (void *)"3");
+	t_scenario(scenario_reg_refused, (void *)"2");
+}
+
 static void test_default(void **state)
 {
 	(void)state;
@@ -299,6 +455,8 @@ int main(void)
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_provider),
+		cmocka_unit_test(test_reg),
+		cmocka_unit_test(test_reg_refused),
 		cmocka_unit_test(test_fill_attr_in_buf_umem),
 	};
 
