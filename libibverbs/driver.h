@@ -123,6 +123,34 @@ static inline void ibv_buf_init_dmabuf(struct ibv_buf *buf, struct ibv_pd *pd,
 	buf->dmabuf_fd = fd;
 }
 
+/*
+ * Hands the kernel a queue that lives in a dma-buf backed @buf, as the
+ * attribute @attr_id of a provider's command buffer: the range of
+ * @length bytes (0: the buffer's size) at @addr (NULL: its start),
+ * described in @storage by its offset into the dma-buf. @storage must
+ * live until the command is sent. The kernel learns of
+ * such a queue only by ioctl, so the command loses its write() fallback.
+ * Plain memory (or no @buf) adds nothing: the kernel finds it by the
+ * address the provider sends as always.
+ */
+static inline void fill_attr_in_buf_umem(struct ibv_command_buffer *cmdb,
+					 uint16_t attr_id,
+					 struct ib_uverbs_buffer_desc *storage,
+					 struct ibv_buf *buf, void *addr,
+					 size_t length)
+{
+	if (!buf || buf->dmabuf_fd == -1)
+		return;
+	memset(storage, 0, sizeof(*storage));
+	storage->type = IB_UVERBS_BUFFER_TYPE_DMABUF;
+	storage->fd = buf->dmabuf_fd;
+	if (addr)
+		storage->addr = (uintptr_t)addr - (uintptr_t)buf->addr;
+	storage->length = length ? length : buf->size;
+	fill_attr_in_ptr(cmdb, attr_id, storage);
+	cmdb->fallback_ioctl_only = 1;
+}
+
 struct verbs_xrcd {
 	struct ibv_xrcd xrcd;
 	uint32_t comp_mask;

@@ -100,6 +100,17 @@ void explain_alloc_dmah(struct ibv_context *ctx, uint32_t comp_mask,
  */
 void explain_open_device(struct ibv_device *device, const char *what, int err);
 
+/*
+ * A buffer verb (@verb) the library refused before the provider saw it,
+ * or whose default allocator failed, for the reason @why.
+ */
+void explain_buf(struct ibv_context *ctx, const char *verb, const char *why);
+/*
+ * export_buf_dmabuf_fd: no new descriptor for the buffer's dma-buf @fd,
+ * for the reason errno holds (ENODATA: plain memory; EBADF; EMFILE).
+ */
+void explain_export_buf(struct ibv_context *ctx, int fd);
+
 /* What explain_busy() is about. */
 enum explain_kind {
 	EXPLAIN_PD, /* @obj: unused, the PD's context is @ctx */
