@@ -16,14 +16,26 @@
 # build's library directory) and CELL_SAVE (a scratch directory), and
 # call cell_save once before the first set_providers.
 
-# The plugins' file endings, from releases/table: ours are the newest
-# release's, Debian's those of the release of the root the job runs in
-# (Debian 12's -rdmav34.so on the host, forky's -rdmav65.so in its root).
+# The plugins' file endings, from releases/table: Debian's are those of
+# the release of the root the job runs in (Debian 12's -rdmav34.so on the
+# host, forky's -rdmav65.so in its root). Ours are built for every
+# provider ABI; a core takes the one it looks for: Debian's its release's
+# ending, ours the newest's first (our_sfx).
 # shellcheck source=releases/release.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../releases/release.sh"
 OUR_SFX=$(release_plugin_suffix)
 DEB_RELEASE=$(release_of_system) || DEB_RELEASE=$(release_newest)
 DEB_SFX=$(release_plugin_suffix_of "$DEB_RELEASE")
+
+# our_sfx CELL: the ending of our plug-ins that CELL's core loads.
+our_sfx()
+{
+	if [[ ${1%/*} == ours ]]; then
+		echo "$OUR_SFX"
+	else
+		echo "$DEB_SFX"
+	fi
+}
 
 CELL_CONF=/etc/libibverbs.d
 DEB_LIBDIR=/usr/lib/x86_64-linux-gnu
@@ -86,8 +98,8 @@ cell_missing()
 	fi
 	if [[ ${1#*/} == ours ]]; then
 		for hw in rxe siw; do
-			[[ -e $OURS/lib$hw$OUR_SFX ]] && continue
-			echo "our $hw provider is not built ($OURS/lib$hw$OUR_SFX)"
+			[[ -e $OURS/lib$hw$(our_sfx "$1") ]] && continue
+			echo "our $hw provider is not built ($OURS/lib$hw$(our_sfx "$1"))"
 			return 0
 		done
 	fi
@@ -106,14 +118,10 @@ cell_unloadable()
 	local hw so core=$DEB_LIBDIR/libibverbs.so.1 out n
 	[[ ${1%/*} == ours ]] && core=$OURS/libibverbs.so.1
 	# A driver file names a plug-in without its ending: Debian's core
-	# adds its own release's.
-	if [[ $1 == deb/ours && $OUR_SFX != "$DEB_SFX" ]]; then
-		echo "Debian's $DEB_RELEASE core looks for lib{rxe,siw}$DEB_SFX; ours are lib{rxe,siw}$OUR_SFX"
-		return 0
-	fi
+	# adds its own release's, for which we build ours too.
 	for hw in rxe siw; do
 		so=$DEB_PROVIDERS/lib$hw$DEB_SFX
-		[[ ${1#*/} == ours ]] && so=$OURS/lib$hw$OUR_SFX
+		[[ ${1#*/} == ours ]] && so=$OURS/lib$hw$(our_sfx "$1")
 		if [[ ! -e $so ]]; then
 			echo "no $so"
 			return 0
@@ -154,7 +162,7 @@ wrong_maps()
 	for dev; do
 		hw=${dev%%[0-9]*}
 		want=$prov/lib$hw$DEB_SFX
-		[[ ${cell#*/} == ours ]] && want=$prov/lib$hw$OUR_SFX
+		[[ ${cell#*/} == ours ]] && want=$prov/lib$hw$(our_sfx "$cell")
 		while read -r _ _ path; do
 			[[ ${path##*/} == lib$hw-rdmav*.so && $path != "$want" ]] &&
 				{ echo "${path##*/} mapped from ${path%/*}"; return 0; }
