@@ -329,15 +329,18 @@ VERBS_PRIVATE_NEWEST(ibv_cmd_create_cq_ex2);
  *
  * ibv_cmd_create_cq_ex2() without driver attributes; same arguments.
  */
-IBV_EXPORT int ibv_cmd_create_cq_ex(
-	struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
-	struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq,
-	struct ibv_create_cq_ex *cmd, size_t cmd_size,
-	struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size,
-	uint32_t cmd_flags)
+IBV_EXPORT int ibv_cmd_create_cq_ex(struct ibv_context *context,
+				    const struct ibv_cq_init_attr_ex *cq_attr,
+				    struct verbs_create_cq_prov_attr *prov_attr,
+				    struct verbs_cq *cq,
+				    struct ibv_create_cq_ex *cmd,
+				    size_t cmd_size,
+				    struct ib_uverbs_ex_create_cq_resp *resp,
+				    size_t resp_size, uint32_t cmd_flags)
 {
 	return ibv_cmd_create_cq_ex2(context, cq_attr, prov_attr, cq, cmd,
-				     cmd_size, resp, resp_size, cmd_flags, NULL);
+				     cmd_size, resp, resp_size, cmd_flags,
+				     NULL);
 }
 VERBS_PRIVATE_NEWEST(ibv_cmd_create_cq_ex);
 

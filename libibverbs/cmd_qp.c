@@ -444,14 +444,12 @@ VERBS_PRIVATE_EXPORT(ibv_cmd_create_qp_ex);
  * QP_CREATE ioctl. As for CQs, the write() form is taken without the
  * method only when every attribute of @driver is optional.
  */
-IBV_EXPORT int ibv_cmd_create_qp_ex2(struct ibv_context *context,
-				     struct verbs_qp *qp,
-				     struct ibv_qp_init_attr_ex *qp_attr,
-				     struct ibv_create_qp_ex *cmd,
-				     size_t cmd_size,
-				     struct ib_uverbs_ex_create_qp_resp *resp,
-				     size_t resp_size,
-				     struct ibv_command_buffer *driver)
+IBV_EXPORT int
+ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
+		      struct ibv_qp_init_attr_ex *qp_attr,
+		      struct ibv_create_qp_ex *cmd, size_t cmd_size,
+		      struct ib_uverbs_ex_create_qp_resp *resp,
+		      size_t resp_size, struct ibv_command_buffer *driver)
 {
 	const uint64_t known = QP_INIT_BASIC | IBV_QP_INIT_ATTR_CREATE_FLAGS |
 			       IBV_QP_INIT_ATTR_MAX_TSO_HEADER |

@@ -403,9 +403,11 @@ int parse_driver_config_dir(const char *dir)
  * directory of any release's providers is loaded from.
  */
 #define PLUGIN_SUFFIX(pabi) "-rdmav" VERBS_STR(pabi) ".so",
+/* clang-format off */
 static const char *const plugin_suffixes_oldest_first[] = {
 	IBV_FOR_EACH_PABI(PLUGIN_SUFFIX)
 };
+/* clang-format on */
 #undef PLUGIN_SUFFIX
 #define N_SUFFIXES ARRAY_SIZE(plugin_suffixes_oldest_first)
 

@@ -3,7 +3,6 @@
 # releases/table for shell scripts. Source it, then:
 #   release_list            the releases, oldest first, one a line
 #   release_oldest, release_newest
-#   release_of_suite S      the release suite S ships (else the newest)
 #   release_field R FIELD   FIELD (debian suite abi pabi kernel qp_ex
 #                           dmabuf) of R;
 #                           fails, saying so, for a release not in the table
@@ -29,14 +28,6 @@ release_oldest()
 release_newest()
 {
 	release_list | tail -n 1
-}
-
-# release_of_suite SUITE: the release of the table SUITE ships, or the
-# newest when the table names no release of SUITE.
-release_of_suite()
-{
-	awk -v s="$1" '/^[0-9]/ && $3 == s { r = $1 } END { print r }' \
-		"$RELEASE_TABLE" | grep . || release_newest
 }
 
 release_field()
