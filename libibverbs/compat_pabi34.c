@@ -34,10 +34,14 @@
 void compat_pabi34_ops(struct verbs_context_ops *out,
 		       const struct verbs_context_ops_34 *in)
 {
-#define OP_COPY34(abi, ret, name, params) OP_IN34_##abi(out->name = in->name;)
-	*out = (struct verbs_context_ops){ 0 };
+	/* Each member once: ABI 34's copied, the later ABIs' NULL. */
+#define OP_COPY34_ALL(name) out->name = in->name;
+#define OP_COPY34_65(name) out->name = NULL;
+#define OP_COPY34(abi, ret, name, params) OP_COPY34_##abi(name)
 	VERBS_CONTEXT_OPS(OP_COPY34)
 #undef OP_COPY34
+#undef OP_COPY34_65
+#undef OP_COPY34_ALL
 }
 
 static struct verbs_context *newest(struct verbs_context *vctx)

@@ -33,7 +33,8 @@
 
 static int verbs_init_context(struct verbs_context *vctx,
 			      struct ibv_device *device, int cmd_fd,
-			      uint32_t driver_id)
+			      uint32_t driver_id,
+			      const struct provider_abi *abi)
 {
 	struct ibv_context *ctx = &vctx->context;
 
@@ -50,7 +51,7 @@ static int verbs_init_context(struct verbs_context *vctx,
 	if (!vctx->priv)
 		return ENOMEM;
 	vctx->priv->driver_id = driver_id;
-	vctx->priv->abi = drivers_abi(verbs_get_device(device)->ops);
+	vctx->priv->abi = *abi;
 	/* A provider of an older provider ABI embeds fewer slots. */
 	vctx->sz = sizeof(*vctx) - vctx_growth(vctx->priv->abi.pabi);
 	verbs_set_ops(vctx, &verbs_dummy_ops);
@@ -72,6 +73,7 @@ IBV_EXPORT void *_verbs_init_and_alloc_context(
 	struct ibv_device *device, int cmd_fd, size_t alloc_size,
 	struct verbs_context *context_offset, uint32_t driver_id)
 {
+	struct provider_abi abi = drivers_abi(verbs_get_device(device)->ops);
 	struct verbs_context *vctx;
 	void *drv;
 	int ret;
@@ -85,10 +87,9 @@ IBV_EXPORT void *_verbs_init_and_alloc_context(
 	 * @context_offset is where the provider's own layout starts; a
 	 * provider of an older ABI lacks the newest slots in front of it.
 	 */
-	vctx = vctx_from_provider(
-		(char *)drv + (uintptr_t)context_offset,
-		drivers_abi(verbs_get_device(device)->ops).pabi);
-	ret = verbs_init_context(vctx, device, cmd_fd, driver_id);
+	vctx = vctx_from_provider((char *)drv + (uintptr_t)context_offset,
+				  abi.pabi);
+	ret = verbs_init_context(vctx, device, cmd_fd, driver_id, &abi);
 	if (ret)
 		goto err_free;
 	return drv;

@@ -78,7 +78,8 @@ static void register_one(const struct verbs_device_ops *ops, unsigned int pabi)
 	}
 	d->ops = ops;
 	d->pabi = pabi;
-	*drivers_tail = d;
+	/* Published whole: drivers_abi() walks the list without the lock. */
+	__atomic_store_n(drivers_tail, d, __ATOMIC_RELEASE);
 	drivers_tail = &d->next;
 	registry_gen++;
 	pthread_mutex_unlock(&registry_lock);
@@ -113,14 +114,28 @@ IBV_EXPORT void verbs_register_driver(const struct verbs_device_ops *ops)
 	drivers_register(ops, IBVERBS_PRIVATE_ABI);
 }
 
+/* The registered driver of @ops, found without the registry lock. */
+static struct driver *driver_of(const struct verbs_device_ops *ops)
+{
+	struct driver *d = __atomic_load_n(&drivers, __ATOMIC_ACQUIRE);
+
+	while (d && d->ops != ops)
+		d = __atomic_load_n(&d->next, __ATOMIC_ACQUIRE);
+	return d;
+}
+
+/*
+ * Every context open asks, several times: once known, the answer is read
+ * without the lock (abi_known is stored after abi, with release order).
+ */
 struct provider_abi drivers_abi(const struct verbs_device_ops *ops)
 {
+	struct driver *d = driver_of(ops);
 	struct provider_abi abi;
-	struct driver *d;
 
+	if (d && __atomic_load_n(&d->abi_known, __ATOMIC_ACQUIRE))
+		return d->abi;
 	pthread_mutex_lock(&registry_lock);
-	for (d = drivers; d && d->ops != ops; d = d->next)
-		;
 	if (d && d->abi_known) {
 		abi = d->abi;
 	} else {
@@ -129,7 +144,7 @@ struct provider_abi drivers_abi(const struct verbs_device_ops *ops)
 		abi.pabi = d ? d->pabi : IBVERBS_PRIVATE_ABI;
 		if (d) {
 			d->abi = abi;
-			d->abi_known = true;
+			__atomic_store_n(&d->abi_known, true, __ATOMIC_RELEASE);
 		}
 	}
 	pthread_mutex_unlock(&registry_lock);
