@@ -44,24 +44,19 @@
 			priv->name = vctx->name = ops->name; \
 	} while (0)
 /*
- * A slot newer than some provider ABI: the struct verbs_context that a
- * provider of an older ABI embeds ends before it (its sz says so), and
- * the memory there is the provider's own.
+ * A slot of the newest provider ABI's six on top of struct verbs_context:
+ * the struct that a provider of an older ABI embeds ends before them (its
+ * sz says so), and the memory there is the provider's own. @full: the
+ * context has them all.
  */
-#define SET_VCTX_NEW(name)                                                  \
-	do {                                                                \
-		if (ops->name) {                                            \
-			priv->name = ops->name;                             \
-			if (vctx_has(vctx,                                  \
-				     offsetof(struct verbs_context, name))) \
-				vctx->name = ops->name;                     \
-		}                                                           \
+#define SET_VCTX_NEW(name, full)                        \
+	do {                                            \
+		if (ops->name) {                        \
+			priv->name = ops->name;         \
+			if (full)                       \
+				vctx->name = ops->name; \
+		}                                       \
 	} while (0)
-
-static bool vctx_has(const struct verbs_context *vctx, size_t slot)
-{
-	return vctx->sz >= sizeof(*vctx) - slot;
-}
 
 /* Ops reached by inline functions through struct ibv_context_ops. */
 static void set_ctx_ops(struct verbs_context *vctx,
@@ -85,13 +80,14 @@ static void set_vctx_ops(struct verbs_context *vctx,
 			 const struct verbs_context_ops *ops)
 {
 	struct verbs_context_ops *priv = &vctx->priv->ops;
+	const bool full = vctx->sz >= sizeof(*vctx);
 
-	SET_VCTX_NEW(alloc_buf);
-	SET_VCTX_NEW(alloc_dmah);
-	SET_VCTX_NEW(dealloc_dmah);
-	SET_VCTX_NEW(dm_export_dmabuf_fd);
-	SET_VCTX_NEW(free_buf);
-	SET_VCTX_NEW(reg_mr_ex);
+	SET_VCTX_NEW(alloc_buf, full);
+	SET_VCTX_NEW(alloc_dmah, full);
+	SET_VCTX_NEW(dealloc_dmah, full);
+	SET_VCTX_NEW(dm_export_dmabuf_fd, full);
+	SET_VCTX_NEW(free_buf, full);
+	SET_VCTX_NEW(reg_mr_ex, full);
 	SET_VCTX(advise_mr);
 	SET_VCTX(alloc_dm);
 	SET_VCTX(alloc_null_mr);
