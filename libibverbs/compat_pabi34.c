@@ -27,6 +27,7 @@
 #include "driver.h"
 #include "drivers.h"
 #include "export.h"
+#include "ops.h"
 
 #define OLD_ABI 34
 #define OLD_NODE VERBS_PRIVATE_NODE(OLD_ABI)
@@ -34,9 +35,9 @@
 void compat_pabi34_ops(struct verbs_context_ops *out,
 		       const struct verbs_context_ops_34 *in)
 {
-	/* Each member once: ABI 34's copied, the later ABIs' NULL. */
+	/* ABI 34's members; the later ABIs' are left for the caller. */
 #define OP_COPY34_ALL(name) out->name = in->name;
-#define OP_COPY34_65(name) out->name = NULL;
+#define OP_COPY34_65(name)
 #define OP_COPY34(abi, ret, name, params) OP_COPY34_##abi(name)
 	VERBS_CONTEXT_OPS(OP_COPY34)
 #undef OP_COPY34
@@ -63,8 +64,9 @@ void verbs_set_ops_34(struct verbs_context *vctx,
 {
 	struct verbs_context_ops all;
 
+	/* ops_set_older() reads none of the members ABI 34 lacks. */
 	compat_pabi34_ops(&all, ops);
-	verbs_set_ops(newest(vctx), &all);
+	ops_set_older(newest(vctx), &all);
 }
 
 IBV_EXPORT void verbs_uninit_context_34(struct verbs_context *vctx);

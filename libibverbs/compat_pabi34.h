@@ -17,7 +17,7 @@ struct verbs_context_ops_34 {
 	VERBS_CONTEXT_OPS(OP_MEMBER34)
 };
 
-/* @out gets every op of @in, at its member; the ops of later ABIs NULL. */
+/* @out gets every op of @in, at its member; the later ABIs' are not set. */
 void compat_pabi34_ops(struct verbs_context_ops *out,
 		       const struct verbs_context_ops_34 *in);
 

@@ -80,14 +80,7 @@ static void set_vctx_ops(struct verbs_context *vctx,
 			 const struct verbs_context_ops *ops)
 {
 	struct verbs_context_ops *priv = &vctx->priv->ops;
-	const bool full = vctx->sz >= sizeof(*vctx);
 
-	SET_VCTX_NEW(alloc_buf, full);
-	SET_VCTX_NEW(alloc_dmah, full);
-	SET_VCTX_NEW(dealloc_dmah, full);
-	SET_VCTX_NEW(dm_export_dmabuf_fd, full);
-	SET_VCTX_NEW(free_buf, full);
-	SET_VCTX_NEW(reg_mr_ex, full);
 	SET_VCTX(advise_mr);
 	SET_VCTX(alloc_dm);
 	SET_VCTX(alloc_null_mr);
@@ -141,12 +134,10 @@ static void set_priv_ops(struct verbs_context *vctx,
 	SET_COMPAT(create_ah);
 	SET_COMPAT(create_cq);
 	SET_COMPAT(create_qp);
-	SET_PRIV(create_comp_cntr);
 	SET_COMPAT(create_srq);
 	SET_COMPAT(dealloc_pd);
 	SET_COMPAT(dereg_mr);
 	SET_COMPAT(destroy_ah);
-	SET_PRIV(destroy_comp_cntr);
 	SET_COMPAT(destroy_cq);
 	SET_COMPAT(destroy_qp);
 	SET_COMPAT(destroy_srq);
@@ -155,30 +146,50 @@ static void set_priv_ops(struct verbs_context *vctx,
 	SET_PRIV(import_dm);
 	SET_PRIV(import_mr);
 	SET_PRIV(import_pd);
-	SET_PRIV(inc_comp_cntr);
-	SET_PRIV(inc_err_comp_cntr);
 	SET_COMPAT(modify_qp);
 	SET_COMPAT(modify_srq);
-	SET_PRIV(qp_attach_comp_cntr);
-	SET_PRIV(query_comp_cntr_caps);
 	SET_PRIV(query_ece);
 	SET_PRIV(query_port);
-	SET_PRIV(query_port_speed);
 	SET_COMPAT(query_qp);
 	SET_PRIV(query_qp_data_in_order);
 	SET_COMPAT(query_srq);
-	SET_PRIV(read_comp_cntr);
-	SET_PRIV(read_err_comp_cntr);
 	SET_PRIV(reg_dmabuf_mr);
 	SET_COMPAT(reg_mr);
 	SET_COMPAT(rereg_mr);
 	SET_COMPAT(resize_cq);
-	SET_PRIV(set_comp_cntr);
 	SET_PRIV(set_ece);
-	SET_PRIV(set_err_comp_cntr);
 	SET_PRIV(unimport_dm);
 	SET_PRIV(unimport_mr);
 	SET_PRIV(unimport_pd);
+}
+
+/*
+ * The ops provider ABI 65 added; a table of an older ABI has none of them
+ * (compat_pabi34.c skips this part).
+ */
+static void set_abi65_ops(struct verbs_context *vctx,
+			  const struct verbs_context_ops *ops)
+{
+	struct verbs_context_ops *priv = &vctx->priv->ops;
+	const bool full = vctx->sz >= sizeof(*vctx);
+
+	SET_VCTX_NEW(alloc_buf, full);
+	SET_VCTX_NEW(alloc_dmah, full);
+	SET_PRIV(create_comp_cntr);
+	SET_VCTX_NEW(dealloc_dmah, full);
+	SET_PRIV(destroy_comp_cntr);
+	SET_VCTX_NEW(dm_export_dmabuf_fd, full);
+	SET_VCTX_NEW(free_buf, full);
+	SET_PRIV(inc_comp_cntr);
+	SET_PRIV(inc_err_comp_cntr);
+	SET_PRIV(qp_attach_comp_cntr);
+	SET_PRIV(query_comp_cntr_caps);
+	SET_PRIV(query_port_speed);
+	SET_PRIV(read_comp_cntr);
+	SET_PRIV(read_err_comp_cntr);
+	SET_VCTX_NEW(reg_mr_ex, full);
+	SET_PRIV(set_comp_cntr);
+	SET_PRIV(set_err_comp_cntr);
 }
 
 /**
@@ -190,8 +201,16 @@ static void set_priv_ops(struct verbs_context *vctx,
 IBV_EXPORT void verbs_set_ops(struct verbs_context *vctx,
 			      const struct verbs_context_ops *ops)
 {
+	ops_set_older(vctx, ops);
+	set_abi65_ops(vctx, ops);
+}
+VERBS_PRIVATE_NEWEST(verbs_set_ops);
+
+/* verbs_set_ops() without the members provider ABI 65 added. */
+void ops_set_older(struct verbs_context *vctx,
+		   const struct verbs_context_ops *ops)
+{
 	set_ctx_ops(vctx, ops);
 	set_vctx_ops(vctx, ops);
 	set_priv_ops(vctx, ops);
 }
-VERBS_PRIVATE_NEWEST(verbs_set_ops);

@@ -11,4 +11,11 @@
 /* Every slot fails with EOPNOTSUPP, so no inline verb calls through NULL. */
 extern const struct verbs_context_ops verbs_dummy_ops;
 
+/*
+ * verbs_set_ops() for a table of provider ABI 34, converted: the members
+ * ABI 65 added are neither read nor set (compat_pabi34.c).
+ */
+void ops_set_older(struct verbs_context *vctx,
+		   const struct verbs_context_ops *ops);
+
 #endif
