@@ -961,6 +961,12 @@ __asm__(_verbs_pabi_names(VERBS_PROVIDER_ABI)(VERBS_BIND_TO_PABI));
  * functions take fewer arguments. The provider's source calls them with
  * the arguments above all the same; what ABI 34 cannot carry fails with
  * EOPNOTSUPP before anything is sent.
+ *
+ * The old functions are declared under names of their own, labelled with
+ * the real symbol; the wrappers are reached through macros. A static
+ * function named like the symbol would share its assembler name, and a
+ * compiler may then bind the call inside the wrapper to the wrapper
+ * itself (clang does).
  */
 int verbs_abi34_cmd_get_context(struct verbs_context *context,
 				struct ibv_get_context *cmd, size_t cmd_size,
@@ -989,10 +995,10 @@ static inline int verbs_abi34_refuse(void)
 	return EOPNOTSUPP;
 }
 
-static inline int
-ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd,
-		    size_t cmd_size, struct ibv_fd_arr *fd_arr,
-		    struct ib_uverbs_get_context_resp *resp, size_t resp_size)
+static inline int verbs_abi34_call_get_context(
+	struct verbs_context *context, struct ibv_get_context *cmd,
+	size_t cmd_size, struct ibv_fd_arr *fd_arr,
+	struct ib_uverbs_get_context_resp *resp, size_t resp_size)
 {
 	if (fd_arr && fd_arr->count)
 		return verbs_abi34_refuse();
@@ -1000,13 +1006,12 @@ ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd,
 					   resp_size);
 }
 
-static inline int
-ibv_cmd_create_cq_ex(struct ibv_context *context,
-		     const struct ibv_cq_init_attr_ex *cq_attr,
-		     struct verbs_create_cq_prov_attr *prov_attr,
-		     struct verbs_cq *cq, struct ibv_create_cq_ex *cmd,
-		     size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp,
-		     size_t resp_size, uint32_t cmd_flags)
+static inline int verbs_abi34_call_create_cq_ex(
+	struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
+	struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq,
+	struct ibv_create_cq_ex *cmd, size_t cmd_size,
+	struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size,
+	uint32_t cmd_flags)
 {
 	if (prov_attr || (cmd_flags & ~CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX))
 		return verbs_abi34_refuse();
@@ -1014,7 +1019,7 @@ ibv_cmd_create_cq_ex(struct ibv_context *context,
 					    resp, resp_size, cmd_flags);
 }
 
-static inline int ibv_cmd_create_cq_ex2(
+static inline int verbs_abi34_call_create_cq_ex2(
 	struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
 	struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq,
 	struct ibv_create_cq_ex *cmd, size_t cmd_size,
@@ -1028,18 +1033,22 @@ static inline int ibv_cmd_create_cq_ex2(
 					     cmd_flags, driver);
 }
 
-static inline int
-ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
-		      struct ibv_qp_init_attr_ex *qp_attr,
-		      struct ibv_create_qp_ex *cmd, size_t cmd_size,
-		      struct ib_uverbs_ex_create_qp_resp *resp,
-		      size_t resp_size, struct ibv_command_buffer *driver)
+static inline int verbs_abi34_call_create_qp_ex2(
+	struct ibv_context *context, struct verbs_qp *qp,
+	struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd,
+	size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp,
+	size_t resp_size, struct ibv_command_buffer *driver)
 {
 	if (driver)
 		return verbs_abi34_refuse();
 	return verbs_abi34_cmd_create_qp_ex2(context, qp, qp_attr, cmd,
 					     cmd_size, resp, resp_size);
 }
+
+#define ibv_cmd_get_context verbs_abi34_call_get_context
+#define ibv_cmd_create_cq_ex verbs_abi34_call_create_cq_ex
+#define ibv_cmd_create_cq_ex2 verbs_abi34_call_create_cq_ex2
+#define ibv_cmd_create_qp_ex2 verbs_abi34_call_create_qp_ex2
 #endif
 
 /* Set from RDMAV_ALLOW_DISASSOC_DESTROY at library initialisation. */
