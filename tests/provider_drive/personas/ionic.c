@@ -13,9 +13,12 @@
  * of the CMB the provider asks for, as on a device without it). The
  * doorbell page is the driver's first mmap entry; CQ and QP ids follow
  * from the fake's handles. ionic has no SRQ: the drive leaves it out.
+ * Beyond the steps, libionic's udma calls and the data path, with the
+ * doorbells its posts ring on that page.
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "t_drive.h"
@@ -177,11 +180,63 @@ static int create_ah(struct t_uv_cmd *cmd)
 	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
-/* Beyond the steps: the data path, the QP as the kernel says it. */
+/* Where the provider mapped the doorbell page, for the dv hook. */
+static const uint64_t *dbell_page;
+
+static void ionic_mmap(uint64_t offset, void *addr, size_t len)
+{
+	if (offset == IONIC_DBELL_KEY) {
+		dbell_page = addr;
+		t_uv_name("dbell", addr, len);
+	}
+}
+
+/*
+ * The doorbell registers of the page, one 64-bit word per queue type:
+ * a ring writes the queue's id and its new producer index to its type's.
+ */
+static void note_doorbells(const char *when)
+{
+	char what[32];
+
+	if (!dbell_page)
+		return;
+	snprintf(what, sizeof(what), "dbell(%s)", when);
+	t_uv_dump(what, dbell_page, 4 * sizeof(*dbell_page));
+}
+
+/* libionic's own calls: the context's and the PD's udma pipelines. */
+static void udma(const struct t_objs *o)
+{
+	uint8_t (*ctx_count)(struct ibv_context *) =
+		t_dv_sym("libionic.so.1", "ionic_dv_ctx_get_udma_count");
+	uint8_t (*ctx_mask)(struct ibv_context *) =
+		t_dv_sym("libionic.so.1", "ionic_dv_ctx_get_udma_mask");
+	uint8_t (*pd_mask)(struct ibv_pd *) =
+		t_dv_sym("libionic.so.1", "ionic_dv_pd_get_udma_mask");
+	int (*pd_set)(struct ibv_pd *, uint8_t) =
+		t_dv_sym("libionic.so.1", "ionic_dv_pd_set_udma_mask");
+
+	if (!ctx_count || !ctx_mask || !pd_mask || !pd_set || !o->pd)
+		return;
+	t_uv_note("udma count=%u mask=%x pd_mask=%x", ctx_count(o->ctx),
+		  ctx_mask(o->ctx), pd_mask(o->pd));
+	/* A pipeline the device lacks is refused; the one it has is not. */
+	t_uv_note("pd_set_udma_mask(2) ret=%d", pd_set(o->pd, 2));
+	t_uv_note("pd_set_udma_mask(1) ret=%d", pd_set(o->pd, 1));
+}
+
+/*
+ * Beyond the steps: the udma calls, the data path with the doorbells it
+ * rang, the QP as the kernel says it.
+ */
 static void ionic_dv(const struct t_objs *o)
 {
+	udma(o);
+	note_doorbells("before");
 	if (o->qp && o->cq)
 		t_data_path(o);
+	note_doorbells("after");
 	if (o->qp)
 		t_query_qp(o->qp);
 }
@@ -203,5 +258,6 @@ const struct t_persona t_persona_ionic = {
 		[T_V_CREATE_AH] = create_ah,
 	},
 	.driver.mask_in = ionic_mask_in,
+	.driver.mmap = ionic_mmap,
 	.dv = ionic_dv,
 };
