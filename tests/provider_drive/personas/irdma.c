@@ -108,7 +108,11 @@ const struct t_persona t_persona_irdma = {
 	.abi = 5,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	/* irdma 44 has neither create_qp_ex nor SRQs. */
+	/*
+	 * irdma has no create_qp_ex, and no SRQ on this device: 65.0's
+	 * makes SRQs where the kernel says IRDMA_FEATURE_SRQ in the
+	 * context, which irdma does for GEN_3 devices, not for an E810.
+	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_QP_EX | T_STEP_SRQ),
 	.answers = {
 		[T_V_GET_CONTEXT] = get_context,
