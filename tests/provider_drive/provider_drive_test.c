@@ -269,9 +269,19 @@ int main(void)
 	}
 	if (!find_plugins())
 		return 1;
-	for (unsigned int i = 0; i < t_npersonas; i++)
+	for (unsigned int i = 0; i < t_npersonas; i++) {
 		if (chosen(i))
 			names[n++] = t_personas[i]->name;
+		/*
+		 * Said once, by the parent of a whole run: no persona goes
+		 * missing unseen.
+		 */
+		else if (!shipped[i] && !getenv("T_UV_RECORD") &&
+			 !getenv("T_DRIVE_ONLY"))
+			printf("not driven: %s, whose plugin %s lacks\n",
+			       t_personas[i]->name,
+			       getenv("IBV_REFERENCE_PROVIDERS"));
+	}
 	if (!n) {
 		fprintf(stderr, "skip: no persona's plugin in %s\n",
 			getenv("IBV_REFERENCE_PROVIDERS"));
