@@ -4,7 +4,7 @@
 #   release_list            the releases, oldest first, one a line
 #   release_oldest, release_newest
 #   release_field R FIELD   FIELD (debian suite abi pabi kernel qp_ex
-#                           dmabuf) of R;
+#                           dmabuf group) of R;
 #                           fails, saying so, for a release not in the table
 #   release_plugin_suffix   -rdmav<pabi>.so of the plugins this tree builds
 #   release_plugin_suffix_of R   the same for release R
@@ -42,6 +42,7 @@ release_field()
 	kernel) col=6 ;;
 	qp_ex) col=7 ;;
 	dmabuf) col=8 ;;
+	group) col=9 ;;
 	*)
 		echo "release_field: no column '$2' in $RELEASE_TABLE" >&2
 		return 2
