@@ -51,6 +51,7 @@ static const char *only_plugin(int pabi)
 	snprintf(to, sizeof(to), "%s/libtestprov-rdmav%d.so", d, pabi);
 	T_CHECK(symlink(from, to) == 0);
 	snprintf(dir, sizeof(dir), "%s/libtestprov", d);
+	free(d);
 	return dir;
 }
 
@@ -83,6 +84,7 @@ static int sc_provider_abi(void *arg)
 	setenv("RDMAV_DRIVERS", only_plugin(pabi), 1);
 	/* Its node is /dev/null: the provider sends no command. */
 	t_sysfs_add(root, &T_DEV(0, .maj = 1, .min = 3));
+	free(root); /* SYSFS_PATH holds its own copy */
 	list = ibv_get_device_list(&n);
 	T_CHECK(list && n == 1);
 	ctx = ibv_open_device(list[0]);

@@ -41,6 +41,18 @@
 #define T_LOG(quiet, line) T_CHECK(!t_expect_log((quiet) ? NULL : (line)))
 
 /*
+ * Under AddressSanitizer (scripts/test), an allocation the C library
+ * would refuse with ENOMEM aborts the program instead, unless told to
+ * return NULL as libc does: scenario_default asks for 2^62 bytes. The
+ * options of ASAN_OPTIONS still apply on top of this one.
+ */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
+/*
  * A provider without alloc_buf: page-aligned memory of the C library,
  * registrable by address (no dma-buf, so nothing to export), and the
  * handle tells the PD it was allocated for. Its failure is worded.
