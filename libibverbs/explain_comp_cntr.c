@@ -20,17 +20,7 @@
 void explain_comp_cntr_null(struct ibv_context *ctx, const char *verb,
 			    const char *what)
 {
-	int saved;
-	struct line l;
-
-	if (!explain_enabled())
-		return;
-	saved = errno;
-	line_start(&l);
-	line_clause(&l);
-	line_add(&l, "%s is NULL", what);
-	line_emit(ctx, verb, &l);
-	errno = saved;
+	explain_one(ctx, verb, "%s is NULL", what);
 }
 
 void explain_query_comp_cntr_caps(struct ibv_context *ctx, size_t caps_size,
