@@ -21,6 +21,7 @@
 #include "cmd_device.h"
 #include "context_priv.h"
 #include "driver.h"
+#include "explain.h"
 #include "export.h"
 #include "verbs_device.h"
 
@@ -94,10 +95,14 @@ int ibv_query_port(struct ibv_context *context, uint8_t port_num,
 IBV_EXPORT int ibv_query_port_speed(struct ibv_context *context,
 				    uint32_t port_num, uint64_t *port_speed)
 {
+	int ret;
+
 	if (!context || !port_speed)
 		return EINVAL;
-	return get_ops(context)->query_port_speed(context, port_num,
-						  port_speed);
+	ret = get_ops(context)->query_port_speed(context, port_num, port_speed);
+	if (ret)
+		explain_query_port_speed(context, port_num, ret);
+	return ret;
 }
 
 /**
