@@ -23,6 +23,7 @@
 #include "env.h"
 #include "export.h"
 #include "log.h"
+#include "provider_rules.h"
 #include "sysfs.h"
 #include "util.h"
 
@@ -594,18 +595,6 @@ static bool fnmatch_table(const struct verbs_match_ent *ent, const char *s,
 	return !fnmatch(pattern, s, 0);
 }
 
-/* Read once per device, on the first provider that needs it. */
-static bool read_modalias(struct verbs_sysfs_dev *sd)
-{
-	if (sd->flags & VSYSFS_READ_MODALIAS)
-		return sd->modalias[0] != '\0';
-	sd->flags |= VSYSFS_READ_MODALIAS;
-	if (ibv_read_ibdev_sysfs_file(sd->modalias, sizeof(sd->modalias), sd,
-				      "device/modalias") <= 0)
-		sd->modalias[0] = '\0';
-	return sd->modalias[0] != '\0';
-}
-
 /* Table match in three passes: driver id, then name, then modalias. */
 const struct verbs_match_ent *match_table(const struct verbs_match_ent *t,
 					  struct verbs_sysfs_dev *sd)
@@ -622,7 +611,7 @@ const struct verbs_match_ent *match_table(const struct verbs_match_ent *t,
 		for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
 			if (fnmatch_table(e, name, false))
 				return e;
-	if (!read_modalias(sd))
+	if (!sysfs_dev_modalias(sd))
 		return NULL;
 	for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
 		if (fnmatch_table(e, sd->modalias, true))
