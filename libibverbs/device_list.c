@@ -328,6 +328,56 @@ static void settle(struct dev_entry *ent, void *arg)
 	st->unmatched |= ent->state != ENT_READY;
 }
 
+/* Loads the providers the rules name for an unmatched device. */
+static void load_named(struct dev_entry *ent, void *arg)
+{
+	struct discovery_stats *st = arg;
+
+	if (ent->state != ENT_READY && load_drivers_for(ent->sysfs) == ENOMEM)
+		st->out_of_memory = true;
+}
+
+/* Tries the unmatched devices again, noting whether any still is. */
+static void rematch_again(struct dev_entry *ent, void *arg)
+{
+	struct discovery_stats *st = arg;
+
+	rematch(ent, st);
+	st->unmatched |= ent->state != ENT_READY;
+}
+
+/*
+ * After a load: whether some device still needs a provider. A device
+ * left out for want of memory fails the call, and the next one tries it
+ * again: it is no reason to load more.
+ */
+static bool still_unmatched(struct discovery_stats *st, int ret)
+{
+	if (ret == ENOMEM)
+		st->out_of_memory = true;
+	drv_gen = drivers_generation();
+	st->unmatched = false;
+	for_each_entry(rematch_again, st);
+	return st->unmatched && !st->out_of_memory;
+}
+
+/*
+ * Providers are loaded only when some device still needs one: first
+ * those the user named in RDMAV_DRIVERS, then those the kernel's word on
+ * each unmatched device points to (drivers.c), and only then every other
+ * configured provider, so that no device any provider would take goes
+ * without.
+ */
+static void load_providers(struct discovery_stats *st)
+{
+	if (!still_unmatched(st, load_drivers_env()))
+		return;
+	for_each_entry(load_named, st);
+	if (!still_unmatched(st, 0))
+		return;
+	still_unmatched(st, load_drivers());
+}
+
 /* Counts what stays unmatched, warning once per device if asked to. */
 static void count_unmatched(struct dev_entry *ent, void *arg)
 {
@@ -387,13 +437,8 @@ static int refresh(struct discovery_stats *st)
 		visit(&scan, &scan.ent[i], st);
 	scan_release(&scan);
 	for_each_entry(settle, st);
-	/* Providers are loaded only when some device still needs one. */
-	if (st->unmatched && !drivers_loaded()) {
-		if (load_drivers() == ENOMEM)
-			st->out_of_memory = true;
-		drv_gen = drivers_generation();
-		for_each_entry(rematch, st);
-	}
+	if (st->unmatched && !drivers_loaded() && !st->out_of_memory)
+		load_providers(st);
 	for_each_entry(count_unmatched, st);
 	return 0;
 }

@@ -32,32 +32,46 @@ struct driver {
 	struct driver *next;
 	/* The provider ABI it registered through (verbs_register_driver_<N>). */
 	unsigned int pabi;
+	/* The rank of the name that loaded it; 0: linked in, or loaded by others. */
+	unsigned int rank;
 	/* Its layouts, found when a context is first opened with it. */
 	bool abi_known;
 	struct provider_abi abi;
 };
 
-/* Providers in registration order; appended to by constructors. */
+/*
+ * Providers in the order of the names that loaded them, which is the
+ * order they are tried in: plug-ins are loaded as devices need them, so
+ * a provider named early in the configuration may come after one named
+ * late, and must still win a device both claim.
+ */
 static struct driver *drivers;
-static struct driver **drivers_tail = &drivers;
 static unsigned int registry_gen;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The rank of the name this thread is loading; see register_one(). */
+static __thread unsigned int loading_rank;
 
 /* Names of providers to load, from the environment and the config dir. */
 struct driver_name {
 	char *name;
 	bool from_env;
+	bool tried;
+	unsigned int rank; /* its place in the list, from 1 */
+	provider_set provider; /* what the rules know it as; 0: nothing */
 	struct driver_name *next;
 };
 static struct driver_name *driver_names;
-static bool loaded;
+/* The names were read; every one was tried. */
+static bool configured, loaded;
 /* An allocation failed while load_drivers() read the names. */
 static bool short_of_memory;
 
 /*
  * Providers register from ELF constructors, run by dlopen() on whatever
  * thread loads them; the generation tells the device list that devices it
- * could not match before deserve another try.
+ * could not match before deserve another try. A provider takes its place
+ * by the rank of the name being loaded on this thread (load_driver()),
+ * behind those of equal rank: one plug-in may register several.
  */
 static void register_one(const struct verbs_device_ops *ops, unsigned int pabi)
 {
@@ -68,7 +82,7 @@ static void register_one(const struct verbs_device_ops *ops, unsigned int pabi)
 	 */
 	static struct driver pool[64];
 	static unsigned int pooled;
-	struct driver *d;
+	struct driver *d, **pos;
 
 	pthread_mutex_lock(&registry_lock);
 	d = pooled < ARRAY_SIZE(pool) ? &pool[pooled++] : calloc(1, sizeof(*d));
@@ -79,9 +93,13 @@ static void register_one(const struct verbs_device_ops *ops, unsigned int pabi)
 	}
 	d->ops = ops;
 	d->pabi = pabi;
+	d->rank = loading_rank;
+	for (pos = &drivers; *pos && (*pos)->rank <= d->rank;
+	     pos = &(*pos)->next)
+		;
+	d->next = *pos;
 	/* Published whole: drivers_abi() walks the list without the lock. */
-	__atomic_store_n(drivers_tail, d, __ATOMIC_RELEASE);
-	drivers_tail = &d->next;
+	__atomic_store_n(pos, d, __ATOMIC_RELEASE);
 	registry_gen++;
 	pthread_mutex_unlock(&registry_lock);
 }
@@ -163,6 +181,7 @@ unsigned int drivers_generation(void)
 	return gen;
 }
 
+/* Whether every configured provider was tried: nothing is left to load. */
 bool drivers_loaded(void)
 {
 	return loaded;
@@ -488,10 +507,11 @@ static void report_load_failure(const struct driver_name *dn, const char *why)
  * loader's search path. Loading is enough: the provider's constructor
  * registers it.
  */
-static void load_driver(const struct driver_name *dn)
+static void load_driver(struct driver_name *dn)
 {
 	char why[512] = "";
 
+	dn->tried = true;
 	if (is_registered(dn->name))
 		return;
 	if (!name_fits(dn->name)) {
@@ -501,31 +521,32 @@ static void load_driver(const struct driver_name *dn)
 		report_load_failure(dn, why);
 		return;
 	}
+	loading_rank = dn->rank;
 	if (dn->name[0] == '/') {
 		if (try_dlopen(dn->name, "", why, sizeof(why)))
-			return;
+			goto out;
 	} else if (try_dlopen(VERBS_PROVIDER_DIR "/lib", dn->name, why,
 			      sizeof(why)) ||
 		   try_dlopen("lib", dn->name, why, sizeof(why))) {
-		return;
+		goto out;
 	}
 	report_load_failure(dn, why);
+out:
+	loading_rank = 0;
 }
-#endif
 
 /*
- * Loads every configured provider, once per process. Static builds load
- * nothing: their providers were linked in and registered by constructors.
+ * Reads RDMAV_DRIVERS and the config files, once per process; each name
+ * gets its rank (the environment's first) and what the rules know it as.
  */
-int load_drivers(void)
+static int read_names(void)
 {
 	const char *env;
+	unsigned int rank = 0;
 
-	if (loaded)
+	if (configured)
 		return 0;
-	loaded = true;
 	short_of_memory = false;
-#ifndef _STATIC_LIBRARY_BUILD_
 	env = env_get(ENV_RDMAV_DRIVERS);
 	if (!env)
 		env = env_get(ENV_IBV_DRIVERS);
@@ -541,14 +562,104 @@ int load_drivers(void)
 	 */
 	if (short_of_memory) {
 		driver_names_clear();
-		loaded = false;
 		return ENOMEM;
 	}
+	for (struct driver_name *dn = driver_names; dn; dn = dn->next) {
+		dn->rank = ++rank;
+		dn->provider = rules_provider_named(dn->name);
+	}
+	configured = true;
+	return 0;
+}
+
+/*
+ * Loads, in the configuration's order, the names not tried yet that are
+ * RDMAV_DRIVERS' (@env: the user chose them), that the rules name in
+ * @want, or all of them (@all).
+ */
+static int load_names(bool env, provider_set want, bool all)
+{
+	int ret = read_names();
+
+	if (ret)
+		return ret;
+	for (struct driver_name *dn = driver_names; dn; dn = dn->next)
+		if (!dn->tried &&
+		    (all || (env && dn->from_env) || (dn->provider & want)))
+			load_driver(dn);
+	return 0;
+}
+
+/* The providers the names not tried yet may bring, by the rules. */
+static provider_set untried(void)
+{
+	provider_set set = 0;
+
 	for (const struct driver_name *dn = driver_names; dn; dn = dn->next)
-		load_driver(dn);
-#else
-	(void)env;
+		if (!dn->tried)
+			set |= dn->provider;
+	return set;
+}
 #endif
+
+/*
+ * The providers named in RDMAV_DRIVERS, loaded before any other when
+ * some device needs a provider. Static builds load nothing: their
+ * providers were linked in.
+ */
+int load_drivers_env(void)
+{
+#ifndef _STATIC_LIBRARY_BUILD_
+	if (!loaded)
+		return load_names(true, 0, false);
+#endif
+	return 0;
+}
+
+/*
+ * The configured providers that the rules say may claim @sd
+ * (provider_rules.c); if none of them takes the device, the caller loads
+ * the rest with load_drivers(). The rules are not even asked (no
+ * modalias is read) when no name left could follow them.
+ */
+int load_drivers_for(struct verbs_sysfs_dev *sd)
+{
+#ifndef _STATIC_LIBRARY_BUILD_
+	provider_set want;
+	int ret;
+
+	if (loaded)
+		return 0;
+	ret = read_names();
+	if (ret)
+		return ret;
+	want = untried();
+	if (want)
+		want &= rules_providers_of(sd);
+	if (want)
+		return load_names(false, want, false);
+#endif
+	(void)sd;
+	return 0;
+}
+
+/*
+ * Loads every configured provider not tried yet: 0, or ENOMEM when a
+ * name may have been missed (nothing is loaded then, and the next call
+ * reads the names again).
+ */
+int load_drivers(void)
+{
+#ifndef _STATIC_LIBRARY_BUILD_
+	int ret;
+
+	if (loaded)
+		return 0;
+	ret = load_names(false, 0, true);
+	if (ret)
+		return ret;
+#endif
+	loaded = true;
 	return 0;
 }
 
@@ -565,6 +676,7 @@ void driver_names_clear(void)
 		free(dn->name);
 		free(dn);
 	}
+	configured = false;
 }
 
 /* Test hook: the names load_drivers() would try, in order. */
