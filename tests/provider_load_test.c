@@ -23,6 +23,7 @@
 #include <infiniband/driver.h>
 #include <infiniband/verbs.h>
 
+#include "t_drive.h"
 #include "t_rdma_nl.h"
 #include "t_scenario.h"
 #include "t_util.h"
@@ -46,6 +47,7 @@ static int find_plugins(void)
 	struct dirent **list;
 	int n = scandir(plugin_dir(), &list, NULL, alphasort);
 
+	nplugins = 0;
 	if (n < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
@@ -147,6 +149,7 @@ struct t_device {
 	uint32_t driver_id;
 	uint32_t abi;
 	uint16_t vendor, device;
+	uint8_t node_type; /* 0: a CA */
 };
 
 /* Device @n of @d's kind, on netlink and in sysfs, as uverbs<n>. */
@@ -158,11 +161,12 @@ static void add_device(unsigned int n, const struct t_device *d)
 			     .maj = 231,
 			     .min = n,
 			     .abi = (int)d->abi,
+			     .node_type = d->node_type,
 			     .guid = "0b0a:0fff:fe00:0001" };
 	static char chardevs[8][16];
 	struct t_nl_dev nl = { .index = n + 1,
 			       .name = d->name,
-			       .node_type = 1,
+			       .node_type = d->node_type ? d->node_type : 1,
 			       .node_guid = 0x0100fefff0a0a0bull,
 			       .ports = 1,
 			       .maj = 231,
@@ -417,6 +421,41 @@ static int sc_rank_order(void *arg)
 	return 0;
 }
 
+/*
+ * The device of each persona of provider_drive_test (every Debian
+ * provider's, as its kernel driver shows it: driver id, PCI ids, ABI) is
+ * found alone, served by its provider, without loading everything.
+ */
+static int sc_persona(void *arg)
+{
+	const struct t_persona *p = arg;
+	const struct t_device d = { .name = p->ibdev,
+				    .driver_id = p->driver_id,
+				    .abi = p->abi,
+				    .vendor = p->vendor,
+				    .device = p->device,
+				    .node_type = p->node_type };
+	char lib[80], got[2048];
+	struct ibv_device **list;
+	unsigned int n;
+	Dl_info info;
+
+	if (!setup())
+		return T_SKIP;
+	add_device(0, &d);
+	list = ibv_get_device_list(NULL);
+	T_CHECK(t_count(list) == 1);
+	T_CHECK(dladdr(verbs_get_device(list[0])->ops, &info));
+	snprintf(lib, sizeof(lib), "lib%s", p->name);
+	n = loaded_list(got, sizeof(got));
+	printf("%s: served by %s; loaded%s\n", p->ibdev,
+	       strrchr(info.dli_fname, '/') + 1, got);
+	T_CHECK(!strncmp(strrchr(info.dli_fname, '/') + 1, lib, strlen(lib)));
+	T_CHECK(n < nplugins);
+	ibv_free_device_list(list);
+	return 0;
+}
+
 static void test_two_of_many(void **s)
 {
 	t_scenario(sc_two_of_many, NULL);
@@ -441,6 +480,21 @@ static void test_env_named(void **s)
 {
 	t_scenario(sc_env_named, NULL);
 }
+/* Each persona whose provider this release ships. */
+static void test_personas(void **s)
+{
+	unsigned int tried = 0;
+
+	if (!plugin_dir() || find_plugins())
+		skip();
+	for (unsigned int i = 0; i < t_npersonas; i++)
+		if (plugin_index(t_personas[i]->name) >= 0) {
+			t_scenario(sc_persona, (void *)t_personas[i]);
+			tried++;
+		}
+	printf("%u personas of %u plug-ins\n", tried, nplugins);
+	assert_int_equal(tried, nplugins);
+}
 static void test_rank_order(void **s)
 {
 	t_scenario(sc_rank_order, NULL);
@@ -464,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_env_named),
 		cmocka_unit_test(test_config_order),
 		cmocka_unit_test(test_rank_order),
+		cmocka_unit_test(test_personas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
