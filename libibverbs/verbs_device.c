@@ -23,6 +23,7 @@
 #include "driver.h"
 #include "explain.h"
 #include "export.h"
+#include "ops.h"
 #include "verbs_device.h"
 
 /* verbs.h turns calls into the inline ___ibv_query_port(); define the real one. */
@@ -96,17 +97,21 @@ int ibv_query_port(struct ibv_context *context, uint8_t port_num,
 IBV_EXPORT int ibv_query_port_speed(struct ibv_context *context,
 				    uint32_t port_num, uint64_t *port_speed)
 {
+	const struct verbs_context_ops *ops;
 	int ret;
 
 	if (!context || !port_speed)
 		return EINVAL;
-	ret = get_ops(context)->query_port_speed(context, port_num, port_speed);
+	ops = get_ops(context);
+	ret = ops->query_port_speed(context, port_num, port_speed);
 	if (!ret)
 		return 0;
 	/* A kernel without the method has no speed to give either. */
 	if (ret == ENOTTY || ret == EPROTONOSUPPORT)
 		ret = EOPNOTSUPP;
-	explain_query_port_speed(context, port_num, ret);
+	explain_query_port_speed(context, port_num, ret,
+				 ops->query_port_speed !=
+					 verbs_dummy_ops.query_port_speed);
 	return ret;
 }
 
