@@ -95,11 +95,12 @@ void explain_alloc_dmah(struct ibv_context *ctx, uint32_t comp_mask,
 			uint32_t known);
 /*
  * ibv_query_port_speed() (explain_port.c): after @err, a provider
- * without the operation, a port the device lacks; and, from the
- * command, a kernel whose driver refused the method with EOPNOTSUPP.
+ * without the operation (@provider_op false), a port the device lacks;
+ * and, from the command, a kernel whose driver refused the method with
+ * EOPNOTSUPP.
  */
 void explain_query_port_speed(struct ibv_context *ctx, uint32_t port_num,
-			      int err);
+			      int err, bool provider_op);
 void explain_port_speed_refused(struct ibv_context *ctx, uint32_t port_num);
 /*
  * open_device: opening @what (the uverbs node, the async event file)

@@ -14,7 +14,8 @@
 #include "explain_line.h"
 #include "log.h"
 
-static void line_vadd(struct line *l, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 2, 0)))
+line_vadd(struct line *l, const char *fmt, va_list ap)
 {
 	int n;
 

@@ -12,18 +12,16 @@
 #include "context_priv.h"
 #include "explain.h"
 #include "explain_line.h"
-#include "ops.h"
 
 void explain_query_port_speed(struct ibv_context *ctx, uint32_t port_num,
-			      int err)
+			      int err, bool provider_op)
 {
 	const struct verbs_context_ops *ops = get_ops(ctx);
 	struct ibv_port_attr pa;
 
 	if (!explain_enabled())
 		return;
-	if (err == EOPNOTSUPP &&
-	    ops->query_port_speed == verbs_dummy_ops.query_port_speed)
+	if (err == EOPNOTSUPP && !provider_op)
 		explain_one(
 			ctx, "query_port_speed",
 			"the provider has no port-speed query; ibv_query_port() reports the port's width and speed");

@@ -57,7 +57,7 @@ void t_port_speed_cases(struct ibv_context *ctx,
 			"the kernel has the method DEVICE/QUERY_PORT_SPEED, but its driver gives no speed for port 1 (EOPNOTSUPP)");
 		break;
 	case T_UV_NO_IOCTL:
-		/* ENOTTY from the kernel; the provider's answer is EOPNOTSUPP. */
+		/* ENOTTY from the kernel; the verb's answer is EOPNOTSUPP. */
 		assert_int_equal(query(ctx, 1, &speed), EOPNOTSUPP);
 		expect_line(
 			log_has, dev,

@@ -4,7 +4,6 @@
  * the context, and the device and port queries. Each kernel object has
  * a file of its own (rxe_pd.c, rxe_mr.c, rxe_cq.c).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -56,21 +55,6 @@ static int rxe_query_port(struct ibv_context *ctx, uint8_t port,
 	return ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
 }
 
-#if VERBS_PROVIDER_ABI >= 65
-/*
- * The kernel's answer (DEVICE/QUERY_PORT_SPEED): rdma_rxe up to 7.2 has
- * no speed to give and refuses with EOPNOTSUPP, which a kernel without
- * the method (6.1, 6.12: ENOTTY or EPROTONOSUPPORT) means as well.
- */
-static int rxe_query_port_speed(struct ibv_context *ctx, uint32_t port,
-				uint64_t *speed)
-{
-	int ret = ibv_cmd_query_port_speed(ctx, port, speed);
-
-	return ret == ENOTTY || ret == EPROTONOSUPPORT ? EOPNOTSUPP : ret;
-}
-#endif
-
 static void rxe_free_context(struct ibv_context *ibctx)
 {
 	struct rxe_context *ctx = to_rxectx(ibctx);
@@ -108,7 +92,8 @@ static const struct verbs_context_ops rxe_ctx_ops = {
 	.query_device_ex = rxe_query_device_ex,
 	.query_port = rxe_query_port,
 #if VERBS_PROVIDER_ABI >= 65
-	.query_port_speed = rxe_query_port_speed,
+	/* The kernel's answer; rdma_rxe up to 7.2 has none (EOPNOTSUPP). */
+	.query_port_speed = ibv_cmd_query_port_speed,
 #endif
 	.query_qp = rxe_query_qp,
 	.query_srq = rxe_query_srq,

@@ -4,7 +4,6 @@
  * the context and the device and port queries. The objects live in one
  * file each (siw_pd.c, siw_mr.c, siw_cq.c).
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,21 +50,6 @@ static int siw_query_port(struct ibv_context *ctx, uint8_t port,
 	return ibv_cmd_query_port(ctx, port, attr, &cmd, sizeof(cmd));
 }
 
-#if VERBS_PROVIDER_ABI >= 65
-/*
- * The kernel's answer (DEVICE/QUERY_PORT_SPEED): siw up to 7.2 has
- * no speed to give and refuses with EOPNOTSUPP, which a kernel without
- * the method (6.1, 6.12: ENOTTY or EPROTONOSUPPORT) means as well.
- */
-static int siw_query_port_speed(struct ibv_context *ctx, uint32_t port,
-				uint64_t *speed)
-{
-	int ret = ibv_cmd_query_port_speed(ctx, port, speed);
-
-	return ret == ENOTTY || ret == EPROTONOSUPPORT ? EOPNOTSUPP : ret;
-}
-#endif
-
 static void siw_free_context(struct ibv_context *ibctx)
 {
 	struct siw_context *ctx = to_siwctx(ibctx);
@@ -94,7 +78,8 @@ static const struct verbs_context_ops siw_ctx_ops = {
 	.query_device_ex = siw_query_device_ex,
 	.query_port = siw_query_port,
 #if VERBS_PROVIDER_ABI >= 65
-	.query_port_speed = siw_query_port_speed,
+	/* The kernel's answer; siw up to 7.2 has none (EOPNOTSUPP). */
+	.query_port_speed = ibv_cmd_query_port_speed,
 #endif
 	.query_qp = siw_query_qp,
 	.query_srq = siw_query_srq,
