@@ -4,27 +4,22 @@
  * which one drives a given device.
  */
 #include <stdio.h>
-#include <ctype.h>
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "discover.h"
+#include "driver_config.h"
 #include "driver.h"
 #include "drivers.h"
 #include "env.h"
 #include "export.h"
 #include "log.h"
 #include "provider_rules.h"
-#include "sysfs.h"
 #include "util.h"
 
 struct driver {
@@ -265,170 +260,28 @@ int parse_driver_env(const char *value)
 #pragma GCC diagnostic pop
 #endif
 
-/* Far more than any list of provider names; bounds what one file costs. */
-#define CONFIG_FILE_MAX (64 * 1024)
-
-static void parse_config_line(const char *dir, const char *file,
-			      unsigned int lineno, char *line)
+/* A config file's name, for the registry: after RDMAV_DRIVERS' ones. */
+static int add_config_name(const char *name, size_t len)
 {
-	char *word, *name, *rest;
-
-	word = line + strspn(line, " \t");
-	if (*word == '#' || *word == '\0')
-		return;
-	name = word + strcspn(word, " \t");
-	if (name - word != 6 || strncmp(word, "driver", 6))
-		goto bad;
-	name += strspn(name, " \t");
-	rest = name + strcspn(name, " \t");
-	if (rest == name)
-		goto bad;
-	if (rest[strspn(rest, " \t")] != '\0' &&
-	    rest[strspn(rest, " \t")] != '#')
-		goto bad;
-	if (add_driver_name(name, rest - name, false)) {
-		ibv_log_err("out of memory reading %s/%s", dir, file);
-		short_of_memory = true;
-	}
-	return;
-bad:
-	fprintf(stderr,
-		"libibverbs: Warning: ignoring bad line %u in config file %s/%s: '%s'\n",
-		lineno, dir, file, line);
+	return add_driver_name(name, len, false);
 }
 
-/*
- * Opens a config file without waiting. Symlinks are followed, since
- * distributions install config files as links; what the link leads to
- * must be a regular file, as a FIFO would block the reader forever.
- */
-static int open_config(int dirfd, const char *dir, const char *file)
-{
-	struct stat st;
-	int fd;
-
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
-			      file, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st)) {
-		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
-			      file, strerror(errno));
-		goto err_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ibv_warn_user(
-			"skipping driver config file %s/%s: it is a %s, not a regular file",
-			dir, file, file_kind(st.st_mode));
-		goto err_close;
-	}
-	return fd;
-
-err_close:
-	close(fd);
-	return -1;
-}
-
-/* All of @fd into @buf, NUL-terminated; EFBIG past CONFIG_FILE_MAX bytes. */
-static int read_config(int fd, char *buf, size_t *len)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	for (;;) {
-		n = read(fd, buf + got, CONFIG_FILE_MAX + 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			break;
-		got += n;
-		if (got > CONFIG_FILE_MAX)
-			return EFBIG;
-	}
-	buf[got] = '\0';
-	*len = got;
-	return 0;
-}
-
-/* Splits the file's text into lines; line numbers are for the warnings. */
-void parse_config_text(const char *dir, const char *file, char *buf, size_t len)
-{
-	unsigned int lineno = 0;
-	char *line, *end;
-
-	for (line = buf; line < buf + len; line = end + 1) {
-		end = memchr(line, '\n', buf + len - line);
-		if (!end)
-			end = buf + len;
-		*end = '\0';
-		parse_config_line(dir, file, ++lineno, line);
-	}
-}
-
-static void parse_config_file(int dirfd, const char *dir, const char *file)
-{
-	size_t len = 0;
-	char *buf;
-	int fd, ret;
-
-	fd = open_config(dirfd, dir, file);
-	if (fd < 0)
-		return;
-	buf = malloc(CONFIG_FILE_MAX + 1);
-	ret = buf ? read_config(fd, buf, &len) : ENOMEM;
-	close(fd);
-	if (ret == ENOMEM)
-		short_of_memory = true;
-	if (ret == EFBIG)
-		ibv_warn_user(
-			"skipping driver config file %s/%s: it is larger than %d bytes",
-			dir, file, CONFIG_FILE_MAX);
-	else if (ret)
-		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
-			      file, strerror(ret));
-	else
-		parse_config_text(dir, file, buf, len);
-	free(buf);
-}
-
-static int cmp_names(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static int not_hidden(const struct dirent *d)
-{
-	return d->d_name[0] != '.';
-}
-
-/* Reads every regular file of @dir, in name order for a stable result. */
+/* The config files of @dir (driver_config.c), read into driver_names. */
 int parse_driver_config_dir(const char *dir)
 {
-	struct dirent **list;
-	int n, i, dirfd;
+	struct config_reader r = { .add = add_config_name };
+	int ret = config_read_dir(&r, dir);
 
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return errno;
-	n = scandirat(dirfd, ".", &list, not_hidden, cmp_names);
-	if (n < 0) {
-		n = errno;
-		close(dirfd);
-		if (n == ENOMEM)
-			short_of_memory = true;
-		return n;
-	}
-	for (i = 0; i < n; i++) {
-		parse_config_file(dirfd, dir, list[i]->d_name);
-		free(list[i]);
-	}
-	free(list);
-	close(dirfd);
-	return 0;
+	short_of_memory |= r.short_of_memory;
+	return ret;
+}
+
+void parse_config_text(const char *dir, const char *file, char *buf, size_t len)
+{
+	struct config_reader r = { .add = add_config_name };
+
+	config_read_text(&r, dir, file, buf, len);
+	short_of_memory |= r.short_of_memory;
 }
 
 #ifndef _STATIC_LIBRARY_BUILD_
