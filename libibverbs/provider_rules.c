@@ -18,17 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel-headers/driver_ids.h"
+
 #include "provider_rules.h"
 #include "sysfs.h"
 #include "util.h"
-
-/*
- * Linux 6.2 added MANA after ERDMA, and a later kernel IONIC after MANA;
- * the oldest uapi headers we build with (6.1) have neither. The kernel's
- * enumeration only ever grows at its end.
- */
-#define DRIVER_ID_MANA (RDMA_DRIVER_ERDMA + 1)
-#define DRIVER_ID_IONIC (RDMA_DRIVER_ERDMA + 2)
 
 /* PCI vendor ids, as the providers' tables name them. */
 #define VENDOR_BROADCOM 0x14e4
@@ -79,14 +73,14 @@ static const struct rule rules[] = {
 	/* providers/hns/hns_roce_u.c, hca_table: PCI ids only */
 	RULE("hns", VENDORS(VENDOR_HUAWEI)),
 	/* providers/ionic/ionic.c (65.0 only), cna_table: the driver id */
-	RULE("ionic", IDS(DRIVER_ID_IONIC)),
+	RULE("ionic", IDS(KABI_RDMA_DRIVER_IONIC)),
 	/* providers/ipathverbs/ipathverbs.c, hca_table: QIB and InfiniPath */
 	RULE("ipathverbs", IDS(RDMA_DRIVER_QIB),
 	     VENDORS(VENDOR_PATHSCALE, VENDOR_QLOGIC)),
 	/* providers/irdma/umain.c, hca_table */
 	RULE("irdma", IDS(RDMA_DRIVER_IRDMA), VENDORS(VENDOR_INTEL)),
 	/* providers/mana/mana.c, hca_table: the driver id */
-	RULE("mana", IDS(DRIVER_ID_MANA)),
+	RULE("mana", IDS(KABI_RDMA_DRIVER_MANA)),
 	/* providers/mlx4/mlx4.c, hca_table, with Azure's Network Direct */
 	RULE("mlx4", IDS(RDMA_DRIVER_MLX4), VENDORS(VENDOR_MELLANOX),
 	     .glob = "vmbus:3daf2e8ca732094bab99bd1f1c86b501"),
