@@ -472,8 +472,9 @@ int load_drivers_env(void)
 /*
  * The configured providers that the rules say may claim @sd
  * (provider_rules.c); if none of them takes the device, the caller loads
- * the rest with load_drivers(). The rules are not even asked (no
- * modalias is read) when no name left could follow them.
+ * the rest with load_drivers(). The rules are not even asked when no
+ * name left could follow them, and read no modalias when none of the
+ * names left could be claimed by one.
  */
 int load_drivers_for(struct verbs_sysfs_dev *sd)
 {
@@ -488,7 +489,7 @@ int load_drivers_for(struct verbs_sysfs_dev *sd)
 		return ret;
 	want = untried();
 	if (want)
-		want &= rules_providers_of(sd);
+		want = rules_providers_among(sd, want);
 	if (want)
 		return load_names(false, want, false);
 #endif

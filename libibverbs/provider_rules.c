@@ -186,25 +186,45 @@ bool sysfs_dev_modalias(struct verbs_sysfs_dev *sd)
 	return sd->modalias[0] != '\0';
 }
 
+/* The providers a modalias may lead to: by PCI vendor, or a bus's glob. */
+static provider_set by_modalias_at_all(void)
+{
+	provider_set set = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
+		if (rules[i].vendors[0] ||
+		    (rules[i].glob &&
+		     strncmp(rules[i].glob, "rdma_device:", 12)))
+			set |= 1u << i;
+	return set;
+}
+
 /*
  * A driver id that some provider claims decides, as it does when the
  * providers are matched (match_driver() tries its claimants first); the
  * name globs are added for a claimant that turns the device down. A
  * device without one (old kernels, sysfs discovery, or an id no rule
- * knows) is known by its modalias or its name, or not at all.
+ * knows) is known by its modalias or its name, or not at all. The
+ * modalias is read only when a provider of @among may follow it.
  */
-provider_set rules_providers_of(struct verbs_sysfs_dev *sd)
+provider_set rules_providers_among(struct verbs_sysfs_dev *sd,
+				   provider_set among)
 {
 	provider_set set = 0;
 
 	if (sd->driver_id != RDMA_DRIVER_UNKNOWN)
 		set = by_driver_id(sd->driver_id);
 	if (set)
-		return set | by_name(sd);
+		return (set | by_name(sd)) & among;
 	set = by_name(sd);
-	if (sysfs_dev_modalias(sd))
+	if ((among & by_modalias_at_all()) && sysfs_dev_modalias(sd))
 		set |= by_modalias(sd->modalias);
-	return set;
+	return set & among;
+}
+
+provider_set rules_providers_of(struct verbs_sysfs_dev *sd)
+{
+	return rules_providers_among(sd, ~(provider_set)0);
 }
 
 /*

@@ -18,6 +18,14 @@ typedef uint32_t provider_set;
 /* The providers that claim @sd, in the rules' view; 0: no rule knows it. */
 provider_set rules_providers_of(struct verbs_sysfs_dev *sd);
 /*
+ * The same, of the providers in @among only: the device's modalias is not
+ * read when none of them could be claimed by it (siw, rxe, ionic and mana
+ * go by driver id and name), so that a device no provider left to try
+ * can follow costs no sysfs read.
+ */
+provider_set rules_providers_among(struct verbs_sysfs_dev *sd,
+				   provider_set among);
+/*
  * The provider a configured @name designates (a bare name such as "mlx5",
  * or a path prefix ending in lib<name>), as a set of one; 0 for a name the
  * rules do not know, such as a third party's.

@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <infiniband/driver.h>
@@ -456,6 +458,82 @@ static int sc_persona(void *arg)
 	return 0;
 }
 
+/* Opens of a "modalias" file that inotify descriptor @fd reported. */
+static unsigned int modalias_opens(int fd)
+{
+	char buf[65536] __attribute__((aligned(8)));
+	unsigned int opens = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *ev = (const void *)p;
+
+			opens += ev->len && !strcmp(ev->name, "modalias");
+			p += sizeof(*ev) + ev->len;
+		}
+	return opens;
+}
+
+#define T_COLD_DEVICES 64
+
+/*
+ * A cold listing of many devices without driver ids (sysfs discovery)
+ * that only a provider the rules do not know takes, the test provider,
+ * named first; the rules' other names are rxe and siw, which no modalias
+ * leads to. No device may have its modalias read on the way: not by the
+ * rules, which cannot help, nor by the matching, which the test
+ * provider's name table settles first. inotify counts the opens.
+ */
+static int sc_cold_unknown_names(void *arg)
+{
+	char line[4200], dir[4200], name[16];
+	unsigned int opens;
+	int fd;
+
+	if (!plugin_dir() || find_plugins() || plugin_index("rxe") < 0 ||
+	    plugin_index("siw") < 0)
+		return T_SKIP;
+	root = t_fake_kernel(false);
+	if (!root)
+		return T_SKIP;
+	t_rm_rf("/etc/libibverbs.d");
+	T_CHECK(!mkdir("/etc/libibverbs.d", 0755));
+	snprintf(line, sizeof(line), "driver %s\n", t_testprov());
+	t_write("/etc/libibverbs.d/0-testprov.driver", line);
+	snprintf(line, sizeof(line), "driver %s/librxe\n", plugin_dir());
+	t_write("/etc/libibverbs.d/rxe.driver", line);
+	snprintf(line, sizeof(line), "driver %s/libsiw\n", plugin_dir());
+	t_write("/etc/libibverbs.d/siw.driver", line);
+	fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	T_CHECK(fd >= 0);
+	for (unsigned int n = 0; n < T_COLD_DEVICES; n++) {
+		struct t_dev d = { .ibdev = name,
+				   .uverbs = (int)n,
+				   .maj = 231,
+				   .min = n,
+				   .abi = 1,
+				   .modalias = "platform:tprov" };
+
+		snprintf(name, sizeof(name), "tprov%u", n);
+		t_sysfs_add(root, &d);
+		snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/device",
+			 root, name);
+		T_CHECK(inotify_add_watch(fd, dir, IN_OPEN) >= 0);
+	}
+	T_CHECK(list_count() == T_COLD_DEVICES);
+	T_CHECK(loaded_exactly("rxe siw"));
+	opens = modalias_opens(fd);
+	printf("modalias opens: %u\n", opens);
+	T_CHECK(opens == 0);
+	close(fd);
+	return 0;
+}
+
+static void test_cold_unknown_names(void **s)
+{
+	t_scenario(sc_cold_unknown_names, NULL);
+}
 static void test_two_of_many(void **s)
 {
 	t_scenario(sc_two_of_many, NULL);
@@ -519,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_config_order),
 		cmocka_unit_test(test_rank_order),
 		cmocka_unit_test(test_personas),
+		cmocka_unit_test(test_cold_unknown_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

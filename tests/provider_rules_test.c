@@ -306,6 +306,41 @@ static void test_driver_id_first(void **state)
 				 rules_provider_named("rxe"));
 }
 
+/*
+ * Among providers that go by driver id and name only (siw, rxe), a
+ * device without a driver id is placed by its name, and its modalias is
+ * not read; among any that a modalias may lead to, it is, once.
+ */
+static void test_modalias_when_it_helps(void **state)
+{
+	const provider_set by_id = rules_provider_named("siw") |
+				   rules_provider_named("rxe");
+	struct verbs_sysfs_dev sd = { .driver_id = RDMA_DRIVER_UNKNOWN };
+
+	snprintf(sd.ibdev_name, sizeof(sd.ibdev_name), "tprov0");
+	assert_int_equal(rules_providers_among(&sd, by_id), 0);
+	assert_false(sd.flags & VSYSFS_READ_MODALIAS);
+	snprintf(sd.ibdev_name, sizeof(sd.ibdev_name), "rxe3");
+	assert_int_equal(rules_providers_among(&sd, by_id),
+			 rules_provider_named("rxe"));
+	assert_false(sd.flags & VSYSFS_READ_MODALIAS);
+	/* An id no rule claims leaves the name too. */
+	sd.driver_id = 200;
+	assert_int_equal(rules_providers_among(&sd, by_id),
+			 rules_provider_named("rxe"));
+	assert_false(sd.flags & VSYSFS_READ_MODALIAS);
+	/* mthca goes by PCI vendor: now the modalias counts. */
+	snprintf(sd.modalias, sizeof(sd.modalias),
+		 "pci:v000015B3d00006274sv000015B3sd00000000bc0Csc06i00");
+	sd.flags = VSYSFS_READ_MODALIAS;
+	assert_int_equal(rules_providers_among(&sd,
+					       rules_provider_named("mthca")),
+			 rules_provider_named("mthca"));
+	sd.flags = 0;
+	rules_providers_among(&sd, by_id | rules_provider_named("mthca"));
+	assert_true(sd.flags & VSYSFS_READ_MODALIAS);
+}
+
 /* Third parties' names, and what only looks like a path. */
 static void test_names(void **state)
 {
@@ -327,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_every_entry_leads_to_its_providers),
 		cmocka_unit_test(test_unclaimed_ids),
 		cmocka_unit_test(test_driver_id_first),
+		cmocka_unit_test(test_modalias_when_it_helps),
 		cmocka_unit_test(test_names),
 	};
 
