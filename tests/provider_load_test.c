@@ -319,15 +319,19 @@ static int sc_third_party(void *arg)
 	return 0;
 }
 
-/* RDMAV_DRIVERS is the user's choice: loaded whatever the devices need. */
+/*
+ * RDMAV_DRIVERS is the user's choice, and so is its older name
+ * IBV_DRIVERS (@arg): loaded whatever the devices need.
+ */
 static int sc_env_named(void *arg)
 {
+	const char *var = arg;
 	char env[4200];
 
 	if (!setup())
 		return T_SKIP;
 	snprintf(env, sizeof(env), "%s/libmthca", plugin_dir());
-	setenv("RDMAV_DRIVERS", env, 1);
+	setenv(var, env, 1);
 	add_device(0, &rxe0);
 	T_CHECK(list_count() == 1);
 	T_CHECK(loaded_exactly("mthca rxe"));
@@ -556,7 +560,10 @@ static void test_third_party(void **s)
 }
 static void test_env_named(void **s)
 {
-	t_scenario(sc_env_named, NULL);
+	static char rdmav[] = "RDMAV_DRIVERS", ibv[] = "IBV_DRIVERS";
+
+	t_scenario(sc_env_named, rdmav);
+	t_scenario(sc_env_named, ibv);
 }
 /* Each persona whose provider this release ships. */
 static void test_personas(void **s)
