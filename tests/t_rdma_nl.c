@@ -47,6 +47,8 @@ static int sys_cof = T_NL_SYS_UNKNOWN;
 static struct t_nl_res res[T_NL_MAX_RES];
 static unsigned int nres;
 static unsigned int requests[RDMA_NLDEV_NUM_OPS];
+static const void *last_recv_buf;
+static unsigned int recv_moves;
 
 static struct fake_sock {
 	int fd, peer; /* -1: free */
@@ -90,6 +92,11 @@ void t_nl_add(const struct t_nl_dev *dev)
 unsigned int t_nl_requests(uint16_t cmd)
 {
 	return cmd < RDMA_NLDEV_NUM_OPS ? requests[cmd] : 0;
+}
+
+unsigned int t_nl_recv_moves(void)
+{
+	return recv_moves;
 }
 
 static int find_sock(int fd)
@@ -557,6 +564,10 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	m.msg_name = NULL;
 	m.msg_namelen = 0;
 	note_recv_size(i, msg);
+	if (msg->msg_iovlen && msg->msg_iov[0].iov_base != last_recv_buf) {
+		last_recv_buf = msg->msg_iov[0].iov_base;
+		recv_moves++;
+	}
 	/* Nothing queued is nothing the kernel would ever send. */
 	n = syscall(SYS_recvmsg, fd, &m, flags | MSG_DONTWAIT);
 	if (n < 0)

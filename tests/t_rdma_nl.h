@@ -66,4 +66,10 @@ void t_nl_add(const struct t_nl_dev *dev);
 /* How many requests of NLDEV command @cmd the fake has answered. */
 unsigned int t_nl_requests(uint16_t cmd);
 
+/*
+ * How many times the buffer a reader gave recvmsg() was not the one it
+ * gave the time before (the first counts).
+ */
+unsigned int t_nl_recv_moves(void);
+
 #endif
