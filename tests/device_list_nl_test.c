@@ -86,8 +86,11 @@ static int sc_many(void *arg)
 	for (n = 0; n < MANY; n++)
 		T_CHECK(t_find(l1, names[n]));
 	T_CHECK(chardev_requests() == MANY);
-	/* The dump's first buffer, then one for every GET_CHARDEV reply. */
-	T_CHECK(t_nl_recv_moves() <= 3);
+	/*
+	 * A handful of places (while the dump's entries grow their array),
+	 * not one per device.
+	 */
+	T_CHECK(t_nl_recv_moves() < MANY / 4);
 	T_CHECK(ibv_get_device_index(t_find(l1, "tprov7")) == 8);
 
 	l2 = ibv_get_device_list(NULL);
