@@ -217,7 +217,8 @@ static void try_match(struct dev_entry *ent, struct discovery_stats *st)
 
 /*
  * A hashed record for a device not seen before, blank until fill_blank()
- * reads it; NULL when memory is short.
+ * reads it, and without its sysfs record until give_sysfs(); NULL when
+ * memory is short.
  */
 static struct dev_entry *blank_entry(struct scan *scan,
 				     const struct scan_entry *se)
@@ -230,11 +231,6 @@ static struct dev_entry *blank_entry(struct scan *scan,
 	ent = calloc(1, sizeof(*ent));
 	if (!ent)
 		return NULL;
-	ent->sysfs = calloc(1, sizeof(*ent->sysfs));
-	if (!ent->sysfs) {
-		free(ent);
-		return NULL;
-	}
 	ent->state = ENT_BLANK;
 	ent->mode = scan->mode;
 	copy_exact(ent->name, se->name);
@@ -245,6 +241,25 @@ static struct dev_entry *blank_entry(struct scan *scan,
 	htab[b] = ent;
 	htab_count++;
 	return ent;
+}
+
+/*
+ * The sysfs record of a blank entry. These come after all the entries,
+ * which then lie side by side: a listing walks every entry several
+ * times, and each walk takes a few pages, not one per device.
+ */
+static void give_sysfs(struct scan_entry *se, struct discovery_stats *st)
+{
+	struct dev_entry *ent = se->blank;
+
+	if (!ent)
+		return;
+	ent->sysfs = calloc(1, sizeof(*ent->sysfs));
+	if (ent->sysfs)
+		return;
+	drop_entry(ent);
+	se->blank = NULL;
+	st->out_of_memory = true;
 }
 
 /* Reads a blank record and matches it; failures are retried next call. */
@@ -464,6 +479,8 @@ static int refresh(struct discovery_stats *st)
 	st->found = scan.n;
 	for (i = 0; i < scan.n; i++)
 		blanks += claim(&scan, &scan.ent[i], st);
+	for (i = 0; blanks && i < scan.n; i++)
+		give_sysfs(&scan.ent[i], st);
 	for (i = 0; blanks && i < scan.n; i++)
 		fill_blank(&scan, &scan.ent[i], st);
 	scan_release(&scan);
