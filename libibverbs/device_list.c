@@ -27,6 +27,7 @@ enum entry_state {
 	ENT_READY, /* matched; vdev is set */
 	ENT_NO_PROVIDER,
 	ENT_ABI_REFUSED,
+	ENT_BLANK, /* new in this scan, not read yet (see claim()) */
 };
 
 /* What the library remembers about one device the kernel listed. */
@@ -214,51 +215,78 @@ static void try_match(struct dev_entry *ent, struct discovery_stats *st)
 	}
 }
 
-/* Reads a device not seen before. Failures are retried on the next call. */
-static struct dev_entry *new_entry(struct scan *scan,
-				   const struct scan_entry *se,
-				   struct discovery_stats *st)
+/*
+ * A hashed record for a device not seen before, blank until fill_blank()
+ * reads it, and without its sysfs record until give_sysfs(); NULL when
+ * memory is short.
+ */
+static struct dev_entry *blank_entry(struct scan *scan,
+				     const struct scan_entry *se)
 {
 	struct dev_entry *ent;
 	size_t b;
 
+	if (grow_table())
+		return NULL;
 	ent = calloc(1, sizeof(*ent));
 	if (!ent)
-		goto err_nomem;
+		return NULL;
+	ent->state = ENT_BLANK;
+	ent->mode = scan->mode;
+	copy_exact(ent->name, se->name);
+	ent->ident = se->ident;
+	ent->seen = scan_gen;
+	b = hash_name(ent->mode, ent->name);
+	ent->hnext = htab[b];
+	htab[b] = ent;
+	htab_count++;
+	return ent;
+}
+
+/*
+ * The sysfs record of a blank entry. These come after all the entries,
+ * which then lie side by side: a listing walks every entry several
+ * times, and each walk takes a few pages, not one per device.
+ */
+static void give_sysfs(struct scan_entry *se, struct discovery_stats *st)
+{
+	struct dev_entry *ent = se->blank;
+
+	if (!ent)
+		return;
 	ent->sysfs = calloc(1, sizeof(*ent->sysfs));
-	if (!ent->sysfs || grow_table())
-		goto err_nomem;
+	if (ent->sysfs)
+		return;
+	drop_entry(ent);
+	se->blank = NULL;
+	st->out_of_memory = true;
+}
+
+/* Reads a blank record and matches it; failures are retried next call. */
+static void fill_blank(struct scan *scan, const struct scan_entry *se,
+		       struct discovery_stats *st)
+{
+	struct dev_entry *ent = se->blank;
+
+	if (!ent)
+		return;
 	if (scan_fill(scan, se, ent->sysfs)) {
 		ibv_log_info(
 			"skipping %s: its sysfs or netlink data is incomplete",
 			se->name);
 		st->failed++;
-		goto err_free;
+		drop_entry(ent);
+		return;
 	}
 	if (!cdev_matches(scan, ent->sysfs)) {
 		ibv_log_info("skipping %s: no character device " RDMA_CDEV_DIR
 			     "/%s with the expected number",
 			     ent->sysfs->ibdev_name, ent->sysfs->sysfs_name);
 		st->no_cdev++;
-		goto err_free;
+		drop_entry(ent);
+		return;
 	}
-	ent->mode = scan->mode;
-	copy_exact(ent->name, se->name);
-	ent->ident = se->ident;
-	b = hash_name(ent->mode, ent->name);
-	ent->hnext = htab[b];
-	htab[b] = ent;
-	htab_count++;
 	try_match(ent, st);
-	return ent;
-
-err_nomem:
-	st->out_of_memory = true;
-err_free:
-	if (ent)
-		free(ent->sysfs);
-	free(ent);
-	return NULL;
 }
 
 /* A racy sysfs entry: same device only if its details read the same. */
@@ -275,21 +303,37 @@ static bool still_same(struct scan *scan, const struct scan_entry *se,
 	       now.time_created.tv_nsec == ent->sysfs->time_created.tv_nsec;
 }
 
-static void visit(struct scan *scan, const struct scan_entry *se,
+/*
+ * The first pass over a scan: a known device is marked seen, a new one
+ * (or one whose identity changed) gets a blank record, which @se keeps
+ * for the second. Returns whether it made one.
+ *
+ * Every new record is made before any is read (fill_blank()), so that no
+ * record is allocated between two netlink requests: libnl takes a receive
+ * buffer from the heap for each reply and frees it, and with records made
+ * in between, that buffer moved up the heap by a record at each device,
+ * the kernel writing each reply into memory not touched before.
+ */
+static bool claim(struct scan *scan, struct scan_entry *se,
 		  struct discovery_stats *st)
 {
 	struct dev_entry *ent = lookup(scan->mode, se->name);
 
+	/* A name listed twice in one scan: the first stands. */
+	if (ent && ent->state == ENT_BLANK)
+		return false;
 	if (ent && ent->ident == se->ident &&
 	    (!se->racy || still_same(scan, se, ent))) {
 		ent->seen = scan_gen;
-		return;
+		return false;
 	}
 	if (ent)
 		drop_entry(ent);
-	ent = new_entry(scan, se, st);
-	if (ent)
-		ent->seen = scan_gen;
+	se->blank = blank_entry(scan, se);
+	if (se->blank)
+		return true;
+	st->out_of_memory = true;
+	return false;
 }
 
 static void for_each_entry(void (*fn)(struct dev_entry *, void *), void *arg)
@@ -417,8 +461,8 @@ static void explain_empty(const struct discovery_stats *st)
 
 static int refresh(struct discovery_stats *st)
 {
+	size_t i, blanks = 0;
 	struct scan scan;
-	size_t i;
 	int ret;
 
 	ret = scan_devices(&scan);
@@ -434,7 +478,11 @@ static int refresh(struct discovery_stats *st)
 	drv_gen = drivers_generation();
 	st->found = scan.n;
 	for (i = 0; i < scan.n; i++)
-		visit(&scan, &scan.ent[i], st);
+		blanks += claim(&scan, &scan.ent[i], st);
+	for (i = 0; blanks && i < scan.n; i++)
+		give_sysfs(&scan.ent[i], st);
+	for (i = 0; blanks && i < scan.n; i++)
+		fill_blank(&scan, &scan.ent[i], st);
 	scan_release(&scan);
 	for_each_entry(settle, st);
 	if (st->unmatched && !drivers_loaded() && !st->out_of_memory)

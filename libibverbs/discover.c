@@ -602,16 +602,23 @@ static bool is_cdev(const char *path, dev_t cdev)
 	return !stat(path, &st) && S_ISCHR(st.st_mode) && st.st_rdev == cdev;
 }
 
-/* True when a device node for @sd exists, under its name or udev's alias. */
+/*
+ * True when a device node for @sd exists, under its name or udev's alias.
+ * The kernel reads the name from the stack, not from @sd: the records of
+ * a cold listing are pages no system call has read yet, and under a
+ * hypervisor that shadows page tables the kernel's first touch of each
+ * such page is a fault of its own (about one every four devices).
+ */
 bool cdev_matches(struct scan *scan, const struct verbs_sysfs_dev *sd)
 {
-	char path[IBV_SYSFS_NAME_MAX + 32];
+	char path[IBV_SYSFS_NAME_MAX + 32], name[IBV_SYSFS_NAME_MAX];
 	struct stat st;
 	int fd;
 
+	memcpy(name, sd->sysfs_name, sizeof(name));
 	fd = scan_dir(&scan->devfd, RDMA_CDEV_DIR, "");
-	if (fd >= 0 && !fstatat(fd, sd->sysfs_name, &st, 0) &&
-	    S_ISCHR(st.st_mode) && st.st_rdev == sd->sysfs_cdev)
+	if (fd >= 0 && !fstatat(fd, name, &st, 0) && S_ISCHR(st.st_mode) &&
+	    st.st_rdev == sd->sysfs_cdev)
 		return true;
 	snprintf(path, sizeof(path), "/dev/char/%u:%u", major(sd->sysfs_cdev),
 		 minor(sd->sysfs_cdev));

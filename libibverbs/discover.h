@@ -35,6 +35,7 @@ struct scan_entry {
 	uint32_t num_ports;
 	enum ibv_node_type node_type;
 	bool racy; /* sysfs: identity must be confirmed by reading */
+	void *blank; /* the device list's new record for it, not read yet */
 };
 
 struct nl_sock;

@@ -22,6 +22,8 @@
 #include "driver.h"
 #include "rdma_nl.h"
 
+#define REQUEST_SIZE 256
+
 /*
  * Returns a connected socket, or NULL with errno when RDMA netlink is
  * absent. Automatic acks and peeking are off: every request here is
@@ -67,10 +69,22 @@ void rdma_nl_close(struct nl_sock *nl)
 		nl_socket_free(nl);
 }
 
-/* A request of NLDEV command @cmd; the caller adds attributes. */
+/*
+ * A request of NLDEV command @cmd; the caller adds attributes. None adds
+ * more than an index and a short name, so the request gets 256 bytes,
+ * not libnl's default of a page: a cold listing asks once per device,
+ * and libnl clears the whole buffer each time.
+ */
 struct nl_msg *rdma_nl_msg(int cmd, int flags)
 {
-	return nlmsg_alloc_simple(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd), flags);
+	struct nl_msg *msg = nlmsg_alloc_size(REQUEST_SIZE);
+
+	if (msg && !nlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ,
+			      RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd), 0, flags)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
 }
 
 /* libnl reports its own negative codes; callers want an errno value. */

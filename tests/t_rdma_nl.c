@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The fake RDMA netlink (see t_rdma_nl.h). A fake socket is one end of
- * an AF_UNIX SOCK_SEQPACKET pair, which keeps message boundaries as
- * netlink does: a request sent on it is answered at once by writing the
- * reply messages into the other end, so the caller's next recvmsg()
- * finds them. What libnl checks of the socket itself (the bound port
+ * an AF_UNIX SOCK_SEQPACKET pair, which keeps datagram boundaries as
+ * netlink does: a request sent on it is answered at once into a buffer
+ * of the socket's, and the replies reach the other end of the pair a
+ * datagram at a time, as the kernel's socket buffers carry them (see
+ * queue_part()). What libnl checks of the socket itself (the bound port
  * from getsockname(), the sender's address on every message) is made
  * up to look like the kernel's.
  */
@@ -22,19 +23,39 @@
 #include "t_rdma_nl.h"
 
 #define T_NL_MAX_SOCKS 8
-#define T_NL_MAX_DEVS 8
+#define T_NL_MAX_DEVS 65536
 #define T_NL_MAX_RES 32
 
+/*
+ * The kernel's first part of a dump fills a page less the socket buffer's
+ * own bookkeeping; later parts grow to the largest buffer the reader gave
+ * recvmsg(), up to 32 KiB less that bookkeeping (4 KiB pages, x86-64).
+ */
+#define T_NL_FIRST_PART 3776
+#define T_NL_MAX_PART 32448
+
+/* Messages built, not yet queued on the pair: out.buf[off, len). */
+struct reply {
+	uint8_t *buf;
+	size_t len, cap, off;
+};
+
 static bool enabled;
-static struct t_nl_dev devs[T_NL_MAX_DEVS];
-static unsigned int ndevs;
+static struct t_nl_dev *devs;
+static unsigned int ndevs, devs_cap;
 static int sys_cof = T_NL_SYS_UNKNOWN;
 static struct t_nl_res res[T_NL_MAX_RES];
 static unsigned int nres;
+static unsigned int requests[RDMA_NLDEV_NUM_OPS];
+static const void *last_recv_buf;
+static unsigned int recv_moves;
 
-static struct {
+static struct fake_sock {
 	int fd, peer; /* -1: free */
 	struct sockaddr_nl local;
+	struct reply out;
+	size_t max_recv; /* the largest buffer a recvmsg() gave */
+	unsigned int queued; /* datagrams on the pair, unread */
 } socks[T_NL_MAX_SOCKS] = { [0 ... T_NL_MAX_SOCKS - 1] = { .fd = -1,
 							   .peer = -1 } };
 
@@ -57,9 +78,25 @@ void t_nl_add_res(const struct t_nl_res *r)
 
 void t_nl_add(const struct t_nl_dev *dev)
 {
-	if (ndevs == T_NL_MAX_DEVS)
-		abort();
+	if (ndevs == devs_cap) {
+		devs_cap = devs_cap ? devs_cap * 2 : 8;
+		if (devs_cap > T_NL_MAX_DEVS)
+			abort();
+		devs = realloc(devs, devs_cap * sizeof(*devs));
+		if (!devs)
+			abort();
+	}
 	devs[ndevs++] = *dev;
+}
+
+unsigned int t_nl_requests(uint16_t cmd)
+{
+	return cmd < RDMA_NLDEV_NUM_OPS ? requests[cmd] : 0;
+}
+
+unsigned int t_nl_recv_moves(void)
+{
+	return recv_moves;
 }
 
 static int find_sock(int fd)
@@ -72,21 +109,19 @@ static int find_sock(int fd)
 
 /* Building replies. */
 
-struct reply {
-	uint8_t buf[4096];
-	size_t len;
-};
-
-static void *put(struct reply *r, const void *data, size_t len)
+static void put(struct reply *r, const void *data, size_t len)
 {
-	void *at = r->buf + r->len;
+	size_t need = r->len + NLMSG_ALIGN(len);
 
-	if (r->len + NLMSG_ALIGN(len) > sizeof(r->buf))
-		abort();
-	memcpy(at, data, len);
-	memset((uint8_t *)at + len, 0, NLMSG_ALIGN(len) - len);
-	r->len += NLMSG_ALIGN(len);
-	return at;
+	if (need > r->cap) {
+		r->cap = need > 2 * r->cap ? need + 4096 : 2 * r->cap;
+		r->buf = realloc(r->buf, r->cap);
+		if (!r->buf)
+			abort();
+	}
+	memcpy(r->buf + r->len, data, len);
+	memset(r->buf + r->len + len, 0, NLMSG_ALIGN(len) - len);
+	r->len = need;
 }
 
 static void attr(struct reply *r, uint16_t type, const void *data, size_t len)
@@ -147,13 +182,18 @@ static void error_msg(struct reply *r, const struct nlmsghdr *req, int err)
 	end_msg(r, at);
 }
 
+/* What a kernel sends of every device, in a dump's order. */
 static void dev_attrs(struct reply *r, const struct t_nl_dev *d)
 {
 	attr_u32(r, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
 	attr_str(r, RDMA_NLDEV_ATTR_DEV_NAME, d->name);
 	attr_u32(r, RDMA_NLDEV_ATTR_PORT_INDEX, d->ports);
+	attr_u64(r, RDMA_NLDEV_ATTR_CAP_FLAGS, 0);
 	attr_u64(r, RDMA_NLDEV_ATTR_NODE_GUID, d->node_guid);
+	attr_u64(r, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, d->node_guid);
 	attr_u8(r, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, d->node_type);
+	attr_str(r, RDMA_NLDEV_ATTR_DEV_PROTOCOL,
+		 d->node_type == RDMA_NODE_RNIC ? "iw" : "ib");
 }
 
 static void dump_devices(struct reply *r, const struct nlmsghdr *req)
@@ -273,16 +313,29 @@ static uint64_t encode_dev(unsigned int maj, unsigned int min)
 	       ((uint64_t)(min & ~0xffu) << 12);
 }
 
+/*
+ * The device of kernel index @index, or NULL. Devices added in the order
+ * of their indexes from 1 are found at once: a bench asks for each of
+ * thousands, and the fake's own cost is not what it measures.
+ */
+static const struct t_nl_dev *find_dev(uint32_t index)
+{
+	if (index >= 1 && index <= ndevs && devs[index - 1].index == index)
+		return &devs[index - 1];
+	for (unsigned int i = 0; i < ndevs; i++)
+		if (devs[i].index == index)
+			return &devs[i];
+	return NULL;
+}
+
 static void get_chardev(struct reply *r, const struct nlmsghdr *req)
 {
 	const struct nlattr *idx = req_attr(req, RDMA_NLDEV_ATTR_DEV_INDEX);
 	const struct nlattr *type = req_attr(req, RDMA_NLDEV_ATTR_CHARDEV_TYPE);
-	const struct t_nl_dev *d = NULL;
+	const struct t_nl_dev *d;
 	size_t at;
 
-	for (unsigned int i = 0; idx && i < ndevs; i++)
-		if (devs[i].index == *(const uint32_t *)(idx + 1))
-			d = &devs[i];
+	d = idx ? find_dev(*(const uint32_t *)(idx + 1)) : NULL;
 	if (!d || !type || strcmp((const char *)(type + 1), "uverbs")) {
 		error_msg(r, req, d ? EOPNOTSUPP : ENODEV);
 		return;
@@ -331,31 +384,70 @@ static bool res_request(struct reply *r, const struct nlmsghdr *req)
 	return false;
 }
 
-static void answer(int peer, const struct nlmsghdr *req)
+static void count_request(const struct nlmsghdr *req)
 {
-	struct reply r = { .len = 0 };
+	if (RDMA_NL_GET_CLIENT(req->nlmsg_type) == RDMA_NL_NLDEV &&
+	    RDMA_NL_GET_OP(req->nlmsg_type) < RDMA_NLDEV_NUM_OPS)
+		requests[RDMA_NL_GET_OP(req->nlmsg_type)]++;
+}
 
+/* Builds the answer to @req at the end of @r. */
+static void answer(struct reply *r, const struct nlmsghdr *req)
+{
+	count_request(req);
 	if (req->nlmsg_type ==
 		    RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET) &&
 	    (req->nlmsg_flags & NLM_F_DUMP))
-		dump_devices(&r, req);
+		dump_devices(r, req);
 	else if (req->nlmsg_type ==
 		 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV))
-		get_chardev(&r, req);
+		get_chardev(r, req);
 	else if (req->nlmsg_type ==
 		 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET))
-		sys_get(&r, req);
-	else if (!res_request(&r, req))
-		error_msg(&r, req, EOPNOTSUPP);
-	/* One datagram per message, as the kernel's socket buffer holds them. */
-	for (size_t off = 0; off < r.len;) {
-		const struct nlmsghdr *h = (const void *)(r.buf + off);
+		sys_get(r, req);
+	else if (!res_request(r, req))
+		error_msg(r, req, EOPNOTSUPP);
+}
 
-		if (syscall(SYS_sendto, peer, h, h->nlmsg_len, MSG_DONTWAIT,
-			    NULL, 0) < 0)
-			abort();
-		off += NLMSG_ALIGN(h->nlmsg_len);
+/* A message of a dump that more of the same dump follows. */
+static bool dump_goes_on(const struct nlmsghdr *h)
+{
+	return (h->nlmsg_flags & NLM_F_MULTI) && h->nlmsg_type != NLMSG_DONE;
+}
+
+/*
+ * Queues the next datagram of socket @i's built replies on its pair. As
+ * in the kernel, a reply is a datagram of its own, and a dump comes in
+ * parts, each as many whole messages as fit its size (T_NL_FIRST_PART,
+ * or the reader's largest buffer); the next part is made when the
+ * reader has taken the last (see recvmsg()), so the pair never holds
+ * more than a part or two and a dump of any size never blocks.
+ */
+static void queue_part(int i)
+{
+	struct reply *r = &socks[i].out;
+	size_t size = socks[i].max_recv, end = r->off;
+	const struct nlmsghdr *h, *next;
+
+	if (r->off == r->len)
+		return;
+	size = size < T_NL_FIRST_PART ? T_NL_FIRST_PART : size;
+	for (;;) {
+		h = (const void *)(r->buf + end);
+		end += NLMSG_ALIGN(h->nlmsg_len);
+		if (!dump_goes_on(h) || end == r->len)
+			break;
+		next = (const void *)(r->buf + end);
+		if (end - r->off + next->nlmsg_len > size)
+			break;
 	}
+	if (syscall(SYS_sendto, socks[i].peer, r->buf + r->off, end - r->off,
+		    MSG_DONTWAIT, NULL, 0) < 0)
+		abort();
+	socks[i].queued++;
+	r->off = end;
+	if (r->off == r->len)
+		r->off = r->len = 0;
 }
 
 /* The interposed calls. */
@@ -439,10 +531,25 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 
 		if (h->nlmsg_len < NLMSG_HDRLEN || off + h->nlmsg_len > len)
 			break;
-		answer(socks[i].peer, h);
+		answer(&socks[i].out, h);
 		off += NLMSG_ALIGN(h->nlmsg_len);
 	}
+	if (!socks[i].queued)
+		queue_part(i);
 	return len;
+}
+
+/* The reader's buffer, as the kernel sizes later parts of a dump by it. */
+static void note_recv_size(int i, const struct msghdr *msg)
+{
+	size_t len = 0;
+
+	for (size_t v = 0; v < msg->msg_iovlen; v++)
+		len += msg->msg_iov[v].iov_len;
+	if (len > T_NL_MAX_PART)
+		len = T_NL_MAX_PART;
+	if (len > socks[i].max_recv)
+		socks[i].max_recv = len;
 }
 
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
@@ -456,10 +563,17 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	m = *msg;
 	m.msg_name = NULL;
 	m.msg_namelen = 0;
+	note_recv_size(i, msg);
+	if (msg->msg_iovlen && msg->msg_iov[0].iov_base != last_recv_buf) {
+		last_recv_buf = msg->msg_iov[0].iov_base;
+		recv_moves++;
+	}
 	/* Nothing queued is nothing the kernel would ever send. */
 	n = syscall(SYS_recvmsg, fd, &m, flags | MSG_DONTWAIT);
 	if (n < 0)
 		return n;
+	if (!(flags & MSG_PEEK) && socks[i].queued && !--socks[i].queued)
+		queue_part(i);
 	msg->msg_flags = m.msg_flags;
 	msg->msg_controllen = 0;
 	if (msg->msg_name && msg->msg_namelen >= sizeof(struct sockaddr_nl)) {
@@ -477,7 +591,8 @@ int close(int fd)
 
 	if (i >= 0) {
 		syscall(SYS_close, socks[i].peer);
-		socks[i].fd = socks[i].peer = -1;
+		free(socks[i].out.buf);
+		socks[i] = (struct fake_sock){ .fd = -1, .peer = -1 };
 	}
 	return syscall(SYS_close, fd);
 }
