@@ -49,6 +49,8 @@ static unsigned int nres;
 static unsigned int requests[RDMA_NLDEV_NUM_OPS];
 static const void *last_recv_buf;
 static unsigned int recv_moves;
+static unsigned int sends;
+static unsigned int lose_after, lose_count; /* of GET_CHARDEV replies */
 
 static struct fake_sock {
 	int fd, peer; /* -1: free */
@@ -56,6 +58,7 @@ static struct fake_sock {
 	struct reply out;
 	size_t max_recv; /* the largest buffer a recvmsg() gave */
 	unsigned int queued; /* datagrams on the pair, unread */
+	bool overrun; /* a reply was dropped: ENOBUFS, once */
 } socks[T_NL_MAX_SOCKS] = { [0 ... T_NL_MAX_SOCKS - 1] = { .fd = -1,
 							   .peer = -1 } };
 
@@ -97,6 +100,17 @@ unsigned int t_nl_requests(uint16_t cmd)
 unsigned int t_nl_recv_moves(void)
 {
 	return recv_moves;
+}
+
+unsigned int t_nl_sends(void)
+{
+	return sends;
+}
+
+void t_nl_lose_chardev_replies(unsigned int after, unsigned int count)
+{
+	lose_after = after;
+	lose_count = count;
 }
 
 static int find_sock(int fd)
@@ -336,8 +350,11 @@ static void get_chardev(struct reply *r, const struct nlmsghdr *req)
 	size_t at;
 
 	d = idx ? find_dev(*(const uint32_t *)(idx + 1)) : NULL;
+	if (d && d->no_chardev)
+		d = NULL;
+	/* The kernel's nldev answers EINVAL for an index it does not have. */
 	if (!d || !type || strcmp((const char *)(type + 1), "uverbs")) {
-		error_msg(r, req, d ? EOPNOTSUPP : ENODEV);
+		error_msg(r, req, d ? EOPNOTSUPP : EINVAL);
 		return;
 	}
 	at = begin_msg(r, req, req->nlmsg_type, 0);
@@ -391,9 +408,38 @@ static void count_request(const struct nlmsghdr *req)
 		requests[RDMA_NL_GET_OP(req->nlmsg_type)]++;
 }
 
-/* Builds the answer to @req at the end of @r. */
-static void answer(struct reply *r, const struct nlmsghdr *req)
+/*
+ * Whether to drop the reply to this GET_CHARDEV, as the kernel does when
+ * the reader's receive buffer is full (t_nl_lose_chardev_replies()).
+ */
+static bool lose_reply(void)
 {
+	if (lose_after) {
+		lose_after--;
+		return false;
+	}
+	if (!lose_count)
+		return false;
+	lose_count--;
+	return true;
+}
+
+static void chardev_or_loss(int i, const struct nlmsghdr *req)
+{
+	size_t before = socks[i].out.len;
+
+	get_chardev(&socks[i].out, req);
+	if (lose_reply()) {
+		socks[i].out.len = before;
+		socks[i].overrun = true;
+	}
+}
+
+/* Builds the answer to @req at the end of socket @i's replies. */
+static void answer(int i, const struct nlmsghdr *req)
+{
+	struct reply *r = &socks[i].out;
+
 	count_request(req);
 	if (req->nlmsg_type ==
 		    RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET) &&
@@ -401,7 +447,7 @@ static void answer(struct reply *r, const struct nlmsghdr *req)
 		dump_devices(r, req);
 	else if (req->nlmsg_type ==
 		 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV))
-		get_chardev(r, req);
+		chardev_or_loss(i, req);
 	else if (req->nlmsg_type ==
 		 RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET))
 		sys_get(r, req);
@@ -423,24 +469,32 @@ static bool dump_goes_on(const struct nlmsghdr *h)
  * reader has taken the last (see recvmsg()), so the pair never holds
  * more than a part or two and a dump of any size never blocks.
  */
-static void queue_part(int i)
+static size_t part_end(int i, size_t off)
 {
 	struct reply *r = &socks[i].out;
-	size_t size = socks[i].max_recv, end = r->off;
+	size_t size = socks[i].max_recv, end = off;
 	const struct nlmsghdr *h, *next;
 
-	if (r->off == r->len)
-		return;
 	size = size < T_NL_FIRST_PART ? T_NL_FIRST_PART : size;
 	for (;;) {
 		h = (const void *)(r->buf + end);
 		end += NLMSG_ALIGN(h->nlmsg_len);
 		if (!dump_goes_on(h) || end == r->len)
-			break;
+			return end;
 		next = (const void *)(r->buf + end);
-		if (end - r->off + next->nlmsg_len > size)
-			break;
+		if (end - off + next->nlmsg_len > size)
+			return end;
 	}
+}
+
+static void queue_part(int i)
+{
+	struct reply *r = &socks[i].out;
+	size_t end;
+
+	if (r->off == r->len)
+		return;
+	end = part_end(i, r->off);
 	if (syscall(SYS_sendto, socks[i].peer, r->buf + r->off, end - r->off,
 		    MSG_DONTWAIT, NULL, 0) < 0)
 		abort();
@@ -448,6 +502,79 @@ static void queue_part(int i)
 	r->off = end;
 	if (r->off == r->len)
 		r->off = r->len = 0;
+}
+
+/* A reply of its own, not a part of a dump. */
+static bool plain_at(const struct reply *r, size_t off)
+{
+	return off < r->len &&
+	       !(((const struct nlmsghdr *)(r->buf + off))->nlmsg_flags &
+		 NLM_F_MULTI);
+}
+
+#define T_NL_BURST 64
+
+/*
+ * Queues the next datagram, or, when it is a plain reply, the plain
+ * replies that follow it too, up to T_NL_BURST, in one system call: the
+ * kernel answers every request of a send before the send returns, so
+ * their replies wait together.
+ */
+static void queue_next(int i)
+{
+	struct reply *r = &socks[i].out;
+	struct mmsghdr mm[T_NL_BURST];
+	struct iovec iov[T_NL_BURST];
+	unsigned int n = 0;
+	size_t off = r->off;
+
+	for (; n < T_NL_BURST && plain_at(r, off); n++) {
+		iov[n].iov_base = r->buf + off;
+		iov[n].iov_len = NLMSG_ALIGN(
+			((const struct nlmsghdr *)(r->buf + off))->nlmsg_len);
+		mm[n] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[n],
+						       .msg_iovlen = 1 } };
+		off += iov[n].iov_len;
+	}
+	if (!n) {
+		queue_part(i);
+		return;
+	}
+	if (syscall(SYS_sendmmsg, socks[i].peer, mm, n, MSG_DONTWAIT) != n)
+		abort();
+	socks[i].queued += n;
+	r->off = off;
+	if (r->off == r->len)
+		r->off = r->len = 0;
+}
+
+/* A datagram the reader took: the next ones are queued after the last. */
+static void taken(int i, unsigned int n)
+{
+	socks[i].queued -= n < socks[i].queued ? n : socks[i].queued;
+	if (!socks[i].queued)
+		queue_next(i);
+}
+
+/* What the kernel reports once after dropping a reply. */
+static bool overrun(int i)
+{
+	if (!socks[i].overrun)
+		return false;
+	socks[i].overrun = false;
+	errno = ENOBUFS;
+	return true;
+}
+
+/* The sender's address a netlink reader sees: the kernel's, port 0. */
+static void from_kernel(struct msghdr *msg, socklen_t room)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+
+	if (msg->msg_name && room >= sizeof(kernel))
+		memcpy(msg->msg_name, &kernel, sizeof(kernel));
+	msg->msg_namelen = sizeof(kernel);
+	msg->msg_controllen = 0;
 }
 
 /* The interposed calls. */
@@ -511,7 +638,7 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 
 ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
-	uint8_t buf[4096];
+	uint8_t buf[16384];
 	size_t len = 0;
 	int i = find_sock(fd);
 
@@ -531,11 +658,12 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 
 		if (h->nlmsg_len < NLMSG_HDRLEN || off + h->nlmsg_len > len)
 			break;
-		answer(&socks[i].out, h);
+		answer(i, h);
 		off += NLMSG_ALIGN(h->nlmsg_len);
 	}
+	sends++;
 	if (!socks[i].queued)
-		queue_part(i);
+		queue_next(i);
 	return len;
 }
 
@@ -568,20 +696,40 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 		last_recv_buf = msg->msg_iov[0].iov_base;
 		recv_moves++;
 	}
+	if (overrun(i))
+		return -1;
 	/* Nothing queued is nothing the kernel would ever send. */
 	n = syscall(SYS_recvmsg, fd, &m, flags | MSG_DONTWAIT);
 	if (n < 0)
 		return n;
-	if (!(flags & MSG_PEEK) && socks[i].queued && !--socks[i].queued)
-		queue_part(i);
+	if (!(flags & MSG_PEEK))
+		taken(i, 1);
 	msg->msg_flags = m.msg_flags;
-	msg->msg_controllen = 0;
-	if (msg->msg_name && msg->msg_namelen >= sizeof(struct sockaddr_nl)) {
-		struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	from_kernel(msg, msg->msg_namelen);
+	return n;
+}
 
-		memcpy(msg->msg_name, &kernel, sizeof(kernel));
+int recvmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags,
+	     struct timespec *timeout)
+{
+	socklen_t room[T_NL_BURST];
+	int i = find_sock(fd), n;
+
+	if (i < 0 || vlen > T_NL_BURST)
+		return syscall(SYS_recvmmsg, fd, vec, vlen, flags, timeout);
+	if (overrun(i))
+		return -1;
+	for (unsigned int k = 0; k < vlen; k++) {
+		room[k] = vec[k].msg_hdr.msg_namelen;
+		note_recv_size(i, &vec[k].msg_hdr);
 	}
-	msg->msg_namelen = sizeof(struct sockaddr_nl);
+	n = syscall(SYS_recvmmsg, fd, vec, vlen, flags | MSG_DONTWAIT, NULL);
+	if (n <= 0)
+		return n;
+	if (!(flags & MSG_PEEK))
+		taken(i, (unsigned int)n);
+	for (int k = 0; k < n; k++)
+		from_kernel(&vec[k].msg_hdr, room[k]);
 	return n;
 }
 

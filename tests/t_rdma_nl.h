@@ -14,12 +14,13 @@
  * in parts of whole messages, as many as a part holds, then NLMSG_DONE.
  *
  * Interposed: socket(), bind(), getsockname(), setsockopt(), sendmsg(),
- * recvmsg() and close(), each passing anything that is not a fake
+ * recvmsg(), recvmmsg() and close(), each passing anything that is not a fake
  * socket to the real system call.
  */
 #ifndef T_RDMA_NL_H
 #define T_RDMA_NL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct t_nl_dev {
@@ -32,6 +33,7 @@ struct t_nl_dev {
 	const char *chardev; /* "uverbs0" */
 	uint32_t abi;
 	uint32_t driver_id; /* RDMA_DRIVER_* */
+	bool no_chardev; /* GET_CHARDEV refused, as for a device just gone */
 };
 
 /* One object the kernel's resource tracking lists. */
@@ -71,5 +73,15 @@ unsigned int t_nl_requests(uint16_t cmd);
  * gave the time before (the first counts).
  */
 unsigned int t_nl_recv_moves(void);
+
+/* How many sendmsg() calls the fake has answered, of any request. */
+unsigned int t_nl_sends(void);
+
+/*
+ * Drops @count GET_CHARDEV replies after the next @after, as the kernel
+ * does when the reader's receive buffer is full: the reader's next
+ * receive fails with ENOBUFS, once, and the other replies still come.
+ */
+void t_nl_lose_chardev_replies(unsigned int after, unsigned int count);
 
 #endif
