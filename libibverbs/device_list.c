@@ -255,6 +255,7 @@ static void give_sysfs(struct scan_entry *se, struct discovery_stats *st)
 	if (!ent)
 		return;
 	ent->sysfs = calloc(1, sizeof(*ent->sysfs));
+	se->record = ent->sysfs;
 	if (ent->sysfs)
 		return;
 	drop_entry(ent);
@@ -308,8 +309,10 @@ static bool still_same(struct scan *scan, const struct scan_entry *se,
  * (or one whose identity changed) gets a blank record, which @se keeps
  * for the second. Returns whether it made one.
  *
- * Every new record is made before any is read (fill_blank()), so that no
- * record is allocated between two netlink requests: libnl takes a receive
+ * Every new record is made before any is read (scan_prefetch_chardevs()
+ * asks the kernel about them in batches, then fill_blank()), so
+ * that no record is allocated between two netlink requests a device
+ * asks alone (a lost reply, see discover.c): libnl takes a receive
  * buffer from the heap for each reply and frees it, and with records made
  * in between, that buffer moved up the heap by a record at each device,
  * the kernel writing each reply into memory not touched before.
@@ -481,6 +484,8 @@ static int refresh(struct discovery_stats *st)
 		blanks += claim(&scan, &scan.ent[i], st);
 	for (i = 0; blanks && i < scan.n; i++)
 		give_sysfs(&scan.ent[i], st);
+	if (blanks)
+		scan_prefetch_chardevs(&scan);
 	for (i = 0; blanks && i < scan.n; i++)
 		fill_blank(&scan, &scan.ent[i], st);
 	scan_release(&scan);

@@ -6,10 +6,12 @@
  * device without its node. device_list.c makes the records of every new
  * device before it asks the kernel about any; these scenarios check the
  * outcome of that order, and the order itself through where libnl's
- * receive buffer stays.
+ * receive buffer stays. The GET_CHARDEV requests of a cold listing go
+ * many to a send: a refused one and lost replies must not cost a device.
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,12 +26,16 @@
 #include "t_util.h"
 
 #define MANY 64
+#define LOTS 256
+/* Requests per send (libibverbs/rdma_nl.h's RDMA_NL_BATCH). */
+#define BATCH 32
 
 static char *root;
-static char names[MANY][16], chardevs[MANY][16];
+static char names[LOTS][16], chardevs[LOTS][16];
 
 /* tprov<n> on netlink (index @index) and, with its node, in sysfs. */
-static void add_device(unsigned int n, uint32_t index, bool node)
+static void add_nl_device(unsigned int n, uint32_t index, bool node,
+			  bool no_chardev)
 {
 	struct t_nl_dev nl = { .index = index,
 			       .name = names[n],
@@ -39,7 +45,8 @@ static void add_device(unsigned int n, uint32_t index, bool node)
 			       .maj = 231,
 			       .min = n,
 			       .chardev = chardevs[n],
-			       .abi = 1 };
+			       .abi = 1,
+			       .no_chardev = no_chardev };
 	struct t_dev sys = { .ibdev = names[n],
 			     .uverbs = (int)n,
 			     .maj = 231,
@@ -51,6 +58,53 @@ static void add_device(unsigned int n, uint32_t index, bool node)
 	snprintf(chardevs[n], sizeof(chardevs[n]), "uverbs%u", n);
 	t_sysfs_add(root, &sys);
 	t_nl_add(&nl);
+}
+
+static void add_device(unsigned int n, uint32_t index, bool node)
+{
+	add_nl_device(n, index, node, false);
+}
+
+/* Whether listed device tprov<n> has its own uverbs node and index. */
+static bool right(struct ibv_device **list, unsigned int n)
+{
+	struct ibv_device *dev = t_find(list, names[n]);
+
+	return dev && !strcmp(dev->dev_name, chardevs[n]) &&
+	       ibv_get_device_index(dev) == (int)n + 1;
+}
+
+static void write_file(const char *dir, const char *file, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * Where a kernel without GET_CHARDEV shows tprov<n>'s uverbs node: its
+ * device's infiniband_verbs/uverbs<n>, with dev and abi_version.
+ */
+static void uverbs_below(unsigned int n)
+{
+	char dir[4096], dev[32];
+
+	snprintf(dir, sizeof(dir),
+		 "%s/class/infiniband/%s/device/infiniband_verbs", root,
+		 names[n]);
+	mkdir(dir, 0755);
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s",
+		 chardevs[n]);
+	mkdir(dir, 0755);
+	snprintf(dev, sizeof(dev), "231:%u\n", n);
+	write_file(dir, "dev", dev);
+	write_file(dir, "abi_version", "1\n");
 }
 
 static bool setup(void)
@@ -161,6 +215,105 @@ static int sc_come_and_go(void *arg)
 	return 0;
 }
 
+/*
+ * A cold listing of many devices: each has its own node, though the
+ * replies of a send come together, and the sends are a few per batch.
+ */
+static int sc_batched(void *arg)
+{
+	struct ibv_device **list;
+	unsigned int n, sends;
+
+	if (!setup())
+		return T_SKIP;
+	for (n = 0; n < LOTS; n++)
+		add_device(n, n + 1, true);
+	sends = t_nl_sends();
+	list = ibv_get_device_list(NULL);
+	T_CHECK(t_count(list) == LOTS);
+	for (n = 0; n < LOTS; n++)
+		T_CHECK(right(list, n));
+	T_CHECK(chardev_requests() == LOTS);
+	/* The dump, then the batches. */
+	T_CHECK(t_nl_sends() - sends <= 1 + LOTS / BATCH + 1);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+/*
+ * Refused in the middle of a batch: the others keep their own answers,
+ * and the refused device is looked for in sysfs, as when asked alone.
+ * Of two refused, the one sysfs shows is listed, the other is not.
+ */
+static int sc_refused(void *arg)
+{
+	struct ibv_device **list;
+	unsigned int n;
+
+	if (!setup())
+		return T_SKIP;
+	for (n = 0; n < MANY; n++)
+		add_nl_device(n, n + 1, true, n == 10 || n == 40);
+	uverbs_below(10);
+	list = ibv_get_device_list(NULL);
+	T_CHECK(t_count(list) == MANY - 1);
+	for (n = 0; n < MANY; n++)
+		T_CHECK(n == 40 ? !t_find(list, names[n]) : right(list, n));
+	T_CHECK(chardev_requests() == MANY);
+	T_CHECK(t_nl_sends() <= 1 + MANY / BATCH + 1);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+struct loss {
+	unsigned int after, count;
+};
+
+/*
+ * Replies the kernel dropped (a full receive buffer): their devices are
+ * asked again alone, and every device is listed with its own node.
+ */
+static int sc_lost(void *arg)
+{
+	const struct loss *loss = arg;
+	struct ibv_device **list;
+	unsigned int n;
+
+	if (!setup())
+		return T_SKIP;
+	for (n = 0; n < LOTS; n++)
+		add_device(n, n + 1, true);
+	t_nl_lose_chardev_replies(loss->after, loss->count);
+	list = ibv_get_device_list(NULL);
+	T_CHECK(t_count(list) == LOTS);
+	for (n = 0; n < LOTS; n++)
+		T_CHECK(right(list, n));
+	T_CHECK(chardev_requests() == LOTS + loss->count);
+	T_CHECK(t_nl_sends() <= 1 + LOTS / BATCH + 1 + loss->count);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+static void test_batched(void **s)
+{
+	t_scenario(sc_batched, NULL);
+}
+
+static void test_refused(void **s)
+{
+	t_scenario(sc_refused, NULL);
+}
+
+/* Some replies of a batch, then all of one. */
+static void test_lost(void **s)
+{
+	struct loss some = { .after = 40, .count = 8 },
+		    all = { .after = 2 * BATCH, .count = BATCH };
+
+	t_scenario(sc_lost, &some);
+	t_scenario(sc_lost, &all);
+}
+
 static void test_many(void **s)
 {
 	t_scenario(sc_many, NULL);
@@ -182,6 +335,9 @@ int main(void)
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_twice),
 		cmocka_unit_test(test_come_and_go),
+		cmocka_unit_test(test_batched),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
