@@ -44,9 +44,24 @@ struct dev_entry {
 	struct dev_entry *hnext;
 };
 
+/*
+ * A device's sysfs record as the list allocates it, with the device's
+ * place: records are numbered in the order the kernel listed their
+ * devices, each listing's new ones after all before them.
+ */
+struct listed_sysfs {
+	struct verbs_sysfs_dev sd;
+	uint64_t order;
+};
+
 static pthread_mutex_t dev_list_lock = PTHREAD_MUTEX_INITIALIZER;
-/* READY devices in the order they were discovered, via verbs_device.entry. */
+/*
+ * READY devices in the order they were discovered, via verbs_device.entry,
+ * whatever the order they were matched in: rdma-core lists them so, and a
+ * program that takes the first device must get the same one from both.
+ */
 static struct list_head device_list = LIST_HEAD_INIT(device_list);
+static uint64_t last_order;
 static struct dev_entry **htab;
 static size_t htab_size, htab_count;
 static unsigned int scan_gen;
@@ -158,6 +173,28 @@ static enum ibv_transport_type transport_of(enum ibv_node_type t)
 		memcpy(dst, src, sizeof(dst));                           \
 	} while (0)
 
+static uint64_t order_of(const struct verbs_device *vdev)
+{
+	return container_of(vdev->sysfs, struct listed_sysfs, sd)->order;
+}
+
+/*
+ * Places a new device among the listed ones by its discovery order. The
+ * providers may match devices in another order (they are loaded as the
+ * devices need them), so the place is looked for from the end: devices
+ * are mostly made in order, and a listing's are after all others.
+ */
+static void list_in_order(struct verbs_device *vdev)
+{
+	struct list_node *pos = device_list.n.prev;
+	uint64_t order = order_of(vdev);
+
+	while (pos != &device_list.n &&
+	       order_of(list_entry(pos, struct verbs_device, entry)) > order)
+		pos = pos->prev;
+	list_add_after(pos, &vdev->entry);
+}
+
 static int make_device(struct dev_entry *ent,
 		       const struct verbs_device_ops *ops)
 {
@@ -184,7 +221,7 @@ static int make_device(struct dev_entry *ent,
 	copy_exact(dev->ibdev_path, sd->ibdev_path);
 	ent->vdev = vdev;
 	ent->state = ENT_READY;
-	list_add_tail(&device_list, &vdev->entry);
+	list_in_order(vdev);
 	return 0;
 }
 
@@ -251,13 +288,18 @@ static struct dev_entry *blank_entry(struct scan *scan,
 static void give_sysfs(struct scan_entry *se, struct discovery_stats *st)
 {
 	struct dev_entry *ent = se->blank;
+	struct listed_sysfs *rec;
 
 	if (!ent)
 		return;
-	ent->sysfs = calloc(1, sizeof(*ent->sysfs));
+	rec = calloc(1, sizeof(*rec));
+	ent->sysfs = rec ? &rec->sd : NULL;
 	se->record = ent->sysfs;
-	if (ent->sysfs)
+	if (rec) {
+		/* give_sysfs() is called in the scan's order. */
+		rec->order = ++last_order;
 		return;
+	}
 	drop_entry(ent);
 	se->blank = NULL;
 	st->out_of_memory = true;

@@ -294,6 +294,39 @@ static int sc_lost(void *arg)
 	return 0;
 }
 
+/*
+ * Devices are listed in the kernel's order, however the providers came to
+ * match them (loaded as devices need them, matched in the list's hash
+ * order); one that appears later comes after them, whatever its index.
+ */
+static int sc_order(void *arg)
+{
+	struct ibv_device **list;
+	unsigned int n;
+
+	if (!setup())
+		return T_SKIP;
+	for (n = 0; n < MANY - 1; n++)
+		add_device(n, n + 10, true);
+	list = ibv_get_device_list(NULL);
+	T_CHECK(t_count(list) == MANY - 1);
+	for (n = 0; n < MANY - 1; n++)
+		T_CHECK(!strcmp(list[n]->name, names[n]));
+	ibv_free_device_list(list);
+	add_device(MANY - 1, 1, true);
+	list = ibv_get_device_list(NULL);
+	T_CHECK(t_count(list) == MANY);
+	for (n = 0; n < MANY; n++)
+		T_CHECK(!strcmp(list[n]->name, names[n]));
+	ibv_free_device_list(list);
+	return 0;
+}
+
+static void test_order(void **s)
+{
+	t_scenario(sc_order, NULL);
+}
+
 static void test_batched(void **s)
 {
 	t_scenario(sc_batched, NULL);
@@ -335,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_twice),
 		cmocka_unit_test(test_come_and_go),
+		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_batched),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_lost),
