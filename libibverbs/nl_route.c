@@ -35,6 +35,7 @@ const struct nl_route *nl_route_get(void)
 
 #include <assert.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
@@ -86,10 +87,22 @@ static void table_load(void)
 	table_ok = NL_ROUTE_FUNCS(NL_ROUTE_LOOKUP) true;
 }
 
+/*
+ * errno is kept across a load that works: the loader's search of the
+ * library path leaves ENOENT behind, and providers that report errno
+ * after ibv_resolve_eth_l2_from_gid() fails would show it.
+ */
 const struct nl_route *nl_route_get(void)
 {
+	int saved = errno;
+
 	pthread_once(&table_once, table_load);
-	return table_ok ? &table : NULL;
+	if (!table_ok) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	errno = saved;
+	return &table;
 }
 
 #endif

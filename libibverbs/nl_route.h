@@ -38,9 +38,10 @@ struct nl_route {
 #undef NL_ROUTE_SLOT
 
 /*
- * The table, filled once per process: NULL, after one line in the log,
- * when the library cannot be loaded or lacks one of the functions. A
- * static libibverbs.a calls libnl-route-3 directly and never fails.
+ * The table, filled once per process, errno untouched: NULL with errno
+ * ENOSYS, after one line in the log, when the library cannot be loaded
+ * or lacks one of the functions. A static libibverbs.a calls
+ * libnl-route-3 directly and never fails.
  */
 const struct nl_route *nl_route_get(void);
 

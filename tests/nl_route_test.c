@@ -158,8 +158,8 @@ static int sc_loads_once(void *arg)
 }
 
 /*
- * A load that fails in @mode: -ENOSYS at every call, one try, and one
- * line in the log holding @line and @why.
+ * A load that fails in @mode: -ENOSYS (errno too) at every call, one
+ * try, and one line in the log holding @line and @why.
  */
 static int t_fails(enum t_mode mode, const char *line, const char *why)
 {
@@ -169,7 +169,9 @@ static int t_fails(enum t_mode mode, const char *line, const char *why)
 	t_mode = mode;
 	t_log_to(log);
 	T_CHECK(t_resolve() == -ENOSYS);
+	errno = 0;
 	T_CHECK(t_resolve() == -ENOSYS);
+	T_CHECK(errno == ENOSYS);
 	T_CHECK(t_opens == 1);
 	T_CHECK(t_file_has(log, line, &lines));
 	T_CHECK(lines == 1);
