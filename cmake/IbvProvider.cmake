@@ -5,6 +5,11 @@
 #   - target <name>: the plugin lib<name>-rdmav<N>.so that the library
 #     dlopen()s, linked against libibverbs with no undefined symbol left
 #     and, unless TEST, verbs_provider_<name> its only export;
+#   - target <name>-pabi<M> for each older provider ABI M of
+#     releases/table: the same sources built with
+#     VERBS_PROVIDER_ABI=M into lib<name>-rdmav<M>.so, which the cores of
+#     those releases load too (driver.h gives it their layouts and binds
+#     its calls to IBVERBS_PRIVATE_<M>);
 #   - with ENABLE_STATIC, target <name>-static: lib<name>-rdmav<N>.a, for
 #     clients built with RDMA_STATIC_PROVIDERS.
 # A provider of the tree installs that archive, and the global property
@@ -41,25 +46,36 @@ function(ibv_add_provider name)
   endif()
 
   set(base "${name}-rdmav${IBVERBS_PABI_VERSION}")
-  add_library(${name} MODULE ${sources})
-  set_target_properties(${name} PROPERTIES PREFIX "lib" OUTPUT_NAME ${base}
-    SUFFIX ".so")
-  target_link_options(${name} PRIVATE ${IBV_NO_UNDEFINED})
-  # The data path calls the C library and the core (memcpy, spin locks,
-  # the doorbell) through the GOT: no PLT jump per call.
-  target_compile_options(${name} PRIVATE -fno-plt)
+  foreach(pabi IN LISTS IBV_PABIS)
+    set(target ${name})
+    if(NOT pabi EQUAL IBVERBS_PABI_VERSION)
+      set(target ${name}-pabi${pabi})
+    endif()
+    add_library(${target} MODULE ${sources})
+    set_target_properties(${target} PROPERTIES PREFIX "lib"
+      OUTPUT_NAME ${name}-rdmav${pabi} SUFFIX ".so")
+    if(NOT pabi EQUAL IBVERBS_PABI_VERSION)
+      target_compile_definitions(${target} PRIVATE VERBS_PROVIDER_ABI=${pabi})
+    endif()
+    target_link_options(${target} PRIVATE ${IBV_NO_UNDEFINED})
+    # The data path calls the C library and the core (memcpy, spin locks,
+    # the doorbell) through the GOT: no PLT jump per call.
+    target_compile_options(${target} PRIVATE -fno-plt)
+    if(NOT arg_TEST)
+      # The entry point and nothing else, whatever visibility the sources
+      # declare (a TEST provider keeps the hooks its tests dlsym()).
+      set(map ${CMAKE_CURRENT_BINARY_DIR}/${name}.map)
+      file(WRITE ${map}
+        "{\n  global: verbs_provider_${name};\n  local: *;\n};\n")
+      target_link_options(${target} PRIVATE -Wl,--version-script=${map})
+      set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${map})
+    endif()
+    target_link_libraries(${target} PRIVATE ibverbs)
+    if(NOT arg_TEST)
+      install(TARGETS ${target} LIBRARY DESTINATION ${VERBS_PROVIDER_DIR})
+    endif()
+  endforeach()
   if(NOT arg_TEST)
-    # The entry point and nothing else, whatever visibility the sources
-    # declare (a TEST provider keeps the hooks its tests dlsym()).
-    set(map ${CMAKE_CURRENT_BINARY_DIR}/${name}.map)
-    file(WRITE ${map}
-      "{\n  global: verbs_provider_${name};\n  local: *;\n};\n")
-    target_link_options(${name} PRIVATE -Wl,--version-script=${map})
-    set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS ${map})
-  endif()
-  target_link_libraries(${name} PRIVATE ibverbs)
-  if(NOT arg_TEST)
-    install(TARGETS ${name} LIBRARY DESTINATION ${VERBS_PROVIDER_DIR})
     set(driver_file ${CMAKE_CURRENT_BINARY_DIR}/${name}.driver)
     file(WRITE ${driver_file} "driver ${name}\n")
     install(FILES ${driver_file} DESTINATION ${IBV_CONFIG_DIR})

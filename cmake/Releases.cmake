@@ -12,6 +12,8 @@
 #   IBV_RELEASE_<R>_KERNEL     the kernel series of its suite
 #   IBV_RELEASE_<R>_QP_EX      sizeof(struct ibv_qp_ex) in R
 #   IBV_RELEASE_<R>_DMABUF     ibv_cmd_reg_dmabuf_mr()'s argument count in R
+#   IBV_RELEASE_<R>_GROUP      how R's Debian libibverbs1 makes the rdma group
+#                              (only debian/ reads it)
 #   IBV_RELEASE_<R>_SYMBOLS    releases/<R>/symbols
 #   IBV_HOST_SUITE, IBV_HOST_RELEASES  this machine's suite (os-release)
 #                              and the releases of the table it ships
@@ -19,6 +21,10 @@
 # exports (each older release's definitions are a subset):
 #   IBV_RELEASE_OLDEST, IBV_RELEASE_NEWEST, PACKAGE_VERSION, IBVERBS_ABI_LEVEL,
 #   IBVERBS_PABI_VERSION, IBVERBS_PROVIDER_SUFFIX
+# and, since the library serves the providers of every release at once:
+#   IBV_PABIS                  the provider ABIs of the table, oldest first
+#   IBV_PABI_<N>_RELEASE       the newest release of provider ABI N, whose
+#                              symbol list says what that ABI exports
 
 set(IBV_RELEASE_DIR ${CMAKE_CURRENT_LIST_DIR}/../releases)
 get_filename_component(IBV_RELEASE_DIR ${IBV_RELEASE_DIR} ABSOLUTE)
@@ -31,14 +37,14 @@ file(STRINGS ${IBV_RELEASE_TABLE} _ibv_rows REGEX "^[0-9]")
 foreach(_row IN LISTS _ibv_rows)
   string(REGEX REPLACE "[ \t]+" ";" _f "${_row}")
   list(LENGTH _f _n)
-  if(NOT _n EQUAL 8)
+  if(NOT _n EQUAL 9)
     message(FATAL_ERROR "releases/table: '${_row}' has ${_n} columns, "
-      "not 8 (release debian suite abi pabi kernel qp_ex dmabuf)")
+      "not 9 (release debian suite abi pabi kernel qp_ex dmabuf group)")
   endif()
   list(GET _f 0 _r)
   list(APPEND IBV_RELEASES ${_r})
   set(_i 1)
-  foreach(_col DEBIAN SUITE ABI PABI KERNEL QP_EX DMABUF)
+  foreach(_col DEBIAN SUITE ABI PABI KERNEL QP_EX DMABUF GROUP)
     list(GET _f ${_i} IBV_RELEASE_${_r}_${_col})
     math(EXPR _i "${_i} + 1")
   endforeach()
@@ -60,6 +66,13 @@ set(PACKAGE_VERSION ${IBV_RELEASE_NEWEST})
 set(IBVERBS_ABI_LEVEL ${IBV_RELEASE_${IBV_RELEASE_NEWEST}_ABI})
 set(IBVERBS_PABI_VERSION ${IBV_RELEASE_${IBV_RELEASE_NEWEST}_PABI})
 set(IBVERBS_PROVIDER_SUFFIX "-rdmav${IBVERBS_PABI_VERSION}.so")
+set(IBV_PABIS "")
+foreach(_r IN LISTS IBV_RELEASES)
+  set(_p ${IBV_RELEASE_${_r}_PABI})
+  list(APPEND IBV_PABIS ${_p})
+  set(IBV_PABI_${_p}_RELEASE ${_r})
+endforeach()
+list(REMOVE_DUPLICATES IBV_PABIS)
 
 # The suite of the machine that builds: a release of another suite has
 # binaries for another C library, which run only in a root of their own.

@@ -4,6 +4,7 @@
  * commands with an ioctl and a write() form, so that every cmd_<object>.c
  * falls back the same way.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -83,14 +84,68 @@ void cmd_add_uhw(struct ibv_command_buffer *cmdb, void *cmd, size_t cmd_size,
 }
 
 /*
- * Exported (in the provider ABI node) for providers' own destroys; set by
+ * Exported (in the provider ABI nodes) for providers' own destroys; set by
  * library initialisation from RDMAV_ALLOW_DISASSOC_DESTROY.
+ *
+ * One variable per provider ABI, where a function has one definition
+ * under both names: a program that reads or sets a library variable has
+ * its own copy of the version it links against (a copy relocation), and
+ * the library must then use that copy, which only the dynamic linker can
+ * name. So the older ABIs' variables are reached through dlvsym(), which
+ * finds the copy; both are set together, and either one set allows.
  */
 IBV_EXPORT bool verbs_allow_disassociate_destroy;
+VERBS_PRIVATE_NEWEST(verbs_allow_disassociate_destroy);
+#ifndef _STATIC_LIBRARY_BUILD_
+#define OLDER_ABI_COPY(abi, unused)                                      \
+	IBV_EXPORT bool verbs_allow_disassociate_destroy_pabi##abi;      \
+	VERBS_COMPAT_VERSION(verbs_allow_disassociate_destroy_pabi##abi, \
+			     verbs_allow_disassociate_destroy,           \
+			     VERBS_PRIVATE_NODE(abi));
+IBV_FOR_EACH_OLDER_PABI(OLDER_ABI_COPY, )
+#undef OLDER_ABI_COPY
+
+static bool *older_copy(const char *node)
+{
+	return dlvsym(RTLD_DEFAULT, "verbs_allow_disassociate_destroy", node);
+}
+#endif
+
+void cmd_allow_disassociate_destroy(void)
+{
+	verbs_allow_disassociate_destroy = true;
+#ifndef _STATIC_LIBRARY_BUILD_
+#define SET_COPY(abi, unused)                                     \
+	do {                                                      \
+		bool *copy = older_copy(VERBS_PRIVATE_NODE(abi)); \
+		if (copy)                                         \
+			*copy = true;                             \
+	} while (0);
+	IBV_FOR_EACH_OLDER_PABI(SET_COPY, )
+#undef SET_COPY
+#endif
+}
+
+/* Called after a destroy failed with EIO only: the lookups may take time. */
+static bool disassociate_destroy_allowed(void)
+{
+	bool allowed = verbs_allow_disassociate_destroy;
+
+#ifndef _STATIC_LIBRARY_BUILD_
+#define OR_COPY(abi, unused)                                      \
+	do {                                                      \
+		bool *copy = older_copy(VERBS_PRIVATE_NODE(abi)); \
+		allowed |= copy && *copy;                         \
+	} while (0);
+	IBV_FOR_EACH_OLDER_PABI(OR_COPY, )
+#undef OR_COPY
+#endif
+	return allowed;
+}
 
 int cmd_destroy_result(int ret)
 {
-	if (ret == EIO && verbs_allow_disassociate_destroy)
+	if (ret == EIO && disassociate_destroy_allowed())
 		return 0;
 	return ret;
 }

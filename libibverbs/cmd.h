@@ -50,6 +50,8 @@ void cmd_add_uhw(struct ibv_command_buffer *cmdb, void *cmd, size_t cmd_size,
  * as done when RDMAV_ALLOW_DISASSOC_DESTROY asks for it.
  */
 int cmd_destroy_result(int ret);
+/* RDMAV_ALLOW_DISASSOC_DESTROY: for the core and providers of every ABI. */
+void cmd_allow_disassociate_destroy(void);
 
 /*
  * What a destroy sends, fixed per object: the ioctl method with the

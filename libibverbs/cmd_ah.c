@@ -46,6 +46,7 @@ IBV_EXPORT int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 	ah->context = pd->context;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_ah);
 
 /* AH/DESTROY, with DESTROY_AH for kernels without that method. */
 static const struct cmd_destroy ah_destroy = {
@@ -63,3 +64,4 @@ IBV_EXPORT int ibv_cmd_destroy_ah(struct ibv_ah *ah)
 {
 	return cmd_destroy_handle(ah->context, &ah_destroy, ah->handle);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_destroy_ah);

@@ -44,6 +44,7 @@ IBV_EXPORT int ibv_cmd_create_counters(struct ibv_context *context,
 		read_attr_obj(UVERBS_ATTR_CREATE_COUNTERS_HANDLE, handle);
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_counters);
 
 /* Destroys the counter set. 0 or a positive errno. */
 IBV_EXPORT int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)
@@ -56,6 +57,7 @@ IBV_EXPORT int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)
 	return cmd_destroy_result(
 		execute_ioctl(vcounters->counters.context, cmdb));
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_destroy_counters);
 
 /*
  * Reads @ncounters values into @counters_value; @flags are the kernel's
@@ -77,3 +79,4 @@ IBV_EXPORT int ibv_cmd_read_counters(struct verbs_counters *vcounters,
 	fill_attr_in_uint32(cmdb, UVERBS_ATTR_READ_COUNTERS_FLAGS, flags);
 	return execute_ioctl(vcounters->counters.context, cmdb);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_read_counters);

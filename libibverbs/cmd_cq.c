@@ -18,6 +18,8 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_verbs.h>
 
+#include "kernel-headers/uverbs_ids.h"
+
 #include "cmd.h"
 #include "context_priv.h"
 #include "driver.h"
@@ -41,6 +43,8 @@ struct cq_req {
 	int comp_vector;
 	uint32_t flags; /* IB_UVERBS_CQ_FLAGS_* */
 	uint32_t cmd_flags; /* enum create_cq_cmd_flags */
+	/* The queue's buffer, with CREATE_CQ_CMD_FLAGS_WITH_MEM_*. */
+	const struct verbs_create_cq_prov_attr *prov;
 };
 
 /* How far into an extended request and response the basic ones start. */
@@ -150,6 +154,25 @@ static struct ib_uverbs_attr *fill_create_cq(struct ibv_command_buffer *cmdb,
 		cmdb->fallback_ioctl_only = 1;
 	else
 		attr_optional(async_fd);
+	/* A queue the provider allocated is known to the ioctl only. */
+	if (r->cmd_flags & CREATE_CQ_CMD_FLAGS_WITH_MEM_VA) {
+		fill_attr_in_uint64(cmdb, KABI_UVERBS_ATTR_CREATE_CQ_BUFFER_VA,
+				    ioctl_ptr_to_u64(r->prov->buffer.ptr));
+		fill_attr_in_uint64(cmdb,
+				    KABI_UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH,
+				    r->prov->buffer.length);
+		cmdb->fallback_ioctl_only = 1;
+	} else if (r->cmd_flags & CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF) {
+		fill_attr_in_fd(cmdb, KABI_UVERBS_ATTR_CREATE_CQ_BUFFER_FD,
+				r->prov->buffer.dmabuf.fd);
+		fill_attr_in_uint64(cmdb,
+				    KABI_UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET,
+				    r->prov->buffer.dmabuf.offset);
+		fill_attr_in_uint64(cmdb,
+				    KABI_UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH,
+				    r->prov->buffer.length);
+		cmdb->fallback_ioctl_only = 1;
+	}
 	if (!r->flags)
 		return handle;
 	/*
@@ -177,7 +200,7 @@ static int create_cq(struct ibv_context *ctx, struct ibv_cq *cq,
 	size_t core_out = b->ex ? sizeof(struct ib_uverbs_ex_create_cq_resp) :
 				  sizeof(struct ib_uverbs_create_cq_resp);
 	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_CQ,
-				    UVERBS_METHOD_CQ_CREATE, 10, link);
+				    UVERBS_METHOD_CQ_CREATE, 13, link);
 	struct ib_uverbs_attr *handle;
 	uint32_t resp_cqe = 0;
 	int ret;
@@ -229,6 +252,7 @@ IBV_EXPORT int ibv_cmd_create_cq(struct ibv_context *context, int cqe,
 
 	return create_cq(context, cq, &r, &b, NULL);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_cq);
 
 /*
  * The kernel's create flags for @attr: a timestamp of either kind needs
@@ -251,6 +275,8 @@ static uint32_t create_cq_flags(const struct ibv_cq_init_attr_ex *attr)
  * ibv_cmd_create_cq_ex2 - create an extended CQ, with driver attributes
  * @context: the context
  * @cq_attr: what the application asked for
+ * @prov_attr: the queue's buffer, which the provider allocated, for
+ *	CREATE_CQ_CMD_FLAGS_WITH_MEM_VA or _DMABUF in @cmd_flags; or NULL
  * @cq: the provider's CQ
  * @cmd, @cmd_size: the provider's request, struct ibv_create_cq_ex first
  * @resp, @resp_size: the provider's response, the kernel's struct first
@@ -263,12 +289,16 @@ static uint32_t create_cq_flags(const struct ibv_cq_init_attr_ex *attr)
  * every one of them is optional: a mandatory one would be lost there,
  * so that ends in EOPNOTSUPP.
  *
+ * A queue buffer goes by ioctl only: without the method, EOPNOTSUPP.
+ *
  * Returns 0, EOPNOTSUPP for comp_mask bits the kernel cannot honour, or
- * another positive errno value.
+ * another positive errno value; EINVAL for a WITH_MEM flag without
+ * @prov_attr.
  */
 IBV_EXPORT int ibv_cmd_create_cq_ex2(
 	struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
-	struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+	struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq,
+	struct ibv_create_cq_ex *cmd, size_t cmd_size,
 	struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size,
 	uint32_t cmd_flags, struct ibv_command_buffer *driver)
 {
@@ -280,13 +310,19 @@ IBV_EXPORT int ibv_cmd_create_cq_ex2(
 		.comp_vector = cq_attr->comp_vector,
 		.flags = create_cq_flags(cq_attr),
 		.cmd_flags = cmd_flags,
+		.prov = prov_attr,
 	};
 	const struct cq_bufs b = { cmd, cmd_size, resp, resp_size, true };
+	const uint32_t with_mem = CREATE_CQ_CMD_FLAGS_WITH_MEM_VA |
+				  CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF;
 
 	if (cq_attr->comp_mask & ~known)
 		return with_errno(EOPNOTSUPP);
+	if ((cmd_flags & with_mem) && !prov_attr)
+		return with_errno(EINVAL);
 	return create_cq(context, &cq->cq, &r, &b, driver);
 }
+VERBS_PRIVATE_NEWEST(ibv_cmd_create_cq_ex2);
 
 /**
  * ibv_cmd_create_cq_ex - create an extended CQ in the kernel
@@ -295,15 +331,18 @@ IBV_EXPORT int ibv_cmd_create_cq_ex2(
  */
 IBV_EXPORT int ibv_cmd_create_cq_ex(struct ibv_context *context,
 				    const struct ibv_cq_init_attr_ex *cq_attr,
+				    struct verbs_create_cq_prov_attr *prov_attr,
 				    struct verbs_cq *cq,
 				    struct ibv_create_cq_ex *cmd,
 				    size_t cmd_size,
 				    struct ib_uverbs_ex_create_cq_resp *resp,
 				    size_t resp_size, uint32_t cmd_flags)
 {
-	return ibv_cmd_create_cq_ex2(context, cq_attr, cq, cmd, cmd_size, resp,
-				     resp_size, cmd_flags, NULL);
+	return ibv_cmd_create_cq_ex2(context, cq_attr, prov_attr, cq, cmd,
+				     cmd_size, resp, resp_size, cmd_flags,
+				     NULL);
 }
+VERBS_PRIVATE_NEWEST(ibv_cmd_create_cq_ex);
 
 /* Until every event the kernel delivered for @cq has been acknowledged. */
 static void wait_for_acks(struct ibv_cq *cq,
@@ -344,6 +383,7 @@ IBV_EXPORT int ibv_cmd_destroy_cq(struct ibv_cq *cq)
 	wait_for_acks(cq, &resp);
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_destroy_cq);
 
 /* Kernel work completions per POLL_CQ, bounding the stack buffer. */
 #define POLL_CHUNK 32
@@ -431,6 +471,7 @@ IBV_EXPORT int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)
 	} while (n == POLL_CHUNK && done < ne);
 	return done;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_poll_cq);
 
 /**
  * ibv_cmd_req_notify_cq - arm a CQ's completion event
@@ -454,6 +495,7 @@ IBV_EXPORT int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 
 	return kcmd_write(cq->context, &w);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_req_notify_cq);
 
 /**
  * ibv_cmd_resize_cq - resize a CQ in the kernel
@@ -487,6 +529,7 @@ IBV_EXPORT int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe,
 	cq->cqe = resp->cqe;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_resize_cq);
 
 /**
  * ibv_cmd_modify_cq - change a CQ's moderation in the kernel
@@ -519,3 +562,4 @@ IBV_EXPORT int ibv_cmd_modify_cq(struct ibv_cq *cq,
 	};
 	return kcmd_write(cq->context, &w);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_modify_cq);

@@ -20,6 +20,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "kernel-headers/query_port_resp.h"
+#include "kernel-headers/uverbs_ids.h"
 
 #include "cmd.h"
 #include "cmd_device.h"
@@ -112,6 +113,30 @@ IBV_EXPORT int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num,
 	port_attr->active_speed_ex = resp.active_speed_ex;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_query_port);
+
+/**
+ * ibv_cmd_query_port_speed - DEVICE/QUERY_PORT_SPEED (rdma-core 65)
+ * @context: the context
+ * @port_num: the port, from 1
+ * @speed: the port's effective speed in units of 100 Mb/s, as the
+ *	kernel writes it (a u64)
+ *
+ * An ioctl method only, with no write() form to fall back on: a kernel
+ * without it answers ENOTTY or EPROTONOSUPPORT. Returns 0 or a positive
+ * errno value.
+ */
+IBV_EXPORT int ibv_cmd_query_port_speed(struct ibv_context *context,
+					uint32_t port_num, uint64_t *speed)
+{
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_DEVICE,
+			       KABI_UVERBS_METHOD_QUERY_PORT_SPEED, 2);
+
+	fill_attr_const_in(cmdb, KABI_UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM,
+			   port_num);
+	fill_attr_out_ptr(cmdb, KABI_UVERBS_ATTR_QUERY_PORT_SPEED_RESP, speed);
+	return execute_ioctl(context, cmdb);
+}
 
 int cmd_alloc_async_fd(struct ibv_context *ctx)
 {
@@ -158,31 +183,45 @@ static int get_context_write(struct ibv_context *ctx,
  * ibv_cmd_get_context - DEVICE/GET_CONTEXT, or the GET_CONTEXT write()
  * @context_ex: the context being set up
  * @cmd: the provider's request (core, then its data), @cmd_size bytes
+ * @fd_arr: file descriptors for the provider's kernel driver, or NULL
  * @resp: the provider's response (core, then its data), @resp_size bytes
  *
  * Learns the completion vector count and, over ioctl, the kernel's
- * core_support bits, which the device keeps.
+ * core_support bits, which the device keeps. File descriptors travel by
+ * ioctl only: a kernel without the method gets EOPNOTSUPP rather than a
+ * context that lacks them (rdma-core 65 drops them on the write() path).
  */
 IBV_EXPORT int ibv_cmd_get_context(struct verbs_context *context_ex,
 				   struct ibv_get_context *cmd, size_t cmd_size,
+				   struct ibv_fd_arr *fd_arr,
 				   struct ib_uverbs_get_context_resp *resp,
 				   size_t resp_size)
 {
 	struct ibv_context *ctx = &context_ex->context;
+	bool fds = fd_arr && fd_arr->count;
 	uint64_t core_support;
 	uint32_t num_comp_vectors;
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_DEVICE,
-			       UVERBS_METHOD_GET_CONTEXT, 4);
+			       UVERBS_METHOD_GET_CONTEXT, 5);
 	int ret;
 
 	fill_attr_out_ptr(cmdb, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
 			  &num_comp_vectors);
 	fill_attr_out_ptr(cmdb, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT,
 			  &core_support);
+	if (fds)
+		fill_attr_in_ptr_array(cmdb,
+				       KABI_UVERBS_ATTR_GET_CONTEXT_FD_ARR,
+				       fd_arr->arr, fd_arr->count);
 	cmd_add_uhw(cmdb, cmd, cmd_size, sizeof(*cmd), resp, resp_size,
 		    sizeof(*resp));
-	if (cmd_route(ctx, cmdb, &ret) != CMD_DONE)
+	if (cmd_route(ctx, cmdb, &ret) != CMD_DONE) {
+		if (fds) {
+			errno = EOPNOTSUPP;
+			return EOPNOTSUPP;
+		}
 		return get_context_write(ctx, cmd, cmd_size, resp, resp_size);
+	}
 	if (ret)
 		return ret;
 	ctx->num_comp_vectors = num_comp_vectors;
@@ -194,6 +233,7 @@ IBV_EXPORT int ibv_cmd_get_context(struct verbs_context *context_ex,
 			 core_support, __ATOMIC_RELAXED);
 	return 0;
 }
+VERBS_PRIVATE_NEWEST(ibv_cmd_get_context);
 
 /**
  * ibv_cmd_query_context - DEVICE/QUERY_CONTEXT (ioctl only)
@@ -219,6 +259,7 @@ IBV_EXPORT int ibv_cmd_query_context(struct ibv_context *context,
 			 core_support, __ATOMIC_RELAXED);
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_query_context);
 
 /* Whether the kernel lacks the method: its write() form is sysfs. */
 static bool no_method(struct ibv_context *ctx, struct ibv_command_buffer *cmdb,
@@ -492,3 +533,4 @@ ibv_cmd_query_device_any(struct ibv_context *context,
 	port_count(context, attr, attr_size);
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_query_device_any);

@@ -47,6 +47,7 @@ IBV_EXPORT int ibv_cmd_alloc_dm(struct ibv_context *ctx,
 	dm->dm.context = ctx;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_alloc_dm);
 
 /**
  * ibv_cmd_free_dm - have the kernel release device memory
@@ -62,6 +63,7 @@ IBV_EXPORT int ibv_cmd_free_dm(struct verbs_dm *dm)
 	fill_attr_in_obj(cmdb, UVERBS_ATTR_FREE_DM_HANDLE, dm->handle);
 	return cmd_destroy_result(execute_ioctl(dm->dm.context, cmdb));
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_free_dm);
 
 /**
  * ibv_cmd_reg_dm_mr - register a range of device memory as an MR
@@ -104,3 +106,4 @@ IBV_EXPORT int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm,
 			  lkey, rkey, NULL, length, IBV_MR_TYPE_MR);
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_reg_dm_mr);

@@ -324,6 +324,7 @@ IBV_EXPORT int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id,
 		return with_errno(EINVAL);
 	return create_flow(qp, flow_id, flow_attr, ucmd, udata);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_flow);
 
 static const struct cmd_destroy flow_destroy = {
 	CMD_DESTROY_IDS(FLOW),
@@ -340,3 +341,4 @@ IBV_EXPORT int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)
 	return cmd_destroy_handle(flow_id->context, &flow_destroy,
 				  flow_id->handle);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_destroy_flow);

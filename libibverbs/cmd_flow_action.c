@@ -92,6 +92,7 @@ ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
 		UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE, handle);
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_flow_action_esp);
 
 /*
  * Changes the ESP parameters of @flow_action to those @attr gives; the
@@ -111,6 +112,7 @@ ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
 	fill_esp(cmdb, attr);
 	return execute_ioctl(flow_action->action.context, cmdb);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_modify_flow_action_esp);
 
 /* Destroys any flow action by its handle. 0 or a positive errno. */
 IBV_EXPORT int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)
@@ -122,3 +124,4 @@ IBV_EXPORT int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)
 			 action->handle);
 	return cmd_destroy_result(execute_ioctl(action->action.context, cmdb));
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_destroy_flow_action);

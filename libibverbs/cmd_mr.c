@@ -11,15 +11,22 @@
  *    (DEREG_MR) and MW/DESTROY (DEALLOC_MW);
  *  - ioctl only, since the kernel never had a write() form: QUERY_MR,
  *    ADVISE_MR and REG_DMABUF_MR. Old kernels answer those with the
- *    transport's ENOTTY or EPROTONOSUPPORT, passed through.
+ *    transport's ENOTTY or EPROTONOSUPPORT, passed through;
+ *  - REG_MR (rdma-core 65's ibv_cmd_reg_mr_ex()), one method for both
+ *    kinds of memory, falls back to the REG_MR write() for memory by
+ *    address, and refuses what that cannot carry (a dma-buf, a DMA
+ *    handle) with EOPNOTSUPP, as rdma-core 65 does.
  * The fork tracker is the public verbs' business (verbs_mr.c), not ours.
  */
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_verbs.h>
 
+#include "kernel-headers/uverbs_ids.h"
+
 #include "cmd.h"
 #include "context_priv.h"
 #include "driver.h"
+#include "explain.h"
 #include "export.h"
 #include "kcmd.h"
 #include "util.h"
@@ -72,6 +79,7 @@ IBV_EXPORT int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 	vmr->access = access;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_reg_mr);
 
 /**
  * ibv_cmd_rereg_mr - have the kernel change a registration in place
@@ -117,6 +125,7 @@ IBV_EXPORT int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags,
 		vmr->ibv_mr.context = pd->context;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_rereg_mr);
 
 /* MR/DESTROY, with DEREG_MR for kernels without that method. */
 static const struct cmd_destroy mr_destroy = {
@@ -135,6 +144,7 @@ IBV_EXPORT int ibv_cmd_dereg_mr(struct verbs_mr *vmr)
 	return cmd_destroy_handle(vmr->ibv_mr.context, &mr_destroy,
 				  vmr->ibv_mr.handle);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_dereg_mr);
 
 /**
  * ibv_cmd_query_mr - describe an MR another context registered (import)
@@ -167,6 +177,7 @@ IBV_EXPORT int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr,
 	vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_query_mr);
 
 /**
  * ibv_cmd_advise_mr - pass a prefetch (or other) hint for ODP memory
@@ -191,6 +202,7 @@ IBV_EXPORT int ibv_cmd_advise_mr(struct ibv_pd *pd,
 			       num_sge);
 	return execute_ioctl(pd->context, cmdb);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_advise_mr);
 
 /**
  * ibv_cmd_reg_dmabuf_mr - register memory exported by another driver
@@ -239,6 +251,129 @@ IBV_EXPORT int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 		rkey, (void *)(uintptr_t)offset, length, IBV_MR_TYPE_DMABUF_MR);
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_reg_dmabuf_mr);
+
+/*
+ * What ibv_cmd_reg_mr_ex() refuses before sending anything (EINVAL, as
+ * rdma-core 65): a request that is neither exactly a dma-buf (FD and
+ * FD_OFFSET, no ADDR, and the IOVA the kernel needs for it) nor exactly
+ * memory by address (ADDR, no FD_OFFSET), implicit ODP with an address,
+ * and (our addition: rdma-core 65 reads through the NULL) a DMA handle
+ * bit without a handle. Sets the length the kernel gets in @length.
+ */
+static int reg_mr_ex_check(const struct ibv_mr_init_attr *in, uint64_t *length)
+{
+	uint64_t mask = in->comp_mask;
+
+	*length = in->length;
+	if ((mask & IBV_REG_MR_MASK_DMAH) && !in->dmah)
+		return EINVAL;
+	if (mask & IBV_REG_MR_MASK_FD) {
+		if (!(mask & IBV_REG_MR_MASK_FD_OFFSET) ||
+		    (mask & IBV_REG_MR_MASK_ADDR) ||
+		    !(mask & IBV_REG_MR_MASK_IOVA))
+			return EINVAL;
+		return 0;
+	}
+	if ((mask & IBV_REG_MR_MASK_FD_OFFSET) ||
+	    !(mask & IBV_REG_MR_MASK_ADDR))
+		return EINVAL;
+	/* Implicit ODP spans everything; the kernel spells that U64_MAX. */
+	if ((in->access & IBV_ACCESS_ON_DEMAND) && in->length == SIZE_MAX) {
+		if (in->addr)
+			return EINVAL;
+		*length = UINT64_MAX;
+	}
+	return 0;
+}
+
+/* The address the device uses: the IOVA asked for, else the address. */
+static uint64_t reg_mr_ex_iova(const struct ibv_mr_init_attr *in)
+{
+	if (in->comp_mask & IBV_REG_MR_MASK_IOVA)
+		return in->iova;
+	return ioctl_ptr_to_u64(in->addr);
+}
+
+/*
+ * A kernel without MR/REG_MR: memory by address goes as the REG_MR
+ * write(), without driver data; a dma-buf or a DMA handle cannot.
+ */
+static int reg_mr_ex_write(struct ibv_pd *pd, struct verbs_mr *vmr,
+			   const struct ibv_mr_init_attr *in, uint64_t length)
+{
+	struct ib_uverbs_reg_mr_resp resp;
+	struct ibv_reg_mr req;
+
+	if (in->comp_mask & (IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_DMAH)) {
+		explain_no_method(pd->context, UVERBS_OBJECT_MR,
+				  KABI_UVERBS_METHOD_REG_MR);
+		return with_errno(EOPNOTSUPP);
+	}
+	return ibv_cmd_reg_mr(pd, in->addr, (size_t)length, reg_mr_ex_iova(in),
+			      in->access, vmr, &req, sizeof(req), &resp,
+			      sizeof(resp));
+}
+
+/**
+ * ibv_cmd_reg_mr_ex - register memory by address or a dma-buf (MR/REG_MR)
+ * @pd: the protection domain
+ * @vmr: the provider's MR; handle, keys, context, type and access are
+ *       filled in on success (the public verb sets the rest)
+ * @in: what to register; its comp_mask says which form (see
+ *      reg_mr_ex_check()) and whether a DMA handle and an IOVA come along
+ *
+ * The attributes go in rdma-core 65's order. Where the kernel lacks the
+ * method, memory by address is registered by the REG_MR write(). Returns
+ * 0 or a positive errno value.
+ */
+IBV_EXPORT int ibv_cmd_reg_mr_ex(struct ibv_pd *pd, struct verbs_mr *vmr,
+				 struct ibv_mr_init_attr *in)
+{
+	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_MR,
+			       KABI_UVERBS_METHOD_REG_MR, 11);
+	bool by_fd = in->comp_mask & IBV_REG_MR_MASK_FD;
+	struct ib_uverbs_attr *handle;
+	uint32_t lkey, rkey;
+	uint64_t length;
+	int ret;
+
+	ret = reg_mr_ex_check(in, &length);
+	if (ret)
+		return with_errno(ret);
+	if (by_fd) {
+		fill_attr_in_uint64(cmdb, KABI_UVERBS_ATTR_REG_MR_FD_OFFSET,
+				    in->fd_offset);
+		fill_attr_in_fd(cmdb, KABI_UVERBS_ATTR_REG_MR_FD, in->fd);
+	} else {
+		fill_attr_in_uint64(cmdb, KABI_UVERBS_ATTR_REG_MR_ADDR,
+				    ioctl_ptr_to_u64(in->addr));
+	}
+	fill_attr_in_uint64(cmdb, KABI_UVERBS_ATTR_REG_MR_IOVA,
+			    reg_mr_ex_iova(in));
+	handle = fill_attr_out_obj(cmdb, KABI_UVERBS_ATTR_REG_MR_HANDLE);
+	fill_attr_out_ptr(cmdb, KABI_UVERBS_ATTR_REG_MR_RESP_LKEY, &lkey);
+	fill_attr_out_ptr(cmdb, KABI_UVERBS_ATTR_REG_MR_RESP_RKEY, &rkey);
+	fill_attr_in_obj(cmdb, KABI_UVERBS_ATTR_REG_MR_PD_HANDLE, pd->handle);
+	fill_attr_in_uint64(cmdb, KABI_UVERBS_ATTR_REG_MR_LENGTH, length);
+	fill_attr_in_uint32(cmdb, KABI_UVERBS_ATTR_REG_MR_ACCESS_FLAGS,
+			    in->access);
+	if (in->comp_mask & IBV_REG_MR_MASK_DMAH)
+		fill_attr_in_obj(cmdb, KABI_UVERBS_ATTR_REG_MR_DMA_HANDLE,
+				 verbs_get_dmah(in->dmah)->handle);
+	if (cmd_route(pd->context, cmdb, &ret) != CMD_DONE)
+		return reg_mr_ex_write(pd, vmr, in, length);
+	if (ret)
+		return ret;
+	vmr->ibv_mr.handle =
+		read_attr_obj(KABI_UVERBS_ATTR_REG_MR_HANDLE, handle);
+	vmr->ibv_mr.context = pd->context;
+	vmr->ibv_mr.lkey = lkey;
+	vmr->ibv_mr.rkey = rkey;
+	vmr->mr_type = by_fd ? IBV_MR_TYPE_DMABUF_MR : IBV_MR_TYPE_MR;
+	vmr->access = in->access;
+	return 0;
+}
 
 /**
  * ibv_cmd_alloc_mw - have the kernel allocate a memory window
@@ -276,6 +411,7 @@ IBV_EXPORT int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type,
 	mw->type = type;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_alloc_mw);
 
 /* MW/DESTROY, with DEALLOC_MW for kernels without that method. */
 static const struct cmd_destroy mw_destroy = {
@@ -293,3 +429,4 @@ IBV_EXPORT int ibv_cmd_dealloc_mw(struct ibv_mw *mw)
 {
 	return cmd_destroy_handle(mw->context, &mw_destroy, mw->handle);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_dealloc_mw);

@@ -46,6 +46,7 @@ IBV_EXPORT int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd,
 	pd->context = context;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_alloc_pd);
 
 /* PD/DESTROY, with DEALLOC_PD for kernels without that method. */
 static const struct cmd_destroy pd_destroy = {
@@ -64,3 +65,4 @@ IBV_EXPORT int ibv_cmd_dealloc_pd(struct ibv_pd *pd)
 {
 	return cmd_destroy_handle(pd->context, &pd_destroy, pd->handle);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_dealloc_pd);

@@ -296,6 +296,7 @@ IBV_EXPORT int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	return post(ibqp->context, &post_send_kind, ibqp->handle, ibqp->qp_type,
 		    wr, (void **)bad_wr);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_post_send);
 
 /**
  * ibv_cmd_post_recv - post a chain of receive requests through the kernel
@@ -312,6 +313,7 @@ IBV_EXPORT int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	return post(ibqp->context, &post_recv_kind, ibqp->handle, ibqp->qp_type,
 		    wr, (void **)bad_wr);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_post_recv);
 
 /**
  * ibv_cmd_post_srq_recv - post a chain of receive requests to an SRQ
@@ -330,3 +332,4 @@ IBV_EXPORT int ibv_cmd_post_srq_recv(struct ibv_srq *srq,
 	return post(srq->context, &post_srq_recv_kind, srq->handle, 0, wr,
 		    (void **)bad_wr);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_post_srq_recv);

@@ -52,6 +52,7 @@ struct qp_create {
 	struct verbs_xrcd *vxrcd;
 	uint32_t pd_handle, send_cq_handle, recv_cq_handle;
 	struct qp_bufs b;
+	struct ibv_command_buffer *link; /* the provider's attributes */
 };
 
 static void *buf_tail(void *buf, size_t have, size_t want)
@@ -300,8 +301,8 @@ static int create_qp(struct qp_create *c)
 	struct ib_uverbs_attr *handle;
 	uint32_t qp_num;
 	int ret;
-	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE,
-			       17);
+	DECLARE_COMMAND_BUFFER_LINK(cmdb, UVERBS_OBJECT_QP,
+				    UVERBS_METHOD_QP_CREATE, 17, c->link);
 
 	c->qp->context = c->ctx;
 	ret = fill_owner(c, cmdb);
@@ -386,6 +387,7 @@ IBV_EXPORT int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
 		attr->cap = attr_ex.cap;
 	return ret;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_qp);
 
 /*
  * The two creates of a verbs_qp differ only in the provider's write()
@@ -394,7 +396,7 @@ IBV_EXPORT int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp,
  */
 static int create_vqp(struct ibv_context *ctx, struct verbs_qp *qp,
 		      struct ibv_qp_init_attr_ex *attr, uint64_t known,
-		      struct qp_bufs b)
+		      struct qp_bufs b, struct ibv_command_buffer *link)
 {
 	struct qp_create c = {
 		.ctx = ctx,
@@ -402,6 +404,7 @@ static int create_vqp(struct ibv_context *ctx, struct verbs_qp *qp,
 		.qp = &qp->qp,
 		.attr = attr,
 		.b = b,
+		.link = link,
 	};
 
 	if (!check_comp_mask(attr->comp_mask, known))
@@ -428,22 +431,25 @@ IBV_EXPORT int ibv_cmd_create_qp_ex(struct ibv_context *context,
 				    size_t resp_size)
 {
 	return create_vqp(context, qp, attr_ex, QP_INIT_BASIC,
-			  QP_BUFS(cmd, cmd_size, resp, resp_size));
+			  QP_BUFS(cmd, cmd_size, resp, resp_size), NULL);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_qp_ex);
 
 /**
  * ibv_cmd_create_qp_ex2 - create a QP from any extended init attr
  *
  * As ibv_cmd_create_qp_ex(), with the provider's extended write()
- * buffers, so that create flags and RSS tables can fall back too.
+ * buffers, so that create flags and RSS tables can fall back too, and
+ * the provider's own attributes in @driver (or NULL), sent in the same
+ * QP_CREATE ioctl. As for CQs, the write() form is taken without the
+ * method only when every attribute of @driver is optional.
  */
-IBV_EXPORT int ibv_cmd_create_qp_ex2(struct ibv_context *context,
-				     struct verbs_qp *qp,
-				     struct ibv_qp_init_attr_ex *qp_attr,
-				     struct ibv_create_qp_ex *cmd,
-				     size_t cmd_size,
-				     struct ib_uverbs_ex_create_qp_resp *resp,
-				     size_t resp_size)
+IBV_EXPORT int
+ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
+		      struct ibv_qp_init_attr_ex *qp_attr,
+		      struct ibv_create_qp_ex *cmd, size_t cmd_size,
+		      struct ib_uverbs_ex_create_qp_resp *resp,
+		      size_t resp_size, struct ibv_command_buffer *driver)
 {
 	const uint64_t known = QP_INIT_BASIC | IBV_QP_INIT_ATTR_CREATE_FLAGS |
 			       IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
@@ -451,8 +457,9 @@ IBV_EXPORT int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 			       IBV_QP_INIT_ATTR_RX_HASH;
 
 	return create_vqp(context, qp, qp_attr, known,
-			  QP_BUFS(cmd, cmd_size, resp, resp_size));
+			  QP_BUFS(cmd, cmd_size, resp, resp_size), driver);
 }
+VERBS_PRIVATE_NEWEST(ibv_cmd_create_qp_ex2);
 
 /* The fields of a QP opened by number: no PD, CQs or SRQ of its own. */
 static void open_qp_fields(struct ibv_context *ctx, struct verbs_qp *qp,
@@ -519,6 +526,7 @@ IBV_EXPORT int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp,
 	open_qp_fields(context, qp, vqp_sz, attr, xrcd);
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_open_qp);
 
 static const struct cmd_destroy qp_destroy = {
 	CMD_DESTROY_IDS_RESP(QP),
@@ -537,6 +545,7 @@ IBV_EXPORT int ibv_cmd_destroy_qp(struct ibv_qp *qp)
 	return cmd_destroy_acked(qp->context, &qp_destroy, qp->handle,
 				 &qp->mutex, &qp->cond, &qp->events_completed);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_destroy_qp);
 
 /* ATTACH_MCAST and DETACH_MCAST share one request layout. */
 static int mcast(struct ibv_qp *qp, uint32_t command, const union ibv_gid *gid,
@@ -568,6 +577,7 @@ IBV_EXPORT int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 {
 	return mcast(qp, IB_USER_VERBS_CMD_ATTACH_MCAST, gid, lid);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_attach_mcast);
 
 /**
  * ibv_cmd_detach_mcast - take @qp out of the multicast group @gid / @lid
@@ -579,3 +589,4 @@ IBV_EXPORT int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 {
 	return mcast(qp, IB_USER_VERBS_CMD_DETACH_MCAST, gid, lid);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_detach_mcast);

@@ -69,6 +69,7 @@ IBV_EXPORT int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr,
 	qp_init_attr->sq_sig_all = resp.sq_sig_all;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_query_qp);
 
 /* The scalar fields of a modify, each only when its mask bit is set. */
 static void modify_scalars(struct ib_uverbs_modify_qp *m,
@@ -156,6 +157,7 @@ IBV_EXPORT int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 	modify_to_kern(&cmd->core_payload, qp, attr, attr_mask);
 	return kcmd_write(qp->context, &w);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_modify_qp);
 
 /**
  * ibv_cmd_modify_qp_ex - change a QP's attributes, rate limit included
@@ -183,3 +185,4 @@ IBV_EXPORT int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		cmd->rate_limit = attr->rate_limit;
 	return kcmd_write(qp->context, &w);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_modify_qp_ex);

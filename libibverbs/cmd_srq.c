@@ -237,6 +237,7 @@ IBV_EXPORT int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq,
 	}
 	return ret;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_srq);
 
 /**
  * ibv_cmd_create_srq_ex - create an SRQ of any type (provider helper)
@@ -270,6 +271,7 @@ ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq,
 		return with_errno(EINVAL);
 	return create_srq(&c);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_srq_ex);
 
 /*
  * ABI 3 kernels took a MODIFY_SRQ with a max_sge member: the request is
@@ -330,6 +332,7 @@ IBV_EXPORT int ibv_cmd_modify_srq(struct ibv_srq *srq,
 	cmd->srq_limit = srq_attr->srq_limit;
 	return kcmd_write(srq->context, &w);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_modify_srq);
 
 /**
  * ibv_cmd_query_srq - read an SRQ's attributes (provider helper)
@@ -359,6 +362,7 @@ IBV_EXPORT int ibv_cmd_query_srq(struct ibv_srq *srq,
 	srq_attr->srq_limit = resp.srq_limit;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_query_srq);
 
 static const struct cmd_destroy srq_destroy = {
 	CMD_DESTROY_IDS_RESP(SRQ),
@@ -377,3 +381,4 @@ IBV_EXPORT int ibv_cmd_destroy_srq(struct ibv_srq *srq)
 				 &srq->mutex, &srq->cond,
 				 &srq->events_completed);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_destroy_srq);

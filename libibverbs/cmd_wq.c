@@ -159,6 +159,7 @@ IBV_EXPORT int ibv_cmd_create_wq(struct ibv_context *context,
 	wq_init_attr->max_sge = out.max_sge;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_wq);
 
 /*
  * Changes @wq as @attr->attr_mask says (state, current state, flags);
@@ -195,6 +196,7 @@ IBV_EXPORT int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr,
 		wq->state = attr->wq_state;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_modify_wq);
 
 /*
  * The ioctl's answer is only the count of async events; the extended
@@ -218,6 +220,7 @@ IBV_EXPORT int ibv_cmd_destroy_wq(struct ibv_wq *wq)
 	return cmd_destroy_acked(wq->context, &wq_destroy, wq->handle,
 				 &wq->mutex, &wq->cond, &wq->events_completed);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_destroy_wq);
 
 /*
  * Creates an indirection table over the 2^log_ind_tbl_size WQs of
@@ -267,6 +270,7 @@ IBV_EXPORT int ibv_cmd_create_rwq_ind_table(
 	rwq_ind_table->context = context;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_create_rwq_ind_table);
 
 static const struct cmd_destroy rwq_ind_tbl_destroy = {
 	CMD_DESTROY_IDS(RWQ_IND_TBL),
@@ -284,3 +288,4 @@ ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)
 	return cmd_destroy_handle(rwq_ind_table->context, &rwq_ind_tbl_destroy,
 				  rwq_ind_table->ind_tbl_handle);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_destroy_rwq_ind_table);

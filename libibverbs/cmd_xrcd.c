@@ -72,6 +72,7 @@ IBV_EXPORT int ibv_cmd_open_xrcd(struct ibv_context *context,
 	}
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_open_xrcd);
 
 /* XRCD/DESTROY, with CLOSE_XRCD for kernels without that method. */
 static const struct cmd_destroy xrcd_destroy = {
@@ -90,3 +91,4 @@ IBV_EXPORT int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)
 	return cmd_destroy_handle(xrcd->xrcd.context, &xrcd_destroy,
 				  xrcd->handle);
 }
+VERBS_PRIVATE_EXPORT(ibv_cmd_close_xrcd);

@@ -33,7 +33,8 @@
 
 static int verbs_init_context(struct verbs_context *vctx,
 			      struct ibv_device *device, int cmd_fd,
-			      uint32_t driver_id)
+			      uint32_t driver_id,
+			      const struct provider_abi *abi)
 {
 	struct ibv_context *ctx = &vctx->context;
 
@@ -46,12 +47,13 @@ static int verbs_init_context(struct verbs_context *vctx,
 	 * the extended slots in front of ctx exist, and how many of them.
 	 */
 	ctx->abi_compat = __VERBS_ABI_IS_EXTENDED;
-	vctx->sz = sizeof(*vctx);
 	vctx->priv = calloc(1, sizeof(*vctx->priv));
 	if (!vctx->priv)
 		return ENOMEM;
 	vctx->priv->driver_id = driver_id;
-	vctx->priv->abi = drivers_abi(verbs_get_device(device)->ops);
+	vctx->priv->abi = *abi;
+	/* A provider of an older provider ABI embeds fewer slots. */
+	vctx->sz = sizeof(*vctx) - vctx_growth(vctx->priv->abi.pabi);
 	verbs_set_ops(vctx, &verbs_dummy_ops);
 	atomic_fetch_add(&verbs_get_device(device)->refcount, 1);
 	return 0;
@@ -71,6 +73,7 @@ IBV_EXPORT void *_verbs_init_and_alloc_context(
 	struct ibv_device *device, int cmd_fd, size_t alloc_size,
 	struct verbs_context *context_offset, uint32_t driver_id)
 {
+	struct provider_abi abi = drivers_abi(verbs_get_device(device)->ops);
 	struct verbs_context *vctx;
 	void *drv;
 	int ret;
@@ -80,9 +83,13 @@ IBV_EXPORT void *_verbs_init_and_alloc_context(
 		ret = ENOMEM;
 		goto err_close;
 	}
-	vctx = (struct verbs_context *)((char *)drv +
-					(uintptr_t)context_offset);
-	ret = verbs_init_context(vctx, device, cmd_fd, driver_id);
+	/*
+	 * @context_offset is where the provider's own layout starts; a
+	 * provider of an older ABI lacks the newest slots in front of it.
+	 */
+	vctx = vctx_from_provider((char *)drv + (uintptr_t)context_offset,
+				  abi.pabi);
+	ret = verbs_init_context(vctx, device, cmd_fd, driver_id, &abi);
 	if (ret)
 		goto err_free;
 	return drv;
@@ -95,6 +102,7 @@ err_close:
 	errno = ret;
 	return NULL;
 }
+VERBS_PRIVATE_EXPORT(_verbs_init_and_alloc_context);
 
 /**
  * verbs_uninit_context - release what verbs_init_context() acquired
@@ -112,6 +120,7 @@ IBV_EXPORT void verbs_uninit_context(struct verbs_context *vctx)
 		close(ctx->async_fd);
 	verbs_device_put(verbs_get_device(ctx->device));
 }
+VERBS_PRIVATE_NEWEST(verbs_uninit_context);
 
 /* Slots the library fills with its own functions after alloc_context. */
 static void set_lib_ops(struct verbs_context *vctx)
@@ -177,6 +186,7 @@ IBV_EXPORT struct ibv_context *verbs_open_device(struct ibv_device *device,
 	vctx = vdev->ops->alloc_context(device, cmd_fd, private_data);
 	if (!vctx)
 		return NULL;
+	vctx = vctx_from_provider(vctx, drivers_abi(vdev->ops).pabi);
 	set_lib_ops(vctx);
 	/*
 	 * A provider that used the write() GET_CONTEXT has the async event
@@ -187,6 +197,7 @@ IBV_EXPORT struct ibv_context *verbs_open_device(struct ibv_device *device,
 		return NULL;
 	return &vctx->context;
 }
+VERBS_PRIVATE_EXPORT(verbs_open_device);
 
 VERBS_DEFAULT_VERSION(ibv_open_device, "IBVERBS_1.1");
 struct ibv_context *ibv_open_device(struct ibv_device *device)
@@ -229,6 +240,7 @@ static struct ibv_context *import_on(struct verbs_device *vdev, int cmd_fd)
 	vctx = vdev->ops->import_context(&vdev->device, cmd_fd);
 	if (!vctx)
 		return NULL;
+	vctx = vctx_from_provider(vctx, drivers_abi(vdev->ops).pabi);
 	set_lib_ops(vctx);
 	vctx->priv->imported = true;
 	if (alloc_async_fd(&vctx->context))

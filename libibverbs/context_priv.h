@@ -29,8 +29,28 @@
 struct provider_abi {
 	uint16_t qp_ex_size; /* sizeof(struct ibv_qp_ex) */
 	uint8_t dmabuf_args; /* ibv_cmd_reg_dmabuf_mr(): 7, or 8 (driver) */
+	/* The provider ABI it registered through: its structs' layouts. */
+	uint8_t pabi;
 	const char *release; /* releases/table's name, or NULL: our note */
 };
+
+/*
+ * How many bytes of slots the newest struct verbs_context has in front of
+ * those a provider of provider ABI @pabi embeds: the six that ABI 65
+ * added. A pointer to such a provider's struct verbs_context is that much
+ * above the newest layout's pointer for the same ibv_context.
+ */
+static inline size_t vctx_growth(unsigned int pabi)
+{
+	return pabi < 65 ? offsetof(struct verbs_context, query_port) : 0;
+}
+
+/* The newest layout's pointer for an older provider's @vctx. */
+static inline struct verbs_context *vctx_from_provider(void *vctx,
+						       unsigned int pabi)
+{
+	return (struct verbs_context *)((char *)vctx - vctx_growth(pabi));
+}
 
 /* Reached through verbs_context.priv. */
 struct verbs_ex_private {

@@ -29,6 +29,8 @@
 struct driver {
 	const struct verbs_device_ops *ops;
 	struct driver *next;
+	/* The provider ABI it registered through (verbs_register_driver_<N>). */
+	unsigned int pabi;
 	/* Its layouts, found when a context is first opened with it. */
 	bool abi_known;
 	struct provider_abi abi;
@@ -56,7 +58,7 @@ static bool short_of_memory;
  * thread loads them; the generation tells the device list that devices it
  * could not match before deserve another try.
  */
-static void register_one(const struct verbs_device_ops *ops)
+static void register_one(const struct verbs_device_ops *ops, unsigned int pabi)
 {
 	/*
 	 * A constructor runs once: a provider lost here for want of memory
@@ -75,45 +77,74 @@ static void register_one(const struct verbs_device_ops *ops)
 		return;
 	}
 	d->ops = ops;
-	*drivers_tail = d;
+	d->pabi = pabi;
+	/* Published whole: drivers_abi() walks the list without the lock. */
+	__atomic_store_n(drivers_tail, d, __ATOMIC_RELEASE);
 	drivers_tail = &d->next;
 	registry_gen++;
 	pthread_mutex_unlock(&registry_lock);
 }
 
-/**
- * verbs_register_driver_<N> - make a provider known to the core
- * @ops: the provider's device operations; a pseudo-provider listing
- *       static_providers registers each of those instead
+/*
+ * A provider of provider ABI @pabi; a pseudo-provider listing
+ * static_providers registers each of those instead. The device operations
+ * have one layout in every ABI.
  */
-IBV_EXPORT void verbs_register_driver(const struct verbs_device_ops *ops)
+void drivers_register(const struct verbs_device_ops *ops, unsigned int pabi)
 {
 	const struct verbs_device_ops **p;
 
 	if (!ops->static_providers) {
-		register_one(ops);
+		register_one(ops, pabi);
 		return;
 	}
 	for (p = ops->static_providers; *p; p++)
-		verbs_register_driver(*p);
+		drivers_register(*p, pabi);
 }
 
+/**
+ * verbs_register_driver_<N> - make a provider known to the core
+ * @ops: the provider's device operations
+ *
+ * N is the provider ABI the provider was built for: this one is the
+ * newest's, compat_pabi34.c has the older ones'.
+ */
+IBV_EXPORT void verbs_register_driver(const struct verbs_device_ops *ops)
+{
+	drivers_register(ops, IBVERBS_PRIVATE_ABI);
+}
+
+/* The registered driver of @ops, found without the registry lock. */
+static struct driver *driver_of(const struct verbs_device_ops *ops)
+{
+	struct driver *d = __atomic_load_n(&drivers, __ATOMIC_ACQUIRE);
+
+	while (d && d->ops != ops)
+		d = __atomic_load_n(&d->next, __ATOMIC_ACQUIRE);
+	return d;
+}
+
+/*
+ * Every context open asks, several times: once known, the answer is read
+ * without the lock (abi_known is stored after abi, with release order).
+ */
 struct provider_abi drivers_abi(const struct verbs_device_ops *ops)
 {
+	struct driver *d = driver_of(ops);
 	struct provider_abi abi;
-	struct driver *d;
 
+	if (d && __atomic_load_n(&d->abi_known, __ATOMIC_ACQUIRE))
+		return d->abi;
 	pthread_mutex_lock(&registry_lock);
-	for (d = drivers; d && d->ops != ops; d = d->next)
-		;
 	if (d && d->abi_known) {
 		abi = d->abi;
 	} else {
 		/* The device operations live in the provider's object. */
 		abi = provider_abi_of(ops);
+		abi.pabi = d ? d->pabi : IBVERBS_PRIVATE_ABI;
 		if (d) {
 			d->abi = abi;
-			d->abi_known = true;
+			__atomic_store_n(&d->abi_known, true, __ATOMIC_RELEASE);
 		}
 	}
 	pthread_mutex_unlock(&registry_lock);
@@ -381,27 +412,56 @@ int parse_driver_config_dir(const char *dir)
 }
 
 #ifndef _STATIC_LIBRARY_BUILD_
+/*
+ * The plugin file names of every provider ABI the library serves, newest
+ * first: lib<name>-rdmav<N>.so. A name is tried with each in turn, so a
+ * directory of any release's providers is loaded from.
+ */
+#define PLUGIN_SUFFIX(pabi) "-rdmav" VERBS_STR(pabi) ".so",
+/* clang-format off */
+static const char *const plugin_suffixes_oldest_first[] = {
+	IBV_FOR_EACH_PABI(PLUGIN_SUFFIX)
+};
+/* clang-format on */
+#undef PLUGIN_SUFFIX
+#define N_SUFFIXES ARRAY_SIZE(plugin_suffixes_oldest_first)
+
 /* The longest file name load_driver() may build for @name fits PATH_MAX. */
 static bool name_fits(const char *name)
 {
 	size_t dir = name[0] == '/' ? 0 : strlen(VERBS_PROVIDER_DIR "/lib");
+	size_t longest = 0;
 
-	return dir + strlen(name) + strlen(IBVERBS_PROVIDER_SUFFIX) < PATH_MAX;
+	for (size_t i = 0; i < N_SUFFIXES; i++)
+		if (strlen(plugin_suffixes_oldest_first[i]) > longest)
+			longest = strlen(plugin_suffixes_oldest_first[i]);
+	return dir + strlen(name) + longest < PATH_MAX;
 }
 
-/* dlopen()s @a@b + suffix; false with the reason in @why if it fails. */
+/*
+ * dlopen()s @a@b plus the newest suffix whose file exists; false with the
+ * reason in @why if none loads (the newest ABI's error when none exists).
+ */
 static bool try_dlopen(const char *a, const char *b, char *why, size_t len)
 {
 	char path[PATH_MAX];
+	const char *msg;
 
-	/* Never cut short: a shortened name can be another provider's file. */
-	if (str_join(path, sizeof(path), a, b, IBVERBS_PROVIDER_SUFFIX)) {
-		snprintf(why, len, "its file name is too long");
-		return false;
+	why[0] = '\0';
+	for (size_t i = N_SUFFIXES; i-- > 0;) {
+		/* Never cut short: a shortened name can be another's file. */
+		if (str_join(path, sizeof(path), a, b,
+			     plugin_suffixes_oldest_first[i])) {
+			snprintf(why, len, "its file name is too long");
+			return false;
+		}
+		if (dlopen(path, RTLD_NOW))
+			return true;
+		/* The newest ABI's reason, unless an older file was there. */
+		msg = dlerror();
+		if (!why[0] || (msg && !strstr(msg, "No such file")))
+			snprintf(why, len, "%s", msg ? msg : "dlopen failed");
 	}
-	if (dlopen(path, RTLD_NOW))
-		return true;
-	snprintf(why, len, "%s", dlerror());
 	return false;
 }
 

@@ -17,6 +17,8 @@ bool drivers_loaded(void);
  * (provider_release.h), worked out once per provider and kept.
  */
 struct provider_abi drivers_abi(const struct verbs_device_ops *ops);
+/* Registers a provider built for provider ABI @pabi (drivers.c). */
+void drivers_register(const struct verbs_device_ops *ops, unsigned int pabi);
 /* Changes whenever a provider registers. */
 unsigned int drivers_generation(void);
 const struct verbs_device_ops *match_driver(struct verbs_sysfs_dev *sysfs_dev,

@@ -2,7 +2,8 @@
 /*
  * Why a verb failed, in one line: the entry points of the explanation
  * layer, whose files are cut by object like the verbs (explain_qp.c,
- * explain_cq.c, explain_srq.c, explain_ah.c, explain_mr.c), beside
+ * explain_cq.c, explain_srq.c, explain_ah.c, explain_mr.c,
+ * explain_comp_cntr.c), beside
  * explain_open.c (a device that cannot be opened), explain_ioctl.c (a
  * method the kernel lacks) and explain_busy.c (an object still in use).
  * A leaf header (libibverbs/README.md): one header for the whole
@@ -82,11 +83,33 @@ void explain_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num);
 void explain_reg_mr(struct ibv_context *ctx, const char *verb, const void *addr,
 		    size_t length, unsigned int access);
 /*
+ * ibv_reg_mr_ex(): unknown comp_mask bits, a comp_mask that is no form
+ * of registration (EINVAL), then what explain_reg_mr() words. And a
+ * buffer of ibv_alloc_buf() that cannot be registered so, with @why.
+ */
+void explain_reg_mr_ex(struct ibv_context *ctx,
+		       const struct ibv_mr_init_attr *in);
+void explain_reg_buf_mr(struct ibv_context *ctx, const char *why);
+/* ibv_alloc_dmah(): comp_mask bits outside @known. */
+void explain_alloc_dmah(struct ibv_context *ctx, uint32_t comp_mask,
+			uint32_t known);
+/*
  * open_device: opening @what (the uverbs node, the async event file)
  * failed with @err: descriptors against RLIMIT_NOFILE or the system's
  * table, permission (explain_open.c). errno is left @err.
  */
 void explain_open_device(struct ibv_device *device, const char *what, int err);
+
+/*
+ * A buffer verb (@verb) the library refused before the provider saw it,
+ * or whose default allocator failed, for the reason @why.
+ */
+void explain_buf(struct ibv_context *ctx, const char *verb, const char *why);
+/*
+ * export_buf_dmabuf_fd: no new descriptor for the buffer's dma-buf @fd,
+ * for the reason errno holds (ENODATA: plain memory; EBADF; EMFILE).
+ */
+void explain_export_buf(struct ibv_context *ctx, int fd);
 
 /* What explain_busy() is about. */
 enum explain_kind {
@@ -105,6 +128,22 @@ void explain_busy(struct ibv_context *ctx, enum explain_kind kind, void *obj);
 /* One reply of a resource dump, parsed as explain_busy() does (fuzz/). */
 struct nl_msg;
 size_t explain_busy_parse(struct nl_msg *msg, unsigned int kind);
+
+/*
+ * Completion counters (explain_comp_cntr.c): an argument @what of @verb
+ * left NULL; a caps struct smaller than ours (@err the failure); mask
+ * bits no release defines, a type unknown; attach ops the device does
+ * not count, a counter of another context, a QP past INIT.
+ */
+void explain_comp_cntr_null(struct ibv_context *ctx, const char *verb,
+			    const char *what);
+void explain_query_comp_cntr_caps(struct ibv_context *ctx, size_t caps_size,
+				  int err);
+void explain_create_comp_cntr(struct ibv_context *ctx,
+			      const struct ibv_comp_cntr_init_attr *attr);
+void explain_qp_attach_comp_cntr(
+	struct ibv_qp *qp, const struct ibv_comp_cntr *comp_cntr,
+	const struct ibv_qp_attach_comp_cntr_attr *attr, int err);
 
 /*
  * An ioctl method the kernel refused (ENOTTY: no ioctl at all;

@@ -13,6 +13,8 @@
 
 #include <rdma/ib_user_ioctl_cmds.h>
 
+#include "kernel-headers/uverbs_ids.h"
+
 #include "context_priv.h"
 #include "driver.h"
 #include "explain.h"
@@ -28,6 +30,16 @@ struct method {
 #define METHOD(obj, m, verb)                                     \
 	{                                                        \
 		UVERBS_OBJECT_##obj, UVERBS_METHOD_##m, #m, verb \
+	}
+/* A method newer than the system's headers: uverbs_ids.h names it. */
+#define METHOD_NEW(obj, m, verb)                                           \
+	{                                                                  \
+		KABI_UVERBS_OBJECT_##obj, KABI_UVERBS_METHOD_##m, #m, verb \
+	}
+/* ... on an object the system's headers have. */
+#define METHOD_NEW_ON(obj, m, verb)                                   \
+	{                                                             \
+		UVERBS_OBJECT_##obj, KABI_UVERBS_METHOD_##m, #m, verb \
 	}
 static const struct method methods[] = {
 	METHOD(DEVICE, INVOKE_WRITE, "write_command"),
@@ -65,8 +77,21 @@ static const struct method methods[] = {
 	METHOD(COUNTERS, COUNTERS_DESTROY, "destroy_counters"),
 	METHOD(COUNTERS, COUNTERS_READ, "read_counters"),
 	METHOD(ASYNC_EVENT, ASYNC_EVENT_ALLOC, "open_device"),
+	METHOD_NEW_ON(DEVICE, QUERY_COMP_CNTR_CAPS, "query_comp_cntr_caps"),
+	METHOD_NEW_ON(DEVICE, QUERY_PORT_SPEED, "query_port_speed"),
+	METHOD_NEW_ON(MR, REG_MR, "reg_mr_ex"),
+	METHOD_NEW_ON(QP, QP_ATTACH_COMP_CNTR, "qp_attach_comp_cntr"),
+	METHOD_NEW(COMP_CNTR, COMP_CNTR_CREATE, "create_comp_cntr"),
+	METHOD_NEW(COMP_CNTR, COMP_CNTR_DESTROY, "destroy_comp_cntr"),
+	/* One method for the four updates, one for the two reads. */
+	METHOD_NEW(COMP_CNTR, COMP_CNTR_MODIFY, "set_or_inc_comp_cntr"),
+	METHOD_NEW(COMP_CNTR, COMP_CNTR_READ, "read_comp_cntr"),
+	METHOD_NEW(DMAH, DMAH_ALLOC, "alloc_dmah"),
+	METHOD_NEW(DMAH, DMAH_FREE, "dealloc_dmah"),
+	METHOD_NEW(DMABUF, DMABUF_ALLOC, "dm_export_dmabuf_fd"),
 };
 #undef METHOD
+#undef METHOD_NEW
 
 static const char *const object_names[] = {
 	[UVERBS_OBJECT_DEVICE] = "DEVICE",
@@ -86,6 +111,9 @@ static const char *const object_names[] = {
 	[UVERBS_OBJECT_DM] = "DM",
 	[UVERBS_OBJECT_COUNTERS] = "COUNTERS",
 	[UVERBS_OBJECT_ASYNC_EVENT] = "ASYNC_EVENT",
+	[KABI_UVERBS_OBJECT_DMAH] = "DMAH",
+	[KABI_UVERBS_OBJECT_DMABUF] = "DMABUF",
+	[KABI_UVERBS_OBJECT_COMP_CNTR] = "COMP_CNTR",
 };
 
 static const struct method *find_method(uint16_t object, uint16_t method)

@@ -45,6 +45,18 @@ void line_over(struct line *l, const char *what, uint64_t req,
 		 limit);
 }
 
+void line_unknown_bits(struct line *l, const char *what, uint64_t value,
+		       uint64_t known, const char *prefix)
+{
+	if (!(value & ~known))
+		return;
+	line_clause(l);
+	line_add(l,
+		 "%s 0x%" PRIx64 " has bits 0x%" PRIx64
+		 " that no %s flag defines",
+		 what, value, value & ~known, prefix);
+}
+
 void line_emit_obj(struct ibv_context *ctx, const char *verb, const char *obj,
 		   const struct line *l)
 {

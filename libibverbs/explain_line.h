@@ -47,6 +47,12 @@ void line_clause(struct line *l);
 /* One cause: "@what @req > @limit_name @limit", if @req is over. */
 void line_over(struct line *l, const char *what, uint64_t req,
 	       const char *limit_name, uint64_t limit);
+/*
+ * One cause: "@what 0x.. has bits 0x.. that no @prefix flag defines", if
+ * @value has bits outside @known.
+ */
+void line_unknown_bits(struct line *l, const char *what, uint64_t value,
+		       uint64_t known, const char *prefix);
 /* Logs the line for @verb on @ctx's device and @obj ("" for none). */
 void line_emit_obj(struct ibv_context *ctx, const char *verb, const char *obj,
 		   const struct line *l);

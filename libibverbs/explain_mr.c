@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Why a registration failed (explain.h): access flags the verbs forbid
- * or the device cannot honour, and pinned memory over RLIMIT_MEMLOCK.
+ * or the device cannot honour, pinned memory over RLIMIT_MEMLOCK, and
+ * the comp_mask forms of ibv_reg_mr_ex() that the library refuses.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -149,6 +150,20 @@ static void memlock(struct line *l, const void *addr, size_t length)
 		line_add(l, " (root, but without CAP_IPC_LOCK)");
 }
 
+/* The causes of a failed registration of @length bytes at @addr. */
+static void reg_mr_causes(struct line *l, struct ibv_context *ctx,
+			  const void *addr, size_t length, unsigned int access,
+			  int err)
+{
+	if (err == EINVAL || err == EOPNOTSUPP)
+		check_access(l, ctx, access);
+	/* The kernel's answer to a pin over the limit is ENOMEM. */
+	else if (addr && !(access & IBV_ACCESS_ON_DEMAND) &&
+		 (err == ENOMEM || err == EPERM || err == EAGAIN ||
+		  err == EFAULT))
+		memlock(l, addr, length);
+}
+
 void explain_reg_mr(struct ibv_context *ctx, const char *verb, const void *addr,
 		    size_t length, unsigned int access)
 {
@@ -159,13 +174,75 @@ void explain_reg_mr(struct ibv_context *ctx, const char *verb, const void *addr,
 		return;
 	saved = errno;
 	line_start(&l);
-	if (saved == EINVAL || saved == EOPNOTSUPP)
-		check_access(&l, ctx, access);
-	/* The kernel's answer to a pin over the limit is ENOMEM. */
-	else if (addr && !(access & IBV_ACCESS_ON_DEMAND) &&
-		 (saved == ENOMEM || saved == EPERM || saved == EAGAIN ||
-		  saved == EFAULT))
-		memlock(&l, addr, length);
+	reg_mr_causes(&l, ctx, addr, length, access, saved);
 	line_emit(ctx, verb, &l);
+	errno = saved;
+}
+
+/* Every IBV_REG_MR_MASK_* flag of rdma-core 65. */
+#define KNOWN_REG_MR_MASK (((uint64_t)IBV_REG_MR_MASK_BUF << 1) - 1)
+
+/* The ibv_mr_init_attr.comp_mask combinations the library refuses. */
+static void check_mr_form(struct line *l, const struct ibv_mr_init_attr *in)
+{
+	uint64_t mask = in->comp_mask;
+	const char *why = NULL;
+
+	if (mask & IBV_REG_MR_MASK_FD) {
+		if (mask & IBV_REG_MR_MASK_ADDR)
+			why = "IBV_REG_MR_MASK_FD and _ADDR: one memory form at a time";
+		else if (!(mask & IBV_REG_MR_MASK_FD_OFFSET))
+			why = "IBV_REG_MR_MASK_FD without _FD_OFFSET";
+		else if (!(mask & IBV_REG_MR_MASK_IOVA))
+			why = "IBV_REG_MR_MASK_FD without _IOVA, which a dma-buf needs";
+	} else if (!(mask & IBV_REG_MR_MASK_ADDR)) {
+		why = "neither IBV_REG_MR_MASK_ADDR nor IBV_REG_MR_MASK_FD";
+	} else if (mask & IBV_REG_MR_MASK_FD_OFFSET) {
+		why = "IBV_REG_MR_MASK_FD_OFFSET without IBV_REG_MR_MASK_FD";
+	} else if ((in->access & IBV_ACCESS_ON_DEMAND) &&
+		   in->length == SIZE_MAX && in->addr) {
+		why = "implicit on-demand paging (length SIZE_MAX) with an address";
+	}
+	if ((mask & IBV_REG_MR_MASK_DMAH) && !in->dmah)
+		why = "IBV_REG_MR_MASK_DMAH with a NULL dmah";
+	if (why) {
+		line_clause(l);
+		line_add(l, "comp_mask: %s", why);
+	}
+}
+
+void explain_reg_mr_ex(struct ibv_context *ctx,
+		       const struct ibv_mr_init_attr *in)
+{
+	bool by_addr = !(in->comp_mask & IBV_REG_MR_MASK_FD);
+	int saved;
+	struct line l;
+
+	if (!explain_enabled())
+		return;
+	saved = errno;
+	line_start(&l);
+	line_unknown_bits(&l, "comp_mask", in->comp_mask, KNOWN_REG_MR_MASK,
+			  "IBV_REG_MR_MASK_");
+	if (saved == EINVAL)
+		check_mr_form(&l, in);
+	reg_mr_causes(&l, ctx, by_addr ? in->addr : NULL, in->length,
+		      (unsigned int)in->access, saved);
+	line_emit(ctx, "reg_mr_ex", &l);
+	errno = saved;
+}
+
+void explain_reg_buf_mr(struct ibv_context *ctx, const char *why)
+{
+	int saved;
+	struct line l;
+
+	if (!explain_enabled())
+		return;
+	saved = errno;
+	line_start(&l);
+	line_clause(&l);
+	line_add(&l, "the buffer (IBV_REG_MR_MASK_BUF): %s", why);
+	line_emit(ctx, "reg_mr_ex", &l);
 	errno = saved;
 }

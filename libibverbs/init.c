@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "driver.h"
 #include "env.h"
 #include "fork.h"
@@ -46,7 +47,7 @@ int ibverbs_init(void)
 	verbs_fork_env_init();
 	if (env_enabled(ENV_RDMAV_ALLOW_DISASSOC_DESTROY) ||
 	    env_enabled(ENV_MLX4_DEVICE_FATAL_CLEANUP))
-		verbs_allow_disassociate_destroy = true;
+		cmd_allow_disassociate_destroy();
 	ibv_get_sysfs_path();
 	check_memlock();
 	return 0;

@@ -124,6 +124,7 @@ IBV_EXPORT unsigned int __ioctl_final_num_attrs(unsigned int num_attrs,
 		num_attrs += link->next_attr - link->hdr.attrs;
 	return num_attrs;
 }
+VERBS_PRIVATE_EXPORT(__ioctl_final_num_attrs);
 
 /* The header's 16-bit length counts itself and every attribute. */
 #define KCMD_MAX_ATTRS                                       \
@@ -306,6 +307,7 @@ IBV_EXPORT int execute_ioctl(struct ibv_context *context,
 				  cmd->hdr.method_id);
 	return ret;
 }
+VERBS_PRIVATE_EXPORT(execute_ioctl);
 
 /* A write() that failed: its errno, or EIO for a short count. */
 static int __attribute__((cold, noinline)) write_failed(ssize_t n)

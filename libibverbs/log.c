@@ -101,6 +101,7 @@ IBV_EXPORT void __verbs_log(struct verbs_context *ctx, uint32_t level,
 	vlog(NULL, fmt, ap, false);
 	va_end(ap);
 }
+VERBS_PRIVATE_EXPORT(__verbs_log);
 
 void ibv_log(uint32_t level, const char *fmt, ...)
 {

@@ -28,8 +28,11 @@
 #include "provider_release.h"
 #include "util.h"
 
-#define ROW(rel, deb, suite, abi, pabi, kernel, qp_ex, dmabuf) \
-	{ qp_ex, dmabuf, rel },
+#define ROW(rel, deb, suite, abi, pabi_, kernel, qp_ex, dmabuf) \
+	{ .qp_ex_size = qp_ex,                                  \
+	  .dmabuf_args = dmabuf,                                \
+	  .pabi = pabi_,                                        \
+	  .release = rel },
 static const struct provider_abi releases[] = { IBV_FOR_EACH_RELEASE(ROW) };
 #undef ROW
 
@@ -38,6 +41,7 @@ struct provider_abi provider_abi_builtin(void)
 	return (struct provider_abi){
 		.qp_ex_size = sizeof(struct ibv_qp_ex),
 		.dmabuf_args = VERBS_DMABUF_MR_ARGS,
+		.pabi = IBVERBS_PRIVATE_ABI,
 	};
 }
 
@@ -76,14 +80,18 @@ static const struct provider_abi *release_of_target(const char *path)
  */
 static const struct provider_abi *release_of_dir(const char *path)
 {
-	static const char suffix[] = IBVERBS_PROVIDER_SUFFIX;
 	const struct provider_abi *found = NULL;
 	char dir[PATH_MAX], entry[PATH_MAX];
 	const char *slash = strrchr(path, '/');
+	const char *suffix;
 	struct dirent *de;
 	DIR *d;
 
 	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return NULL;
+	/* Its neighbours of the same provider ABI: -rdmav<N>.so as its own. */
+	suffix = strstr(slash, "-rdmav");
+	if (!suffix)
 		return NULL;
 	memcpy(dir, path, slash - path);
 	dir[slash - path] = '\0';
@@ -93,8 +101,8 @@ static const struct provider_abi *release_of_dir(const char *path)
 	while (!found && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
-		if (len <= sizeof(suffix) - 1 ||
-		    strcmp(de->d_name + len - (sizeof(suffix) - 1), suffix) ||
+		if (len <= strlen(suffix) ||
+		    strcmp(de->d_name + len - strlen(suffix), suffix) ||
 		    (size_t)snprintf(entry, sizeof(entry), "%s/%s", dir,
 				     de->d_name) >= sizeof(entry))
 			continue;

@@ -81,6 +81,7 @@ static const char *const event_types[] = {
 	[IBV_EVENT_CLIENT_REREGISTER] = "client reregistration",
 	[IBV_EVENT_GID_CHANGE] = "GID table change",
 	[IBV_EVENT_WQ_FATAL] = "WQ fatal",
+	[IBV_EVENT_DEVICE_SPEED_CHANGE] = "Device link speed change",
 };
 
 /**
@@ -164,3 +165,4 @@ IBV_EXPORT const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode)
 		return unknown;
 	return wr_opcodes[opcode];
 }
+VERBS_PRIVATE_EXPORT(ibv_wr_opcode_str);

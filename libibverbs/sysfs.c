@@ -261,6 +261,7 @@ IBV_EXPORT int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
 	return read_in_dir(sysfs_dev->ibdev_path, rel, buf, size,
 			   sysfs_path_kernel);
 }
+VERBS_PRIVATE_EXPORT(ibv_read_ibdev_sysfs_file);
 
 int sysfs_read_u64(int dirfd, const char *file, int base, uint64_t *val)
 {

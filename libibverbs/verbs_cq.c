@@ -46,6 +46,7 @@ IBV_EXPORT void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context,
 	pthread_mutex_init(&cq->mutex, NULL);
 	pthread_cond_init(&cq->cond, NULL);
 }
+VERBS_PRIVATE_EXPORT(verbs_init_cq);
 
 /*
  * Refuses completion fields no provider of rdma-core 44 can report

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Public verbs of the device object: device and port queries, the
- * library's own query_port slot, P_Keys and the GID table.
+ * Public verbs of the device object: device and port queries (the
+ * port's effective speed among them), the library's own query_port
+ * slot, P_Keys and the GID table.
  *
  * P_Keys come from sysfs, as in rdma-core 44: the kernel has no command
  * for them. GIDs come from the kernel's DEVICE/QUERY_GID_ENTRY and
@@ -75,6 +76,28 @@ int ibv_query_port(struct ibv_context *context, uint8_t port_num,
 	return verbs_query_port(context, port_num,
 				(struct ibv_port_attr *)port_attr,
 				sizeof(*port_attr));
+}
+
+/**
+ * ibv_query_port_speed - a port's effective speed (rdma-core 65)
+ * @context: an open device
+ * @port_num: the port, from 1
+ * @port_speed: the speed in units of 100 Mb/s
+ *
+ * The provider asks the kernel (DEVICE/QUERY_PORT_SPEED), which knows
+ * the speed of an aggregated link as well. Returns 0 or a positive errno
+ * value: EINVAL for a NULL argument (as ibv_query_port() here; rdma-core
+ * 65 would crash on a NULL context and let the kernel answer EFAULT for
+ * a NULL result), EOPNOTSUPP where the provider or the kernel cannot
+ * tell.
+ */
+IBV_EXPORT int ibv_query_port_speed(struct ibv_context *context,
+				    uint32_t port_num, uint64_t *port_speed)
+{
+	if (!context || !port_speed)
+		return EINVAL;
+	return get_ops(context)->query_port_speed(context, port_num,
+						  port_speed);
 }
 
 /**
@@ -441,6 +464,7 @@ IBV_EXPORT int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
 			IBV_GID_TYPE_SYSFS_IB_ROCE_V1;
 	return 0;
 }
+VERBS_PRIVATE_EXPORT(ibv_query_gid_type);
 
 /* Where the table walk puts the entry it reads. */
 struct gid_walk {

@@ -2,9 +2,11 @@
 /*
  * Public verbs of device memory that are not inline in verbs.h: the
  * import of a device memory object another process's context shares with
- * ours. Allocation, copies and registration dispatch inline through
- * verbs_context.
+ * ours, and its export as a dma-buf (rdma-core 65). Allocation, copies
+ * and registration dispatch inline through verbs_context.
  */
+#include <errno.h>
+
 #include "context_priv.h"
 #include "driver.h"
 #include "export.h"
@@ -26,4 +28,21 @@ IBV_EXPORT struct ibv_dm *ibv_import_dm(struct ibv_context *context,
 IBV_EXPORT void ibv_unimport_dm(struct ibv_dm *dm)
 {
 	get_ops(dm->context)->unimport_dm(dm);
+}
+
+/**
+ * ibv_dm_export_dmabuf_fd - a dma-buf file descriptor for device memory
+ * @dm: device memory from ibv_alloc_dm()
+ *
+ * Returns a new file descriptor that the caller closes, or -1 with errno
+ * set (EOPNOTSUPP where the provider or the kernel cannot export it;
+ * EINVAL for NULL, where rdma-core 65 would crash).
+ */
+IBV_EXPORT int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)
+{
+	if (!dm) {
+		errno = EINVAL;
+		return -1;
+	}
+	return get_ops(dm->context)->dm_export_dmabuf_fd(dm);
 }

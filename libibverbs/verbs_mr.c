@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Public verbs of memory regions: registration (plain, by IOVA,
- * dma-buf), re-registration, deregistration, and the import of an MR
+ * dma-buf, and rdma-core 65's ibv_reg_mr_ex() for all of them and the
+ * buffers of ibv_alloc_buf()), re-registration, deregistration, and the import of an MR
  * that another process's context shares with ours (ibv_import_device()).
  *
  * What only the library can do happens here, around the provider's call:
@@ -144,6 +145,135 @@ IBV_EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 		return NULL;
 	}
 	set_mr_core(mr, pd, (void *)(uintptr_t)offset, length);
+	return mr;
+}
+
+/*
+ * A buffer of ibv_alloc_buf() (IBV_REG_MR_MASK_BUF) turned into the form
+ * the provider registers: the range [addr, addr + length) of @in must
+ * lie in the buffer, which must be of @pd; a buffer behind a dma-buf is
+ * registered as that dma-buf, at the range's offset, with addr as its
+ * IOVA. The checks and their order are rdma-core 65's, plus a NULL
+ * buffer (which it reads through). Returns NULL, or why not (EINVAL).
+ */
+static const char *from_buf(struct ibv_pd *pd, struct ibv_mr_init_attr *in)
+{
+	const struct ibv_buf *buf = in->buf;
+	uintptr_t addr = (uintptr_t)in->addr;
+	uintptr_t off;
+
+	if (!buf)
+		return "NULL";
+	if (buf->pd != pd)
+		return "of another protection domain";
+	if (!(in->comp_mask & IBV_REG_MR_MASK_ADDR))
+		return "without IBV_REG_MR_MASK_ADDR, the range in it";
+	off = addr - (uintptr_t)buf->addr;
+	if (addr < (uintptr_t)buf->addr || off > buf->size ||
+	    in->length > buf->size - off)
+		return "the range is not inside it";
+	if (in->comp_mask & (IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET))
+		return "with IBV_REG_MR_MASK_FD or _FD_OFFSET";
+	in->comp_mask &= ~(uint64_t)IBV_REG_MR_MASK_BUF;
+	if (buf->dmabuf_fd == -1)
+		return NULL;
+	if (in->comp_mask & IBV_REG_MR_MASK_IOVA)
+		return "behind a dma-buf, where the IOVA is addr itself";
+	in->comp_mask &= ~(uint64_t)IBV_REG_MR_MASK_ADDR;
+	in->comp_mask |= IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+			 IBV_REG_MR_MASK_IOVA;
+	in->fd = buf->dmabuf_fd;
+	in->fd_offset = off;
+	in->iova = addr;
+	return NULL;
+}
+
+/*
+ * The caller's struct, of which only the members comp_mask names are
+ * read: the rest may be stale, or not there at all in a caller's
+ * shorter struct of an older layout.
+ */
+static void copy_mr_init_attr(struct ibv_mr_init_attr *to,
+			      const struct ibv_mr_init_attr *in)
+{
+	uint64_t mask = in->comp_mask;
+
+	*to = (struct ibv_mr_init_attr){
+		.length = in->length,
+		.access = in->access,
+		.comp_mask = mask,
+	};
+	if (mask & IBV_REG_MR_MASK_IOVA)
+		to->iova = in->iova;
+	if (mask & IBV_REG_MR_MASK_ADDR)
+		to->addr = in->addr;
+	if (mask & IBV_REG_MR_MASK_FD)
+		to->fd = in->fd;
+	if (mask & IBV_REG_MR_MASK_FD_OFFSET)
+		to->fd_offset = in->fd_offset;
+	if (mask & IBV_REG_MR_MASK_DMAH)
+		to->dmah = in->dmah;
+	if (mask & IBV_REG_MR_MASK_BUF)
+		to->buf = in->buf;
+}
+
+/**
+ * ibv_reg_mr_ex - register memory by address, dma-buf or buffer
+ * @pd: the protection domain
+ * @mr_init_attr: the memory and how to register it; comp_mask names the
+ *		  members that count (IBV_REG_MR_MASK_*)
+ *
+ * Memory by address is kept from fork() children as ibv_reg_mr() keeps
+ * it (not with on-demand paging). Returns the MR (addr holds the
+ * dma-buf offset for a dma-buf), or NULL with errno set.
+ */
+IBV_EXPORT struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
+					struct ibv_mr_init_attr *mr_init_attr)
+{
+	struct ibv_mr_init_attr in;
+	const char *why;
+	struct ibv_mr *mr;
+	bool track;
+	int ret;
+
+	if (!mr_init_attr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	copy_mr_init_attr(&in, mr_init_attr);
+	if (in.comp_mask & IBV_REG_MR_MASK_BUF) {
+		why = from_buf(pd, &in);
+		if (why) {
+			explain_reg_buf_mr(pd->context, why);
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	/* As rdma-core 65: the address (NULL without one) of all but these. */
+	track = !(in.access & IBV_ACCESS_ON_DEMAND) &&
+		!(in.comp_mask & IBV_REG_MR_MASK_FD);
+	if (track) {
+		ret = verbs_mem_dontfork(in.addr, in.length);
+		if (ret) {
+			errno = ret;
+			return NULL;
+		}
+	}
+	in.access = (int)usable_access(pd->context, (unsigned int)in.access);
+	mr = get_ops(pd->context)->reg_mr_ex(pd, &in);
+	if (!mr) {
+		if (track)
+			undo_dontfork(in.addr, in.length);
+		/* Explained with the access flags the caller asked for. */
+		in.access = mr_init_attr->access;
+		explain_reg_mr_ex(pd->context, &in);
+		return NULL;
+	}
+	set_mr_core(mr, pd,
+		    in.comp_mask & IBV_REG_MR_MASK_ADDR ?
+			    in.addr :
+			    (void *)(uintptr_t)in.fd_offset,
+		    in.length);
 	return mr;
 }
 

@@ -4,10 +4,13 @@
 #   release_list            the releases, oldest first, one a line
 #   release_oldest, release_newest
 #   release_field R FIELD   FIELD (debian suite abi pabi kernel qp_ex
-#                           dmabuf) of R;
+#                           dmabuf group) of R;
 #                           fails, saying so, for a release not in the table
 #   release_plugin_suffix   -rdmav<pabi>.so of the plugins this tree builds
 #   release_plugin_suffix_of R   the same for release R
+#   release_of_suite SUITE  the release of Debian suite SUITE
+#   release_of_system       the release of the running system's suite
+#                           (/etc/os-release, or OS_RELEASE)
 # RELEASE_TABLE may name another table (the scripts' own tests do).
 
 : "${RELEASE_TABLE:=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/table}"
@@ -39,6 +42,7 @@ release_field()
 	kernel) col=6 ;;
 	qp_ex) col=7 ;;
 	dmabuf) col=8 ;;
+	group) col=9 ;;
 	*)
 		echo "release_field: no column '$2' in $RELEASE_TABLE" >&2
 		return 2
@@ -64,4 +68,25 @@ release_plugin_suffix_of()
 
 	pabi=$(release_field "$1" pabi) || return 1
 	echo "-rdmav$pabi.so"
+}
+
+release_of_suite()
+{
+	awk -v s="$1" '/^[0-9]/ && $3 == s { print $1; found = 1 }
+		END { exit !found }' "$RELEASE_TABLE" && return 0
+	echo "release_of_suite: no release of suite '$1' in $RELEASE_TABLE" >&2
+	return 1
+}
+
+# The suite is VERSION_CODENAME of os-release(5).
+release_of_system()
+{
+	local f=${OS_RELEASE:-/etc/os-release} suite
+
+	suite=$(sed -n 's/^VERSION_CODENAME="\{0,1\}\([a-z]*\)"\{0,1\}$/\1/p' "$f" 2>/dev/null)
+	if [ -z "$suite" ]; then
+		echo "release_of_system: $f names no suite (VERSION_CODENAME)" >&2
+		return 1
+	fi
+	release_of_suite "$suite"
 }

@@ -4,6 +4,7 @@
 # APT_CONFIG=DIR/apt.conf see only the sources given here, keep their
 # lists and downloads under DIR, and take DIR/status as the installed
 # packages, so nothing of the host's apt state is read or written.
+# An expired Release file is accepted (see below).
 # Sourced by the tests that write archives of their own.
 
 # apt_private DIR SOURCES-LINE...: writes DIR/apt.conf and the tree it
@@ -28,6 +29,12 @@ apt_private()
 		echo 'APT::Architecture "amd64";'
 		echo 'APT::Architectures { "amd64"; };'
 		echo 'Acquire::Languages "none";'
+		# A suite's Release file carries a Valid-Until date, and the
+		# archive we are given may be a copy that outlived it (forky's
+		# did). Its signature is still checked; the date only guards
+		# against a stale mirror, and the tests pin the versions they
+		# take anyway.
+		echo 'Acquire::Check-Valid-Until "false";'
 		# As root apt hands downloads to _apt, which cannot write here.
 		((EUID == 0)) && echo 'APT::Sandbox::User "root";'
 	} >"$d/apt.conf"

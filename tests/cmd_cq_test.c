@@ -284,8 +284,9 @@ static int t_create_ex(struct ibv_context *ctx, struct verbs_cq *vcq,
 {
 	*cmd = (struct t_create_cq_ex){ .drv = 0xa1a2a3a4a5a6a7a8 };
 	*resp = (struct t_create_cq_ex_resp){ 0 };
-	return ibv_cmd_create_cq_ex(ctx, attr, vcq, &cmd->ibv_cmd, sizeof(*cmd),
-				    &resp->ibv_resp, sizeof(*resp), cmd_flags);
+	return ibv_cmd_create_cq_ex(ctx, attr, NULL, vcq, &cmd->ibv_cmd,
+				    sizeof(*cmd), &resp->ibv_resp,
+				    sizeof(*resp), cmd_flags);
 }
 
 /* Timestamps and overrun become the FLAGS attribute. */
@@ -420,7 +421,7 @@ static int t_create_ex2(struct ibv_context *ctx, struct verbs_cq *vcq,
 		attr_optional(a);
 	*cmd = (struct t_create_cq_ex){ .drv = 0xa1a2a3a4a5a6a7a8 };
 	*resp = (struct t_create_cq_ex_resp){ 0 };
-	return ibv_cmd_create_cq_ex2(ctx, &attr, vcq, &cmd->ibv_cmd,
+	return ibv_cmd_create_cq_ex2(ctx, &attr, NULL, vcq, &cmd->ibv_cmd,
 				     sizeof(*cmd), &resp->ibv_resp,
 				     sizeof(*resp), 0, driver);
 }

@@ -123,6 +123,75 @@ static void test_query_port_enotty(void **state)
 	assert_int_equal(tk.writes, 2);
 }
 
+/* DEVICE/QUERY_PORT_SPEED's numbers (Linux 6.18), as facts of the ABI. */
+enum {
+	METHOD_QUERY_PORT_SPEED = 7,
+	QUERY_PORT_SPEED_PORT_NUM = 0,
+	QUERY_PORT_SPEED_RESP = 1,
+};
+
+/* The kernel writes the speed as a u64 into the caller's RESP. */
+static void t_port_speed_handler(struct ib_uverbs_ioctl_hdr *h)
+{
+	struct ib_uverbs_attr *a = t_attr(h, QUERY_PORT_SPEED_RESP);
+	uint64_t speed = 4000; /* 400 Gb/s */
+
+	if (h->method_id == METHOD_QUERY_PORT_SPEED && a && a->len == 8)
+		memcpy((void *)(uintptr_t)a->data, &speed, sizeof(speed));
+}
+
+/* ioctl only: PORT_NUM inline as a u64, RESP by pointer, 8 bytes. */
+static void test_query_port_speed(void **state)
+{
+	struct ibv_context *ctx = *state;
+	t_ioctl_handler saved = tk.on_ioctl;
+	uint64_t speed = 0;
+
+	tk.on_ioctl = t_port_speed_handler;
+	assert_int_equal(ibv_cmd_query_port_speed(ctx, 2, &speed), 0);
+	tk.on_ioctl = saved;
+	t_expect_method(0, UVERBS_OBJECT_DEVICE, METHOD_QUERY_PORT_SPEED, 2);
+	assert_int_equal(t_expect_attr(0, 0, QUERY_PORT_SPEED_PORT_NUM, 8,
+				       UVERBS_ATTR_F_MANDATORY),
+			 2);
+	assert_int_equal(t_expect_attr(0, 1, QUERY_PORT_SPEED_RESP, 8,
+				       UVERBS_ATTR_F_MANDATORY),
+			 (uintptr_t)&speed);
+	assert_int_equal(speed, 4000);
+	t_fail_next(EINVAL);
+	errno = 0;
+	assert_int_equal(ibv_cmd_query_port_speed(ctx, 9, &speed), EINVAL);
+	assert_int_equal(errno, EINVAL);
+}
+
+/* A kernel before the method: its refusal as it came, nothing written. */
+static void test_query_port_speed_no_method(void **state)
+{
+	struct ibv_context *ctx = *state;
+	uint64_t speed = 0x5a;
+
+	tk.refuse_obj = UVERBS_OBJECT_DEVICE;
+	tk.refuse_method = METHOD_QUERY_PORT_SPEED;
+	assert_int_equal(ibv_cmd_query_port_speed(ctx, 1, &speed),
+			 EPROTONOSUPPORT);
+	tk.no_ioctl = true;
+	assert_int_equal(ibv_cmd_query_port_speed(ctx, 1, &speed), ENOTTY);
+	assert_int_equal(speed, 0x5a);
+	assert_int_equal(tk.writes, 0);
+}
+
+/* The public verb: NULL arguments refused, a provider without the op. */
+static void test_query_port_speed_verb(void **state)
+{
+	struct ibv_context *ctx = *state;
+	uint64_t speed = 0x5a;
+
+	assert_int_equal(ibv_query_port_speed(NULL, 1, &speed), EINVAL);
+	assert_int_equal(ibv_query_port_speed(ctx, 1, NULL), EINVAL);
+	assert_int_equal(tk.ncalls, 0);
+	assert_int_equal(speed, 0x5a);
+}
+
 /* A kernel without the method: write(), and the refusal is remembered. */
 static void test_query_port_no_method(void **state)
 {
@@ -178,7 +247,7 @@ static int t_get_context(struct ibv_context *ctx, struct t_get_context_req *req,
 {
 	return ibv_cmd_get_context(verbs_get_ctx(ctx),
 				   (struct ibv_get_context *)req->w,
-				   sizeof(*req),
+				   sizeof(*req), NULL,
 				   (struct ib_uverbs_get_context_resp *)resp->w,
 				   sizeof(*resp));
 }
@@ -424,6 +493,9 @@ int main(void)
 		T_CASE(test_query_port_enotty),
 		T_CASE(test_query_port_no_method),
 		T_CASE(test_query_port_error),
+		T_CASE(test_query_port_speed),
+		T_CASE(test_query_port_speed_no_method),
+		T_CASE(test_query_port_speed_verb),
 		T_CASE(test_get_context_ioctl),
 		T_CASE(test_get_context_write),
 		T_CASE(test_query_context),

@@ -56,6 +56,7 @@ struct objs {
 	struct verbs_counters counters;
 	struct ibv_flow flow;
 	struct ibv_rwq_ind_table table;
+	struct ibv_comp_cntr comp_cntr;
 };
 
 /* Room for any command and response below. */
@@ -81,7 +82,7 @@ static int create_cq_ex(struct ibv_context *ctx, struct objs *o, uint32_t mask,
 {
 	struct ibv_cq_init_attr_ex a = { .cqe = 4, .comp_mask = mask };
 
-	return ibv_cmd_create_cq_ex(ctx, &a, &o->vcq, (void *)cmd,
+	return ibv_cmd_create_cq_ex(ctx, &a, NULL, &o->vcq, (void *)cmd,
 				    sizeof(struct ibv_create_cq_ex),
 				    (void *)resp,
 				    sizeof(struct ib_uverbs_ex_create_cq_resp),
@@ -275,6 +276,27 @@ static int alloc_pd(struct ibv_context *ctx, struct objs *o, uint32_t mask,
 				sizeof(struct ib_uverbs_alloc_pd_resp));
 }
 
+/* @flags: the caps size, short of the library's struct. */
+static int query_comp_cntr_caps(struct ibv_context *ctx, struct objs *o,
+				uint32_t mask, uint32_t flags)
+{
+	struct ibv_comp_cntr_caps caps;
+
+	return ibv_cmd_query_comp_cntr_caps(ctx, &caps, flags);
+}
+
+/* @flags: the op_mask. */
+static int qp_attach_comp_cntr(struct ibv_context *ctx, struct objs *o,
+			       uint32_t mask, uint32_t flags)
+{
+	struct ibv_qp_attach_comp_cntr_attr a = { .comp_mask = mask,
+						  .op_mask = flags };
+
+	o->qp.context = ctx;
+	o->comp_cntr.context = ctx;
+	return ibv_cmd_qp_attach_comp_cntr(&o->qp, &o->comp_cntr, &a);
+}
+
 struct refusal {
 	const char *what;
 	refuse_fn *call;
@@ -318,6 +340,10 @@ static const struct refusal refusals[] = {
 	REFUSAL(open_xrcd, IBV_XRCD_INIT_ATTR_RESERVED, 0, EOPNOTSUPP),
 	REFUSAL(open_xrcd, IBV_XRCD_INIT_ATTR_FD, 0, EINVAL),
 	REFUSAL(alloc_pd, 0, 0, EINVAL),
+	REFUSAL(query_comp_cntr_caps, 0, sizeof(struct ibv_comp_cntr_caps) - 1,
+		EINVAL),
+	REFUSAL(qp_attach_comp_cntr, 1, 0, EOPNOTSUPP),
+	REFUSAL(qp_attach_comp_cntr, 0, 1u << 6, EOPNOTSUPP),
 };
 
 /* Each refused call: its value returned, and in errno; nothing sent. */

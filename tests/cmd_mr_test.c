@@ -285,6 +285,221 @@ static void test_reg_dmabuf_mr(void **state)
 	assert_int_equal(vmr.mr_type, IBV_MR_TYPE_DMABUF_MR);
 }
 
+/* MR/REG_MR's numbers (Linux 6.17's ib_user_ioctl_cmds.h), as facts. */
+enum {
+	METHOD_REG_MR = 5,
+	REG_MR_HANDLE = 0,
+	REG_MR_PD_HANDLE = 1,
+	REG_MR_DMA_HANDLE = 2,
+	REG_MR_IOVA = 3,
+	REG_MR_ADDR = 4,
+	REG_MR_LENGTH = 5,
+	REG_MR_ACCESS_FLAGS = 6,
+	REG_MR_FD = 7,
+	REG_MR_FD_OFFSET = 8,
+	REG_MR_RESP_LKEY = 9,
+	REG_MR_RESP_RKEY = 10,
+};
+
+static void t_reg_mr_ex_handler(struct ib_uverbs_ioctl_hdr *h)
+{
+	t_out_obj(h, REG_MR_HANDLE, 0x71);
+	t_out_u32(h, REG_MR_RESP_LKEY, 0xd1);
+	t_out_u32(h, REG_MR_RESP_RKEY, 0xd2);
+}
+
+/* Memory by address: ADDR, IOVA (the address), outputs, then the rest. */
+static void test_reg_mr_ex_addr(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx, .handle = 6 };
+	struct ibv_mr_init_attr in = {
+		.comp_mask = IBV_REG_MR_MASK_ADDR,
+		.addr = (void *)0x5000,
+		.length = 0x2000,
+		.access = IBV_ACCESS_LOCAL_WRITE,
+		.fd = 9, /* stale: not read */
+		.fd_offset = 0xa5,
+	};
+	struct verbs_mr vmr = {};
+
+	tk.on_ioctl = t_reg_mr_ex_handler;
+	assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), 0);
+	t_expect_method(0, UVERBS_OBJECT_MR, METHOD_REG_MR, 8);
+	t_expect_mattr(0, 0, REG_MR_ADDR, 8, 0x5000);
+	t_expect_mattr(0, 1, REG_MR_IOVA, 8, 0x5000);
+	t_expect_mattr(0, 2, REG_MR_HANDLE, 0, 0);
+	t_expect_attr(0, 3, REG_MR_RESP_LKEY, 4, UVERBS_ATTR_F_MANDATORY);
+	t_expect_attr(0, 4, REG_MR_RESP_RKEY, 4, UVERBS_ATTR_F_MANDATORY);
+	t_expect_mattr(0, 5, REG_MR_PD_HANDLE, 0, 6);
+	t_expect_mattr(0, 6, REG_MR_LENGTH, 8, 0x2000);
+	t_expect_mattr(0, 7, REG_MR_ACCESS_FLAGS, 4, IBV_ACCESS_LOCAL_WRITE);
+	assert_int_equal(vmr.ibv_mr.handle, 0x71);
+	assert_int_equal(vmr.ibv_mr.lkey, 0xd1);
+	assert_int_equal(vmr.ibv_mr.rkey, 0xd2);
+	assert_ptr_equal(vmr.ibv_mr.context, ctx);
+	assert_int_equal(vmr.mr_type, IBV_MR_TYPE_MR);
+	assert_int_equal(vmr.access, IBV_ACCESS_LOCAL_WRITE);
+	/* The public verb's fields are not this layer's. */
+	assert_null(vmr.ibv_mr.pd);
+	assert_null(vmr.ibv_mr.addr);
+}
+
+/* A dma-buf with a DMA handle: FD_OFFSET, FD, IOVA ... DMA_HANDLE last. */
+static void test_reg_mr_ex_dmabuf(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx, .handle = 6 };
+	struct verbs_dmah dmah = { .dmah.context = ctx, .handle = 0x33 };
+	struct ibv_mr_init_attr in = {
+		.comp_mask = IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+			     IBV_REG_MR_MASK_IOVA | IBV_REG_MR_MASK_DMAH,
+		.fd = 12,
+		.fd_offset = 0x400,
+		.iova = 0x9000,
+		.length = 0x1000,
+		.dmah = &dmah.dmah,
+		.addr = (void *)0xa5a5, /* stale */
+	};
+	struct verbs_mr vmr = {};
+
+	tk.on_ioctl = t_reg_mr_ex_handler;
+	assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), 0);
+	t_expect_method(0, UVERBS_OBJECT_MR, METHOD_REG_MR, 10);
+	t_expect_mattr(0, 0, REG_MR_FD_OFFSET, 8, 0x400);
+	t_expect_mattr(0, 1, REG_MR_FD, 0, 12);
+	t_expect_mattr(0, 2, REG_MR_IOVA, 8, 0x9000);
+	t_expect_mattr(0, 3, REG_MR_HANDLE, 0, 0);
+	t_expect_mattr(0, 6, REG_MR_PD_HANDLE, 0, 6);
+	t_expect_mattr(0, 7, REG_MR_LENGTH, 8, 0x1000);
+	t_expect_mattr(0, 8, REG_MR_ACCESS_FLAGS, 4, 0);
+	t_expect_mattr(0, 9, REG_MR_DMA_HANDLE, 0, 0x33);
+	assert_int_equal(vmr.mr_type, IBV_MR_TYPE_DMABUF_MR);
+	assert_int_equal(vmr.ibv_mr.lkey, 0xd1);
+}
+
+/* Implicit ODP: no address, the whole space as U64_MAX. */
+static void test_reg_mr_ex_implicit_odp(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx, .handle = 6 };
+	struct ibv_mr_init_attr in = {
+		.comp_mask = IBV_REG_MR_MASK_ADDR,
+		.length = SIZE_MAX,
+		.access = IBV_ACCESS_ON_DEMAND,
+	};
+	struct verbs_mr vmr = {};
+
+	assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), 0);
+	t_expect_mattr(0, 6, REG_MR_LENGTH, 8, UINT64_MAX);
+	in.addr = (void *)0x1000;
+	errno = 0;
+	assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), EINVAL);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(tk.ncalls, 1);
+}
+
+/* Every comp_mask that is no form of registration, refused unsent. */
+static void test_reg_mr_ex_forms(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx };
+	const uint64_t bad[] = {
+		0,
+		IBV_REG_MR_MASK_IOVA,
+		IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_FD_OFFSET,
+		IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_IOVA,
+		IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET,
+		IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+			IBV_REG_MR_MASK_IOVA | IBV_REG_MR_MASK_ADDR,
+		/* A DMA handle bit without a handle: rdma-core 65 crashes. */
+		IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_DMAH,
+	};
+	struct verbs_mr vmr = {};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ibv_mr_init_attr in = { .comp_mask = bad[i],
+					       .length = 64 };
+
+		errno = 0;
+		assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), EINVAL);
+		assert_int_equal(errno, EINVAL);
+	}
+	assert_int_equal(tk.ncalls, 0);
+}
+
+/*
+ * A kernel without MR/REG_MR: memory by address as the REG_MR write()
+ * (the IOVA asked for as hca_va), a dma-buf or DMA handle EOPNOTSUPP.
+ */
+static void test_reg_mr_ex_fallback(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx, .handle = 4 };
+	struct verbs_dmah dmah = { .handle = 1 };
+	struct ibv_mr_init_attr in = {
+		.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_IOVA,
+		.addr = (void *)0x1000,
+		.iova = 0x7000,
+		.length = 0x2000,
+		.access = IBV_ACCESS_LOCAL_WRITE,
+	};
+	uint32_t kresp[3] = { 0x10, 0x20, 0x30 };
+	struct verbs_mr vmr = {};
+	unsigned int w;
+
+	memcpy(fk.resp, kresp, sizeof(kresp));
+	fk.resp_len = sizeof(kresp);
+	tk.refuse_obj = UVERBS_OBJECT_MR;
+	tk.refuse_method = METHOD_REG_MR;
+	assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), 0);
+	w = t_last_call();
+	assert_false(tk.log[w].is_ioctl);
+	assert_int_equal(t_get32(tk.log[w].bytes + CMD_HDR_COMMAND),
+			 IB_USER_VERBS_CMD_REG_MR);
+	/* start, length, hca_va, pd, access behind the response pointer */
+	assert_int_equal(t_get64(tk.log[w].bytes + CMD_HDR_SIZE + 8), 0x1000);
+	assert_int_equal(t_get64(tk.log[w].bytes + CMD_HDR_SIZE + 16), 0x2000);
+	assert_int_equal(t_get64(tk.log[w].bytes + CMD_HDR_SIZE + 24), 0x7000);
+	assert_int_equal(t_get32(tk.log[w].bytes + CMD_HDR_SIZE + 32), 4);
+	assert_int_equal(vmr.ibv_mr.handle, 0x10);
+	assert_int_equal(vmr.ibv_mr.lkey, 0x20);
+	assert_int_equal(vmr.mr_type, IBV_MR_TYPE_MR);
+	/* The refusal is remembered: the next one goes straight to write(). */
+	t_kernel_reset();
+	tk.on_write = NULL;
+	tk.refuse_obj = UVERBS_OBJECT_MR;
+	tk.refuse_method = METHOD_REG_MR;
+	in.comp_mask = IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+		       IBV_REG_MR_MASK_IOVA;
+	errno = 0;
+	assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), EOPNOTSUPP);
+	assert_int_equal(errno, EOPNOTSUPP);
+	in.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_DMAH;
+	in.dmah = &dmah.dmah;
+	assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), EOPNOTSUPP);
+	assert_int_equal(tk.ncalls, 0);
+	/* Without ioctl at all, the same. */
+	tk.no_ioctl = true;
+	assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), EOPNOTSUPP);
+}
+
+/* Other kernel errors pass through, with no second try by write(). */
+static void test_reg_mr_ex_error(void **state)
+{
+	struct ibv_context *ctx = *state;
+	struct ibv_pd pd = { .context = ctx };
+	struct ibv_mr_init_attr in = { .comp_mask = IBV_REG_MR_MASK_ADDR,
+				       .addr = (void *)0x1000,
+				       .length = 64 };
+	struct verbs_mr vmr = {};
+
+	t_fail_next(EFAULT);
+	assert_int_equal(ibv_cmd_reg_mr_ex(&pd, &vmr, &in), EFAULT);
+	assert_int_equal(tk.ncalls, 1);
+	assert_null(vmr.ibv_mr.context);
+}
+
 static void test_alloc_mw(void **state)
 {
 	struct ibv_context *ctx = *state;
@@ -331,11 +546,22 @@ static void test_dealloc_mw(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T_CMD(test_reg_mr),    T_CMD(test_reg_mr_implicit_odp),
-		T_CMD(test_rereg_mr),  T_CMD(test_dereg_mr),
-		T_CMD(test_query_mr),  T_CMD(test_ioctl_only_no_fallback),
-		T_CMD(test_advise_mr), T_CMD(test_reg_dmabuf_mr),
-		T_CMD(test_alloc_mw),  T_CMD(test_dealloc_mw),
+		T_CMD(test_reg_mr),
+		T_CMD(test_reg_mr_implicit_odp),
+		T_CMD(test_rereg_mr),
+		T_CMD(test_dereg_mr),
+		T_CMD(test_query_mr),
+		T_CMD(test_ioctl_only_no_fallback),
+		T_CMD(test_advise_mr),
+		T_CMD(test_reg_dmabuf_mr),
+		T_CMD(test_reg_mr_ex_addr),
+		T_CMD(test_reg_mr_ex_dmabuf),
+		T_CMD(test_reg_mr_ex_implicit_odp),
+		T_CMD(test_reg_mr_ex_forms),
+		T_CMD(test_reg_mr_ex_fallback),
+		T_CMD(test_reg_mr_ex_error),
+		T_CMD(test_alloc_mw),
+		T_CMD(test_dealloc_mw),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

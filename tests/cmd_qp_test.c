@@ -300,8 +300,8 @@ static void test_create_qp_ex2_fallback_ex(void **state)
 	t_qp_objs(ctx, &o);
 	tk.no_ioctl = true;
 	assert_int_equal(ibv_cmd_create_qp_ex2(ctx, &vqp, &ax, &cmd,
-					       sizeof(cmd), &resp,
-					       sizeof(resp)),
+					       sizeof(cmd), &resp, sizeof(resp),
+					       NULL),
 			 0);
 	req = tk.log[tk.ncalls - 1].bytes;
 	assert_int_equal(tk.log[tk.ncalls - 1].len, sizeof(cmd));

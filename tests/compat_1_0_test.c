@@ -70,8 +70,7 @@ static int sc_open_close(void *arg)
 
 	if (!ctx)
 		return T_SKIP;
-	snprintf(path, sizeof(path), "%s" IBVERBS_PROVIDER_SUFFIX,
-		 t_testprov());
+	snprintf(path, sizeof(path), "%s%s", t_testprov(), t_plugin_suffix());
 	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
 	T_CHECK(h);
 	live = dlsym(h, "testprov_live_contexts");

@@ -47,8 +47,7 @@ static _Atomic int *provider_counter(const char *sym)
 	char path[4200];
 	void *h;
 
-	snprintf(path, sizeof(path), "%s" IBVERBS_PROVIDER_SUFFIX,
-		 t_testprov());
+	snprintf(path, sizeof(path), "%s%s", t_testprov(), t_plugin_suffix());
 	h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
 	T_CHECK(h);
 	return dlsym(h, sym);

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The provider ABI that the releases of releases/table share, against
- * the numbers of their own private headers. Debian's binary providers
- * were compiled with those headers and are loaded by this core, so a
+ * The provider ABIs of the releases of releases/table, against the
+ * numbers of their own private headers. Debian's binary providers were
+ * compiled with those headers and are loaded by this core, so a
  * structure they share with it must not move, grow or shrink by a byte.
  * Every shared layout is listed here member by member with the
  * reference's offset and size on x86_64 (LP64); a member that differs is
  * reported by name. The offsets of members in the middle of a structure
  * follow from the order and types of its members; they were cross-checked
- * against the oldest release's verbs.h and the instructions of its
- * libibverbs.so. On other targets these numbers mean nothing, so the
- * program skips. A release of the table with another provider ABI fails
+ * against each ABI's verbs.h and the instructions of its libibverbs.so.
+ * On other targets these numbers mean nothing, so the program skips.
+ *
+ * The program is built once per provider ABI (VERBS_PROVIDER_ABI, as a
+ * provider of that ABI is built: driver_abi_test for the newest, 65,
+ * driver_abi_test_pabi34 for rdma-core 44 to 56.1) and checks that ABI's
+ * numbers; where the two differ the lists below say which is which. A
+ * release of the table with a provider ABI not listed here fails
  * test_constants: its layouts need a list of their own.
  */
 #include <infiniband/cmd_ioctl.h> /* first: it needs no other header */
@@ -182,9 +187,26 @@ static void test_verbs_sysfs_dev(void **state)
  */
 #define T_CTX(member, off, sz) T_FIELD(struct verbs_context, member, off, sz)
 
+/* ABI 65 put six slots on top; the context stays where ABI 34 has it. */
+#if VERBS_PROVIDER_ABI >= 65
+#define T_CTX_SIZE 696
+#define T_CTX_AT 368
+#else
+#define T_CTX_SIZE 648
+#define T_CTX_AT 320
+#endif
+
 static void test_verbs_context(void **state)
 {
 	static const struct t_field f[] = {
+#if VERBS_PROVIDER_ABI >= 65
+		T_CTX(free_buf, -368, 8),
+		T_CTX(alloc_buf, -360, 8),
+		T_CTX(dm_export_dmabuf_fd, -352, 8),
+		T_CTX(reg_mr_ex, -344, 8),
+		T_CTX(dealloc_dmah, -336, 8),
+		T_CTX(alloc_dmah, -328, 8),
+#endif
 		T_CTX(query_port, -320, 8),
 		T_CTX(advise_mr, -312, 8),
 		T_CTX(alloc_null_mr, -304, 8),
@@ -230,11 +252,12 @@ static void test_verbs_context(void **state)
 	size_t origin = offsetof(struct verbs_context, context);
 	int bad;
 
-	bad = t_check_size("verbs_context", sizeof(struct verbs_context), 648);
-	if (origin != 320) {
+	bad = t_check_size("verbs_context", sizeof(struct verbs_context),
+			   T_CTX_SIZE);
+	if (origin != T_CTX_AT) {
 		print_error("struct verbs_context: member context is at %zu; "
-			    "the reference has it at 320\n",
-			    origin);
+			    "the reference has it at %d\n",
+			    origin, T_CTX_AT);
 		bad++;
 	}
 	bad += t_check_fields("verbs_context (from context)", origin, f,
@@ -259,9 +282,24 @@ struct t_slot {
 		.size = T_MEMBER_SIZE(struct verbs_context_ops, op),           \
 	}
 
-static const struct t_slot ops_v44[] = {
+/*
+ * Every op by name in the reference's order; those ABI 65 inserted are
+ * marked, and absent from ABI 34's table.
+ */
+#if VERBS_PROVIDER_ABI >= 65
+#define T_OP65(op) T_OP(op),
+#define T_N_OPS 93
+#else
+#define T_OP65(op)
+#define T_N_OPS 76
+#endif
+
+/* clang-format off */
+static const struct t_slot ops[] = {
 	T_OP(advise_mr),
+	T_OP65(alloc_buf)
 	T_OP(alloc_dm),
+	T_OP65(alloc_dmah)
 	T_OP(alloc_mw),
 	T_OP(alloc_null_mr),
 	T_OP(alloc_parent_domain),
@@ -274,6 +312,7 @@ static const struct t_slot ops_v44[] = {
 	T_OP(close_xrcd),
 	T_OP(cq_event),
 	T_OP(create_ah),
+	T_OP65(create_comp_cntr)
 	T_OP(create_counters),
 	T_OP(create_cq),
 	T_OP(create_cq_ex),
@@ -285,11 +324,13 @@ static const struct t_slot ops_v44[] = {
 	T_OP(create_srq),
 	T_OP(create_srq_ex),
 	T_OP(create_wq),
+	T_OP65(dealloc_dmah)
 	T_OP(dealloc_mw),
 	T_OP(dealloc_pd),
 	T_OP(dealloc_td),
 	T_OP(dereg_mr),
 	T_OP(destroy_ah),
+	T_OP65(destroy_comp_cntr)
 	T_OP(destroy_counters),
 	T_OP(destroy_cq),
 	T_OP(destroy_flow),
@@ -299,12 +340,16 @@ static const struct t_slot ops_v44[] = {
 	T_OP(destroy_srq),
 	T_OP(destroy_wq),
 	T_OP(detach_mcast),
+	T_OP65(dm_export_dmabuf_fd)
+	T_OP65(free_buf)
 	T_OP(free_context),
 	T_OP(free_dm),
 	T_OP(get_srq_num),
 	T_OP(import_dm),
 	T_OP(import_mr),
 	T_OP(import_pd),
+	T_OP65(inc_comp_cntr)
+	T_OP65(inc_err_comp_cntr)
 	T_OP(modify_cq),
 	T_OP(modify_flow_action_esp),
 	T_OP(modify_qp),
@@ -318,46 +363,55 @@ static const struct t_slot ops_v44[] = {
 	T_OP(post_send),
 	T_OP(post_srq_ops),
 	T_OP(post_srq_recv),
+	T_OP65(qp_attach_comp_cntr)
+	T_OP65(query_comp_cntr_caps)
 	T_OP(query_device_ex),
 	T_OP(query_ece),
 	T_OP(query_port),
+	T_OP65(query_port_speed)
 	T_OP(query_qp),
 	T_OP(query_qp_data_in_order),
 	T_OP(query_rt_values),
 	T_OP(query_srq),
+	T_OP65(read_comp_cntr)
 	T_OP(read_counters),
+	T_OP65(read_err_comp_cntr)
 	T_OP(reg_dm_mr),
 	T_OP(reg_dmabuf_mr),
 	T_OP(reg_mr),
+	T_OP65(reg_mr_ex)
 	T_OP(req_notify_cq),
 	T_OP(rereg_mr),
 	T_OP(resize_cq),
+	T_OP65(set_comp_cntr)
 	T_OP(set_ece),
+	T_OP65(set_err_comp_cntr)
 	T_OP(unimport_dm),
 	T_OP(unimport_mr),
 	T_OP(unimport_pd),
 };
+/* clang-format on */
 
 static void test_verbs_context_ops(void **state)
 {
-	size_t n = T_ARRAY_SIZE(ops_v44);
+	size_t n = T_ARRAY_SIZE(ops);
 	int bad = 0;
 	size_t i;
 
-	if (n != 76) {
-		print_error("this test lists %zu ops; the reference has 76\n",
-			    n);
+	if (n != T_N_OPS) {
+		print_error("this test lists %zu ops; the reference has %d\n",
+			    n, T_N_OPS);
 		bad++;
 	}
 	bad += t_check_size("verbs_context_ops",
-			    sizeof(struct verbs_context_ops), 76 * 8);
+			    sizeof(struct verbs_context_ops), T_N_OPS * 8);
 	for (i = 0; i < n; i++) {
-		const struct t_slot *s = &ops_v44[i];
+		const struct t_slot *s = &ops[i];
 
-		/* Keeps the list above honest: v44's order is by name. */
-		if (i && strcmp(ops_v44[i - 1].name, s->name) >= 0) {
+		/* Keeps the list above honest: the order is by name. */
+		if (i && strcmp(ops[i - 1].name, s->name) >= 0) {
 			print_error("list out of order: %s before %s\n",
-				    ops_v44[i - 1].name, s->name);
+				    ops[i - 1].name, s->name);
 			bad++;
 		}
 		if (s->offset == 8 * i && s->size == 8)
@@ -479,6 +533,37 @@ static void test_verbs_counters(void **state)
 	};
 
 	T_CHECK_STRUCT(verbs_counters, 16, f);
+}
+
+/* The structures provider ABI 65 brought. */
+static void test_abi65_structs(void **state)
+{
+#if VERBS_PROVIDER_ABI >= 65
+	static const struct t_field buf[] = {
+		T_FIELD(struct ibv_buf, addr, 0, 8),
+		T_FIELD(struct ibv_buf, size, 8, 8),
+		T_FIELD(struct ibv_buf, pd, 16, 8),
+		T_FIELD(struct ibv_buf, dmabuf_fd, 24, 4),
+	};
+	static const struct t_field dmah[] = {
+		T_FIELD(struct verbs_dmah, dmah, 0, 8),
+		T_FIELD(struct verbs_dmah, handle, 8, 4),
+	};
+	static const struct t_field prov[] = {
+		T_FIELD(struct verbs_create_cq_prov_attr, buffer.length, 0, 8),
+		T_FIELD(struct verbs_create_cq_prov_attr, buffer.ptr, 8, 8),
+		T_FIELD(struct verbs_create_cq_prov_attr, buffer.dmabuf.offset,
+			8, 8),
+		T_FIELD(struct verbs_create_cq_prov_attr, buffer.dmabuf.fd, 16,
+			4),
+	};
+
+	T_CHECK_STRUCT(ibv_buf, 32, buf);
+	T_CHECK_STRUCT(verbs_dmah, 16, dmah);
+	T_CHECK_STRUCT(verbs_create_cq_prov_attr, 24, prov);
+#else
+	skip();
+#endif
 }
 
 /* The kernel's structures, as the command buffer lays them out. */
@@ -607,20 +692,26 @@ struct t_const {
 		.name = #c, .value = (long long)(c), .want = (v), \
 	}
 
-/* Every release of the table speaks the provider ABI listed here. */
+/* Every release of the table speaks a provider ABI listed here. */
 #define T_RELEASE_PABI(rel, deb, suite, abi, pabi, kernel, qp_ex, dmabuf) \
-	{ "provider ABI of " rel, IBVERBS_PRIVATE_ABI, pabi },
+	{ "provider ABI of " rel " (34 or 65)",                           \
+	  (pabi) == 34 || (pabi) == 65 ? (pabi) : -1, pabi },
 
 static void test_constants(void **state)
 {
 	static const struct t_const c[] = {
-		T_CONST(VERBS_LOG_LEVEL_NONE, 0), T_CONST(VERBS_LOG_ERR, 1),
-		T_CONST(VERBS_LOG_WARN, 2), T_CONST(VERBS_LOG_INFO, 3),
-		T_CONST(VERBS_LOG_DEBUG, 4), T_CONST(VSYSFS_READ_MODALIAS, 1),
+		T_CONST(VERBS_LOG_LEVEL_NONE, 0),
+		T_CONST(VERBS_LOG_ERR, 1),
+		T_CONST(VERBS_LOG_WARN, 2),
+		T_CONST(VERBS_LOG_INFO, 3),
+		T_CONST(VERBS_LOG_DEBUG, 4),
+		T_CONST(VSYSFS_READ_MODALIAS, 1),
 		T_CONST(VSYSFS_READ_NODE_GUID, 2),
-		T_CONST(VERBS_MATCH_SENTINEL, 0), T_CONST(VERBS_MATCH_PCI, 1),
+		T_CONST(VERBS_MATCH_SENTINEL, 0),
+		T_CONST(VERBS_MATCH_PCI, 1),
 		T_CONST(VERBS_MATCH_MODALIAS, 2),
-		T_CONST(VERBS_MATCH_DRIVER_ID, 3), T_CONST(IBV_MR_TYPE_MR, 0),
+		T_CONST(VERBS_MATCH_DRIVER_ID, 3),
+		T_CONST(IBV_MR_TYPE_MR, 0),
 		T_CONST(IBV_MR_TYPE_NULL_MR, 1),
 		T_CONST(IBV_MR_TYPE_IMPORTED_MR, 2),
 		T_CONST(IBV_MR_TYPE_DMABUF_MR, 3),
@@ -630,10 +721,16 @@ static void test_constants(void **state)
 		 * ibv_cmd_open_xrcd() stores 1 in verbs_xrcd.comp_mask and
 		 * ibv_cmd_create_flow_action_esp() 1 in verbs_flow_action.type.
 		 */
-		T_CONST(VERBS_QP_XRCD, 1), T_CONST(VERBS_QP_EX, 2),
+		T_CONST(VERBS_QP_XRCD, 1),
+		T_CONST(VERBS_QP_EX, 2),
 		T_CONST(VERBS_XRCD_HANDLE, 1),
 		T_CONST(IBV_FLOW_ACTION_UNSPECIFIED, 0),
 		T_CONST(IBV_FLOW_ACTION_ESP, 1),
+		T_CONST(CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX, 1),
+#if VERBS_PROVIDER_ABI >= 65
+		T_CONST(CREATE_CQ_CMD_FLAGS_WITH_MEM_VA, 2),
+		T_CONST(CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF, 4),
+#endif
 		/* and last, the provider ABI of each release of the table */
 		IBV_FOR_EACH_RELEASE(T_RELEASE_PABI)
 	};
@@ -658,17 +755,17 @@ static void test_constants(void **state)
  * Providers call verbs_register_driver(); the private ABI number must end
  * up in the symbol they import, verbs_register_driver_<N>@IBVERBS_PRIVATE_<N>.
  */
-#define T_REGISTER_NAME "verbs_register_driver_" T_XSTR(IBVERBS_PRIVATE_ABI)
+#define T_REGISTER_NAME "verbs_register_driver_" T_XSTR(VERBS_PROVIDER_ABI)
 #define T_PASTE(a, b) a##b
 #define T_REGISTER_FN(n) T_PASTE(verbs_register_driver_, n)
-#define T_PABI_NODE "IBVERBS_PRIVATE_" T_XSTR(IBVERBS_PRIVATE_ABI)
+#define T_PABI_NODE "IBVERBS_PRIVATE_" T_XSTR(VERBS_PROVIDER_ABI)
 
 static void test_register_name(void **state)
 {
 	void (*by_macro)(const struct verbs_device_ops *) =
 		verbs_register_driver;
 	void (*by_name)(const struct verbs_device_ops *) =
-		T_REGISTER_FN(IBVERBS_PRIVATE_ABI);
+		T_REGISTER_FN(VERBS_PROVIDER_ABI);
 	void *versioned;
 
 	if (strcmp(T_XSTR(verbs_register_driver), T_REGISTER_NAME))
@@ -732,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_verbs_flow_action),
 		cmocka_unit_test(test_verbs_dm),
 		cmocka_unit_test(test_verbs_counters),
+		cmocka_unit_test(test_abi65_structs),
 		cmocka_unit_test(test_ib_uverbs_attr),
 		cmocka_unit_test(test_ib_uverbs_ioctl_hdr),
 		cmocka_unit_test(test_command_buffer),

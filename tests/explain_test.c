@@ -326,6 +326,124 @@ static int scenario_no_method(void *unused)
 	return 0;
 }
 
+/* The device counts sends and receives (DEVICE/QUERY_COMP_CNTR_CAPS). */
+static void t_cntr_caps(struct ib_uverbs_ioctl_hdr *h)
+{
+	struct ib_uverbs_attr *ops = t_attr(h, 2);
+	uint32_t v = 3;
+
+	if (h->object_id == UVERBS_OBJECT_DEVICE && ops)
+		memcpy((void *)(uintptr_t)ops->data, &v, sizeof(v));
+}
+
+/*
+ * Completion counters: the provider is the dummy for create (EOPNOTSUPP)
+ * and calls the core's commands for the caps and the attachment, as
+ * Debian's efa does; the fake kernel has the methods.
+ */
+static int scenario_comp_cntr(void *unused)
+{
+	static const struct verbs_context_ops ops = {
+		.query_comp_cntr_caps = ibv_cmd_query_comp_cntr_caps,
+		.qp_attach_comp_cntr = ibv_cmd_qp_attach_comp_cntr,
+	};
+	struct ibv_context *ctx = t_open("3");
+	struct ibv_comp_cntr_init_attr ca = { .comp_mask = 2 };
+	struct ibv_comp_cntr cc = { .context = ctx, .handle = 1 };
+	struct ibv_qp qp = { .context = ctx, .state = IBV_QPS_RTS };
+	struct ibv_qp_attach_comp_cntr_attr aa = { .op_mask = 0x45 };
+	struct ibv_comp_cntr_caps caps;
+
+	(void)unused;
+	verbs_set_ops(verbs_get_ctx(ctx), &ops);
+	tk.ioctl_err = 0;
+	tk.on_ioctl = t_cntr_caps;
+	T_CHECK(!ibv_create_comp_cntr(ctx, &ca) && errno == EOPNOTSUPP);
+	T_CHECK(!t_expect_log(
+		"create_comp_cntr on rxe0: comp_mask 0x2 has bits no release defines (0x2)"));
+	ca = (struct ibv_comp_cntr_init_attr){ .type = 7 };
+	T_CHECK(!ibv_create_comp_cntr(ctx, &ca) && errno == EOPNOTSUPP);
+	T_CHECK(!t_expect_log(
+		"create_comp_cntr on rxe0: type 7 is neither WRS nor BYTES"));
+	T_CHECK(_ibv_query_comp_cntr_caps(ctx, &caps, 12) == EINVAL);
+	T_CHECK(!t_expect_log(
+		"query_comp_cntr_caps on rxe0: caps_size 12 < 16, this library's struct"));
+	T_CHECK(ibv_qp_attach_comp_cntr(&qp, &cc, &aa) == EOPNOTSUPP);
+	T_CHECK(!t_expect_log(
+		"qp_attach_comp_cntr on rxe0: op_mask 0x45 has bits no release defines (0x40); "
+		"op_mask 0x45 asks for ops 0x4 the device does not count (supported_qp_attach_ops 0x3)"));
+	aa.op_mask = 0;
+	t_fail_next(EINVAL);
+	T_CHECK(ibv_qp_attach_comp_cntr(&qp, &cc, &aa) == EINVAL);
+	T_CHECK(!t_expect_log(
+		"qp_attach_comp_cntr on rxe0: the QP's state is 3, not RESET (0) or INIT (1)"));
+	qp.state = IBV_QPS_INIT;
+	cc.context = (struct ibv_context *)&cc;
+	T_CHECK(ibv_qp_attach_comp_cntr(&qp, &cc, &aa) == EINVAL);
+	T_CHECK(!t_expect_log(
+		"qp_attach_comp_cntr on rxe0: the counter belongs to another context"));
+	cc.context = ctx;
+	T_CHECK(ibv_read_err_comp_cntr(&cc, NULL) == EINVAL);
+	T_CHECK(!t_expect_log("read_err_comp_cntr on rxe0: value is NULL"));
+	tk.refuse_obj = UVERBS_OBJECT_QP;
+	tk.refuse_method = 2; /* ATTACH_COMP_CNTR */
+	T_CHECK(ibv_qp_attach_comp_cntr(&qp, &cc, &aa) == EPROTONOSUPPORT);
+	T_CHECK(!t_expect_log(
+		"qp_attach_comp_cntr on rxe0: the kernel has no ioctl method QP/ATTACH_COMP_CNTR"));
+	t_close(ctx);
+	return 0;
+}
+
+/*
+ * rdma-core 65's verbs: each ioctl method a kernel before them lacks is
+ * named after its verb, and what the library refuses itself is worded.
+ */
+static int scenario_v65(void *unused)
+{
+	struct ibv_context *ctx = t_open("3");
+	struct ibv_dmah_init_attr da = { .comp_mask = 0x18 };
+	struct ibv_mr_init_attr ma = {
+		.comp_mask = IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+			     IBV_REG_MR_MASK_IOVA,
+		.length = 4096,
+		.fd = 5,
+	};
+	struct ibv_pd pd = { .context = ctx };
+	struct verbs_dmah dmah;
+	struct verbs_mr vmr;
+	uint64_t speed;
+
+	(void)unused;
+	T_CHECK(!ibv_alloc_dmah(ctx, &da) && errno == EOPNOTSUPP);
+	T_CHECK(!t_expect_log(
+		"alloc_dmah on rxe0: comp_mask 0x18 has bits 0x18 that no IBV_DMAH_INIT_ATTR_MASK_ flag defines"));
+	da.comp_mask = 0;
+	T_CHECK(ibv_cmd_alloc_dmah(ctx, &dmah, &da) == EPROTONOSUPPORT);
+	T_CHECK(!t_expect_log(
+		"alloc_dmah on rxe0: the kernel has no ioctl method DMAH/ALLOC"));
+	T_CHECK(ibv_cmd_export_dmabuf_fd(ctx, 0) == -1);
+	T_CHECK(!t_expect_log(
+		"dm_export_dmabuf_fd on rxe0: the kernel has no ioctl method DMABUF/ALLOC"));
+	T_CHECK(ibv_cmd_query_port_speed(ctx, 1, &speed) == EPROTONOSUPPORT);
+	T_CHECK(!t_expect_log(
+		"query_port_speed on rxe0: the kernel has no ioctl method DEVICE/QUERY_PORT_SPEED"));
+	/* A dma-buf has no write() form to fall back on. */
+	T_CHECK(ibv_cmd_reg_mr_ex(&pd, &vmr, &ma) == EOPNOTSUPP);
+	T_CHECK(!t_expect_log(
+		"reg_mr_ex on rxe0: the kernel has no ioctl method MR/REG_MR"));
+	ma.comp_mask = IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET;
+	T_CHECK(!ibv_reg_mr_ex(&pd, &ma) && errno == EINVAL);
+	T_CHECK(!t_expect_log(
+		"reg_mr_ex on rxe0: comp_mask: IBV_REG_MR_MASK_FD without _IOVA, which a dma-buf needs"));
+	ma.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_BUF;
+	ma.buf = NULL;
+	T_CHECK(!ibv_reg_mr_ex(&pd, &ma) && errno == EINVAL);
+	T_CHECK(!t_expect_log(
+		"reg_mr_ex on rxe0: the buffer (IBV_REG_MR_MASK_BUF): NULL"));
+	t_close(ctx);
+	return 0;
+}
+
 /* Every failure of the other scenarios, at @level: none says a word. */
 static int t_all_quiet(const char *level)
 {
@@ -335,6 +453,7 @@ static int t_all_quiet(const char *level)
 	struct ibv_qp qp = { .context = ctx, .qp_type = IBV_QPT_RC };
 	struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS };
 	struct ibv_counters_init_attr ca = { 0 };
+	struct ibv_comp_cntr_init_attr cca = { .comp_mask = 1 };
 	struct ibv_ah_attr ah = { .port_num = 9 };
 	struct verbs_counters vc;
 
@@ -352,6 +471,7 @@ static int t_all_quiet(const char *level)
 	T_CHECK(!ibv_create_ah(&t_pd, &ah) && errno == T_ERRNO);
 	T_CHECK(ibv_cmd_create_counters(ctx, &ca, &vc, NULL) ==
 		EPROTONOSUPPORT);
+	T_CHECK(!ibv_create_comp_cntr(ctx, &cca) && errno == EOPNOTSUPP);
 	T_CHECK(!t_expect_log(NULL));
 	t_close(ctx);
 	return 0;
@@ -417,6 +537,18 @@ static void test_no_method(void **state)
 	t_scenario(scenario_no_method, NULL);
 }
 
+static void test_comp_cntr(void **state)
+{
+	(void)state;
+	t_scenario(scenario_comp_cntr, NULL);
+}
+
+static void test_v65(void **state)
+{
+	(void)state;
+	t_scenario(scenario_v65, NULL);
+}
+
 static void test_quiet_default(void **state)
 {
 	(void)state;
@@ -438,6 +570,8 @@ int main(void)
 		cmocka_unit_test(test_modify_av),
 		cmocka_unit_test(test_ah),
 		cmocka_unit_test(test_no_method),
+		cmocka_unit_test(test_comp_cntr),
+		cmocka_unit_test(test_v65),
 		cmocka_unit_test(test_quiet_default),
 		cmocka_unit_test(test_quiet_warn),
 	};

@@ -389,7 +389,7 @@ static int sc_name_truncated(void *arg)
 	setenv("IBV_SHOW_WARNINGS", "1", 1);
 	t_sysfs_add(root, &T_DEV(0));
 	/* 511: the longest path the old fixed buffer held. */
-	name = padded_provider(511, IBVERBS_PROVIDER_SUFFIX);
+	name = padded_provider(511, t_plugin_suffix());
 	name_provider(from, name);
 	T_CHECK(list_capturing(&err) == 0);
 	if (!t_reference())

@@ -21,11 +21,12 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+#include <infiniband/releases.h>
 #include <infiniband/verbs.h>
 
 #include "t_util.h"
 
-/* Debian 12's ibverbs-providers ships this many plugins. */
+/* Debian's ibverbs-providers ships at least this many plugins (18 in 65). */
 #define T_DEBIAN_PROVIDERS 17
 
 static const char *provider_dir(void)
@@ -33,12 +34,33 @@ static const char *provider_dir(void)
 	return getenv("IBV_REFERENCE_PROVIDERS");
 }
 
+/* The provider ABI of IBV_REFERENCE_RELEASE, from releases/table. */
+static int release_pabi(void)
+{
+#define T_ROW(rel, deb, suite, abi, pabi, kernel, qp_ex, dmabuf) { rel, pabi },
+	static const struct {
+		const char *release;
+		int pabi;
+	} rows[] = { IBV_FOR_EACH_RELEASE(T_ROW) };
+#undef T_ROW
+	const char *want = getenv("IBV_REFERENCE_RELEASE");
+
+	for (size_t i = 0; want && i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (!strcmp(rows[i].release, want))
+			return rows[i].pabi;
+	return IBVERBS_PRIVATE_ABI;
+}
+
+/* lib<name>-rdmav<N>.so, N the release's provider ABI. */
 static bool is_plugin(const char *name)
 {
-	size_t len = strlen(name), sfx = strlen(IBVERBS_PROVIDER_SUFFIX);
+	char suffix[32];
+	size_t len = strlen(name), sfx;
 
+	snprintf(suffix, sizeof(suffix), "-rdmav%d.so", release_pabi());
+	sfx = strlen(suffix);
 	return !strncmp(name, "lib", 3) && len > sfx &&
-	       !strcmp(name + len - sfx, IBVERBS_PROVIDER_SUFFIX);
+	       !strcmp(name + len - sfx, suffix);
 }
 
 /* Which libibverbs.so.1 the process has mapped: ours, and only ours. */
@@ -117,9 +139,8 @@ static void test_debian_providers_load(void **state)
 		loaded++;
 	}
 	closedir(dir);
-	printf("%d of %d Debian providers load with RTLD_NOW\n", loaded,
-	       T_DEBIAN_PROVIDERS);
-	assert_int_equal(loaded, T_DEBIAN_PROVIDERS);
+	printf("%d Debian providers load with RTLD_NOW\n", loaded);
+	assert_true(loaded >= T_DEBIAN_PROVIDERS);
 	check_single_core();
 }
 

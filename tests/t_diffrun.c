@@ -89,13 +89,15 @@ static struct t_drop {
 	  .route_only = true,
 	  .why = "a post of no work request, a provider's doorbell, goes by "
 		 "write() from our core, its native form and the cheapest, "
-		 "where rdma-core 44 tunnels it through DEVICE/INVOKE_WRITE "
-		 "when the kernel has the tunnel; the command is the same" },
+		 "where rdma-core (every release) tunnels it through "
+		 "DEVICE/INVOKE_WRITE when the kernel has the tunnel; the "
+		 "command is the same" },
 	{ .name = "tunnel probe",
 	  .match = tunnel_probe,
-	  .why = "rdma-core 44 asks for DEVICE/INVOKE_WRITE (with QUERY_DEVICE "
-		 "and no request, which a kernel that has the tunnel refuses "
-		 "with ENOSPC) each time a context opens; we learn whether the "
+	  .why = "rdma-core (every release) asks for DEVICE/INVOKE_WRITE "
+		 "(with QUERY_DEVICE and no request, which a kernel that has "
+		 "the tunnel refuses with ENOSPC) each time a context opens; "
+		 "we learn whether the "
 		 "kernel has the tunnel from the first command that needs it, "
 		 "and save that system call on every open" },
 	{ .name = "refused by the dispatcher",

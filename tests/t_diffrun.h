@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Differential runs against rdma-core 44 on the fake kernel (t_uverbs.h):
- * a test program records its scenarios into a trace twice, in two child
- * processes of itself, once on our libibverbs and once on Debian's
- * (LD_LIBRARY_PATH=$IBV_REFERENCE_LIBDIR), then compares the traces a
- * section at a time ("== <name> <kernel>").
+ * Differential runs against a release of rdma-core on the fake kernel
+ * (t_uverbs.h): a test program records its scenarios into a trace twice,
+ * in two child processes of itself, once on our libibverbs and once on
+ * Debian's (LD_LIBRARY_PATH=$IBV_REFERENCE_LIBDIR), then compares the
+ * traces a section at a time ("== <name> <kernel>").
  *
  * A trace is a list of records: a system call (from its "ioctl" or
  * "write" line to its "  -> errno" line) or a line of its own. The

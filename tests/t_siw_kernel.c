@@ -289,8 +289,8 @@ bool t_siw_mapped_ours(void)
 	FILE *maps = fopen("/proc/self/maps", "r");
 
 	assert_non_null(maps);
-	snprintf(want, sizeof(want), "%s/lib/libsiw" IBVERBS_PROVIDER_SUFFIX,
-		 t_build_dir());
+	snprintf(want, sizeof(want), "%s/lib/libsiw%s", t_build_dir(),
+		 t_plugin_suffix());
 	while (fgets(line, sizeof(line), maps))
 		if (strstr(line, want))
 			found = true;

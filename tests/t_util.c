@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <infiniband/releases.h>
+
 #include "t_util.h"
 
 bool t_reference(void)
@@ -39,6 +41,23 @@ const char *t_build_dir(void)
 	const char *b = getenv("IBV_TEST_BUILD_DIR");
 
 	return b ? b : ".";
+}
+
+/*
+ * The file name ending of the plugins the core under test loads: the
+ * reference's provider ABI (its releases/table row is the oldest) when
+ * the test runs on Debian's library, else the newest.
+ */
+const char *t_plugin_suffix(void)
+{
+#define T_PABI_ROW(rel, deb, suite, abi, pabi, kernel, qp_ex, dmabuf) pabi,
+	static const int pabis[] = { IBV_FOR_EACH_RELEASE(T_PABI_ROW) };
+#undef T_PABI_ROW
+	static char suffix[32];
+
+	snprintf(suffix, sizeof(suffix), "-rdmav%d.so",
+		 t_reference() ? pabis[0] : IBVERBS_PRIVATE_ABI);
+	return suffix;
 }
 
 const char *t_testprov(void)

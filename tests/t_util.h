@@ -56,6 +56,8 @@ bool t_drop_capability(int cap);
 const char *t_build_dir(void);
 /* RDMAV_DRIVERS value selecting the test provider. */
 const char *t_testprov(void);
+/* "-rdmav<N>.so" of the plugins the core under test loads. */
+const char *t_plugin_suffix(void);
 
 /*
  * Enter the fake kernel the unit tests build: a private mount namespace

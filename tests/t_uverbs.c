@@ -428,6 +428,14 @@ static void method_uhw(struct t_uv_cmd *cmd)
 	}
 }
 
+/* The file a method opens: events, or (DMABUF, 18) a dma-buf's number. */
+static enum t_uv_file_kind new_file_kind(uint16_t object)
+{
+	if (object == UVERBS_OBJECT_ASYNC_EVENT)
+		return T_UV_ASYNC_FILE;
+	return object == 18 ? T_UV_OTHER_FILE : T_UV_COMP_FILE;
+}
+
 static int answer_outputs(struct t_uv_cmd *cmd, const struct t_uv_method *m)
 {
 	for (unsigned int i = 0; i < cmd->hdr->num_attrs; i++) {
@@ -445,10 +453,7 @@ static int answer_outputs(struct t_uv_cmd *cmd, const struct t_uv_method *m)
 			a->data = t_uv_new_handle();
 			break;
 		case T_NEW_FD:
-			a->data = t_uv_new_fd(
-				cmd->object == UVERBS_OBJECT_ASYNC_EVENT ?
-					T_UV_ASYNC_FILE :
-					T_UV_COMP_FILE);
+			a->data = t_uv_new_fd(new_file_kind(cmd->object));
 			break;
 		default:
 			break;
@@ -560,6 +565,8 @@ static int run_method(struct t_uv_cmd *cmd, const struct t_uv_method *m)
 		return err < 0 ? EPROTONOSUPPORT : err;
 	}
 	err = scripted();
+	if (!err && m->check)
+		err = m->check(cmd);
 	if (err)
 		return err;
 	return answer_method(cmd, m);

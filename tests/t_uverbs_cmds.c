@@ -15,9 +15,15 @@
  * POLL_CQ; no failed work request; a GID table as long as the room
  * given for it, up to 2; GID entries that name their port and index,
  * typed by index (1 RoCE v2, 2 RoCE v1, else IB) and with no netdev.
+ * Completion counters are kept as the kernel keeps them (their two
+ * values, set, added to and read), and a method naming one that does not
+ * live fails with ENOENT, the kernel's answer to a handle it cannot find.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <string.h>
+
+#include "kernel-headers/uverbs_ids.h"
 
 #include "t_uverbs_cmds.h"
 
@@ -28,9 +34,18 @@ uint32_t t_uv_new_handle(void)
 	return next_handle++;
 }
 
+/* The completion counters that live, with their COMP and ERR values. */
+#define T_UV_MAX_CNTRS 8
+static struct {
+	bool live;
+	uint32_t handle;
+	uint64_t value[2];
+} cntrs[T_UV_MAX_CNTRS];
+
 void t_uv_reset_handles(void)
 {
 	next_handle = 0x10;
+	memset(cntrs, 0, sizeof(cntrs));
 }
 
 #define OUT_AS(type, cmd) ((type *)(cmd)->core_out)
@@ -585,6 +600,138 @@ static void destroy_wq_ioctl(struct t_uv_cmd *cmd)
 		       UVERBS_ATTR_DESTROY_WQ_RESP);
 }
 
+/*
+ * Completion counters. The device the fake plays has room for
+ * T_UV_MAX_CNTRS; it reports the max_value of a 64-bit counter and three
+ * attach ops, with a bit beside them that a later kernel may define.
+ */
+/* SEND, RECV and REMOTE_RDMA_WRITE (bits 0, 1, 5), and bit 6. */
+#define T_UV_CNTR_OPS (1u << 0 | 1u << 1 | 1u << 5 | 1u << 6)
+/* enum ib_uverbs_comp_cntr_modify_op, newer than the system's headers */
+#define T_UV_CNTR_OP_SET 0
+
+static void comp_cntr_caps(struct t_uv_cmd *cmd)
+{
+	uint64_t *max = out_data(
+		cmd, KABI_UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_VALUE, 8);
+
+	put_u32(cmd, KABI_UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS,
+		T_UV_MAX_CNTRS);
+	put_u32(cmd,
+		KABI_UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS,
+		T_UV_CNTR_OPS);
+	if (max)
+		*max = UINT64_MAX;
+}
+
+/* The index of the live counter the attribute @id names, or -1. */
+static int cntr_of(const struct t_uv_cmd *cmd, uint16_t id)
+{
+	struct ib_uverbs_attr *a = t_uv_attr(cmd, id);
+
+	for (int i = 0; a && i < T_UV_MAX_CNTRS; i++)
+		if (cntrs[i].live && cntrs[i].handle == a->data)
+			return i;
+	return -1;
+}
+
+/* An entry or op attribute: 0 or 1, else EINVAL as the kernel's enum. */
+static int enum_ok(const struct t_uv_cmd *cmd, uint16_t id)
+{
+	struct ib_uverbs_attr *a = t_uv_attr(cmd, id);
+
+	return a && a->data <= 1 ? 0 : EINVAL;
+}
+
+static int create_cntr_check(struct t_uv_cmd *cmd)
+{
+	for (int i = 0; i < T_UV_MAX_CNTRS; i++)
+		if (!cntrs[i].live)
+			return 0;
+	return ENOMEM;
+}
+
+static void create_cntr(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *h =
+		t_uv_attr(cmd, KABI_UVERBS_ATTR_CREATE_COMP_CNTR_HANDLE);
+
+	for (int i = 0; h && i < T_UV_MAX_CNTRS; i++)
+		if (!cntrs[i].live) {
+			cntrs[i].live = true;
+			cntrs[i].handle = (uint32_t)h->data;
+			cntrs[i].value[0] = cntrs[i].value[1] = 0;
+			return;
+		}
+}
+
+static int destroy_cntr_check(struct t_uv_cmd *cmd)
+{
+	return cntr_of(cmd, KABI_UVERBS_ATTR_DESTROY_COMP_CNTR_HANDLE) < 0 ?
+		       ENOENT :
+		       0;
+}
+
+static void destroy_cntr(struct t_uv_cmd *cmd)
+{
+	cntrs[cntr_of(cmd, KABI_UVERBS_ATTR_DESTROY_COMP_CNTR_HANDLE)].live =
+		false;
+}
+
+static int modify_cntr_check(struct t_uv_cmd *cmd)
+{
+	if (cntr_of(cmd, KABI_UVERBS_ATTR_MODIFY_COMP_CNTR_HANDLE) < 0)
+		return ENOENT;
+	if (!t_uv_attr(cmd, KABI_UVERBS_ATTR_MODIFY_COMP_CNTR_VALUE))
+		return EINVAL;
+	return enum_ok(cmd, KABI_UVERBS_ATTR_MODIFY_COMP_CNTR_ENTRY) ?:
+		       enum_ok(cmd, KABI_UVERBS_ATTR_MODIFY_COMP_CNTR_OP);
+}
+
+static void modify_cntr(struct t_uv_cmd *cmd)
+{
+	int i = cntr_of(cmd, KABI_UVERBS_ATTR_MODIFY_COMP_CNTR_HANDLE);
+	uint64_t entry =
+		t_uv_attr(cmd, KABI_UVERBS_ATTR_MODIFY_COMP_CNTR_ENTRY)->data;
+	uint64_t op =
+		t_uv_attr(cmd, KABI_UVERBS_ATTR_MODIFY_COMP_CNTR_OP)->data;
+	uint64_t v =
+		t_uv_attr(cmd, KABI_UVERBS_ATTR_MODIFY_COMP_CNTR_VALUE)->data;
+
+	if (op == T_UV_CNTR_OP_SET)
+		cntrs[i].value[entry] = v;
+	else
+		cntrs[i].value[entry] += v;
+}
+
+static int read_cntr_check(struct t_uv_cmd *cmd)
+{
+	if (cntr_of(cmd, KABI_UVERBS_ATTR_READ_COMP_CNTR_HANDLE) < 0)
+		return ENOENT;
+	return enum_ok(cmd, KABI_UVERBS_ATTR_READ_COMP_CNTR_ENTRY);
+}
+
+static void read_cntr(struct t_uv_cmd *cmd)
+{
+	int i = cntr_of(cmd, KABI_UVERBS_ATTR_READ_COMP_CNTR_HANDLE);
+	uint64_t entry =
+		t_uv_attr(cmd, KABI_UVERBS_ATTR_READ_COMP_CNTR_ENTRY)->data;
+	uint64_t *v =
+		out_data(cmd, KABI_UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE, 8);
+
+	if (v)
+		*v = cntrs[i].value[entry];
+}
+
+/* The counter must live; the QP's handle the fake does not keep. */
+static int attach_cntr_check(struct t_uv_cmd *cmd)
+{
+	return cntr_of(cmd, KABI_UVERBS_ATTR_QP_ATTACH_COMP_CNTR_CNTR_HANDLE) <
+			       0 ?
+		       ENOENT :
+		       0;
+}
+
 static void zero_outputs(struct t_uv_cmd *cmd)
 {
 	for (unsigned int i = 0; i < cmd->hdr->num_attrs; i++) {
@@ -600,7 +747,7 @@ static void zero_outputs(struct t_uv_cmd *cmd)
 #define M(obj, meth, fn, ...)                                              \
 	{                                                                  \
 		UVERBS_OBJECT_##obj, UVERBS_METHOD_##meth, #obj "/" #meth, \
-			{ __VA_ARGS__ }, fn                                \
+			{ __VA_ARGS__ }, fn, NULL                          \
 	}
 #define NEW(id)                             \
 	{                                   \
@@ -617,6 +764,68 @@ static void zero_outputs(struct t_uv_cmd *cmd)
 #define FD_IN(id)                         \
 	{                                 \
 		UVERBS_ATTR_##id, T_FD_IN \
+	}
+
+/* A method newer than the system's headers (uverbs_ids.h), checked. */
+#define M_NEW(obj, obj_id, meth, fn, chk, ...)                     \
+	{                                                          \
+		obj_id, KABI_UVERBS_METHOD_##meth, #obj "/" #meth, \
+			{ __VA_ARGS__ }, fn, chk                   \
+	}
+#define K_NEW(id)                                \
+	{                                        \
+		KABI_UVERBS_ATTR_##id, T_NEW_OBJ \
+	}
+#define K_OUT(id)                            \
+	{                                    \
+		KABI_UVERBS_ATTR_##id, T_OUT \
+	}
+
+/*
+ * rdma-core 65's objects and methods, which Linux 6.1's headers lack: the
+ * kernel's numbers (ib_user_ioctl_cmds.h of Linux 6.17 and 6.18), stated
+ * here as facts of the ABI.
+ */
+enum {
+	T_OBJ_DMAH = 17,
+	T_OBJ_DMABUF = 18,
+	T_METHOD_QUERY_PORT_SPEED = 7,
+	T_METHOD_REG_MR = 5,
+	T_METHOD_DMAH_ALLOC = 0,
+	T_METHOD_DMAH_FREE = 1,
+	T_METHOD_DMABUF_ALLOC = 0,
+	T_ATTR_QUERY_PORT_SPEED_PORT_NUM = 0,
+	T_ATTR_QUERY_PORT_SPEED_RESP = 1,
+	T_ATTR_REG_MR_HANDLE = 0,
+	T_ATTR_REG_MR_FD = 7,
+	T_ATTR_REG_MR_RESP_LKEY = 9,
+	T_ATTR_REG_MR_RESP_RKEY = 10,
+	T_ATTR_ALLOC_DMAH_HANDLE = 0,
+	T_ATTR_ALLOC_DMABUF_HANDLE = 0,
+};
+
+/*
+ * The port's effective speed, a u64 in units of 100 Mb/s: 400 Gb/s on
+ * the fake's one port, 0 elsewhere (the kernel would refuse the port).
+ */
+static void query_port_speed_ioctl(struct t_uv_cmd *cmd)
+{
+	struct ib_uverbs_attr *port =
+		t_uv_attr(cmd, T_ATTR_QUERY_PORT_SPEED_PORT_NUM);
+	uint64_t *speed =
+		out_data(cmd, T_ATTR_QUERY_PORT_SPEED_RESP, sizeof(*speed));
+
+	if (speed)
+		*speed = port && port->data == 1 ? 4000 : 0;
+}
+
+#define M_IDS(obj, meth, name, fn, ...)                    \
+	{                                                  \
+		obj, meth, name, { __VA_ARGS__ }, fn, NULL \
+	}
+#define KIND(id, kind)   \
+	{                \
+		id, kind \
 	}
 
 static const struct t_uv_method methods[] = {
@@ -674,6 +883,33 @@ static const struct t_uv_method methods[] = {
 	M(COUNTERS, COUNTERS_CREATE, NULL, NEW(CREATE_COUNTERS_HANDLE)),
 	M(COUNTERS, COUNTERS_DESTROY, NULL),
 	M(COUNTERS, COUNTERS_READ, NULL, OUT(READ_COUNTERS_BUFF)),
+	M_NEW(DEVICE, UVERBS_OBJECT_DEVICE, QUERY_COMP_CNTR_CAPS,
+	      comp_cntr_caps, NULL, K_OUT(QUERY_COMP_CNTR_CAPS_MAX_COUNTERS),
+	      K_OUT(QUERY_COMP_CNTR_CAPS_MAX_VALUE),
+	      K_OUT(QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS)),
+	M_NEW(QP, UVERBS_OBJECT_QP, QP_ATTACH_COMP_CNTR, NULL,
+	      attach_cntr_check),
+	M_NEW(COMP_CNTR, KABI_UVERBS_OBJECT_COMP_CNTR, COMP_CNTR_CREATE,
+	      create_cntr, create_cntr_check, K_NEW(CREATE_COMP_CNTR_HANDLE)),
+	M_NEW(COMP_CNTR, KABI_UVERBS_OBJECT_COMP_CNTR, COMP_CNTR_DESTROY,
+	      destroy_cntr, destroy_cntr_check),
+	M_NEW(COMP_CNTR, KABI_UVERBS_OBJECT_COMP_CNTR, COMP_CNTR_MODIFY,
+	      modify_cntr, modify_cntr_check),
+	M_NEW(COMP_CNTR, KABI_UVERBS_OBJECT_COMP_CNTR, COMP_CNTR_READ,
+	      read_cntr, read_cntr_check, K_OUT(READ_COMP_CNTR_RESP_VALUE)),
+	M_IDS(UVERBS_OBJECT_DEVICE, T_METHOD_QUERY_PORT_SPEED,
+	      "DEVICE/QUERY_PORT_SPEED", query_port_speed_ioctl,
+	      KIND(T_ATTR_QUERY_PORT_SPEED_RESP, T_OUT)),
+	M_IDS(UVERBS_OBJECT_MR, T_METHOD_REG_MR, "MR/REG_MR", NULL,
+	      KIND(T_ATTR_REG_MR_HANDLE, T_NEW_OBJ),
+	      KIND(T_ATTR_REG_MR_FD, T_FD_IN),
+	      KIND(T_ATTR_REG_MR_RESP_LKEY, T_OUT),
+	      KIND(T_ATTR_REG_MR_RESP_RKEY, T_OUT)),
+	M_IDS(T_OBJ_DMAH, T_METHOD_DMAH_ALLOC, "DMAH/DMAH_ALLOC", NULL,
+	      KIND(T_ATTR_ALLOC_DMAH_HANDLE, T_NEW_OBJ)),
+	M_IDS(T_OBJ_DMAH, T_METHOD_DMAH_FREE, "DMAH/DMAH_FREE", NULL),
+	M_IDS(T_OBJ_DMABUF, T_METHOD_DMABUF_ALLOC, "DMABUF/DMABUF_ALLOC", NULL,
+	      KIND(T_ATTR_ALLOC_DMABUF_HANDLE, T_NEW_FD)),
 };
 
 const struct t_uv_method *t_uv_find_method(uint16_t object, uint16_t method)

@@ -43,6 +43,12 @@ struct t_uv_method {
 	struct t_uv_attr_kind attrs[8]; /* those that are not T_IN */
 	/* After the fake filled the outputs: answers with meaning. */
 	void (*answer)(struct t_uv_cmd *cmd);
+	/*
+	 * Before anything is written: 0, or the errno the kernel fails the
+	 * call with (an object that does not exist, a value out of range).
+	 * NULL: every call is taken.
+	 */
+	int (*check)(struct t_uv_cmd *cmd);
 };
 
 const struct t_uv_write *t_uv_find_write(uint32_t command);

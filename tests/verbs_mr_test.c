@@ -326,6 +326,164 @@ static void test_fork_init_after_reg(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/*
+ * ibv_reg_mr_ex() by address, through a provider without the op (the
+ * dummy turns it into reg_mr): the tracker around it, as ibv_reg_mr().
+ */
+static void test_reg_mr_ex_addr(void **state)
+{
+	struct ibv_mr_init_attr in = {
+		.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_IOVA,
+		.addr = t_buf,
+		.length = 2 * t_page,
+		.iova = 0x77000,
+		.access = IBV_ACCESS_LOCAL_WRITE,
+	};
+	struct ibv_mr *mr;
+
+	mr = ibv_reg_mr_ex(&fp.pd, &in);
+	assert_non_null(mr);
+	assert_int_equal(fp.iova, 0x77000);
+	assert_int_equal(fp.refcount, 1);
+	assert_ptr_equal(mr->addr, t_buf);
+	assert_int_equal(mr->length, 2 * t_page);
+	assert_ptr_equal(mr->pd, &fp.pd);
+	assert_ptr_equal(mr->context, *state);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+	assert_int_equal(verbs_fork_refcount(t_buf), 0);
+	/* A failure undoes the tracker and keeps the provider's errno. */
+	fp.fail = ENOMEM;
+	assert_null(ibv_reg_mr_ex(&fp.pd, &in));
+	assert_int_equal(errno, ENOMEM);
+	assert_int_equal(verbs_fork_refcount(t_buf), 0);
+	assert_null(verbs_fork_check_tree());
+}
+
+/* A dma-buf: no tracker; the MR's addr is the offset. */
+static void test_reg_mr_ex_dmabuf(void **state)
+{
+	struct ibv_mr_init_attr in = {
+		.comp_mask = IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+			     IBV_REG_MR_MASK_IOVA,
+		.fd = 3,
+		.fd_offset = 0x200,
+		.iova = 0x9000,
+		.length = t_page,
+		.addr = t_buf, /* stale: not read */
+	};
+	struct ibv_mr *mr;
+
+	mr = ibv_reg_mr_ex(&fp.pd, &in);
+	assert_non_null(mr);
+	assert_int_equal(fp.iova, 0x9000);
+	assert_int_equal(verbs_fork_refcount(t_buf), 0);
+	assert_ptr_equal(mr->addr, (void *)0x200);
+	assert_int_equal(ibv_dereg_mr(mr), 0);
+	(void)state;
+}
+
+/* Refusals: nothing left in the tracker, the provider's errno or ours. */
+static void test_reg_mr_ex_refused(void **state)
+{
+	struct ibv_mr_init_attr in = {
+		.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_DMAH,
+		.addr = t_buf,
+		.length = t_page,
+		.dmah = (struct ibv_dmah *)&fp.pd, /* any non-NULL handle */
+	};
+
+	errno = 0;
+	assert_null(ibv_reg_mr_ex(&fp.pd, NULL));
+	assert_int_equal(errno, EINVAL);
+	/* No DMA handles without the provider's op. */
+	assert_null(ibv_reg_mr_ex(&fp.pd, &in));
+	assert_int_equal(errno, EOPNOTSUPP);
+	assert_int_equal(verbs_fork_refcount(t_buf), 0);
+	in.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_FD_OFFSET;
+	assert_null(ibv_reg_mr_ex(&fp.pd, &in));
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(verbs_fork_refcount(t_buf), 0);
+	assert_int_equal(fp.calls, 0);
+	(void)state;
+}
+
+/* What a provider's reg_mr_ex was handed. */
+static struct ibv_mr_init_attr t_got;
+
+static struct ibv_mr *t_reg_mr_ex(struct ibv_pd *pd,
+				  struct ibv_mr_init_attr *in)
+{
+	static struct verbs_mr vmr;
+
+	t_got = *in;
+	fp.calls++;
+	fp.refcount = verbs_fork_refcount(in->addr);
+	(void)pd;
+	return &vmr.ibv_mr;
+}
+
+static const struct verbs_context_ops t_ex_ops = {
+	.reg_mr_ex = t_reg_mr_ex,
+};
+
+/*
+ * A buffer of ibv_alloc_buf(): plain memory goes by address; a dma-buf's
+ * as that dma-buf at the range's offset, addr its IOVA; a range outside
+ * the buffer, a buffer of another PD or a NULL one are EINVAL unsent.
+ */
+static void test_reg_mr_ex_buf(void **state)
+{
+	struct ibv_pd other = { .context = *state };
+	struct ibv_buf buf;
+	struct ibv_mr_init_attr in = {
+		.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_BUF,
+		.addr = t_buf + t_page,
+		.length = t_page,
+		.buf = &buf,
+	};
+	struct ibv_mr *mr;
+
+	verbs_set_ops(verbs_get_ctx(*state), &t_ex_ops);
+	ibv_buf_init(&buf, &fp.pd, t_buf, 4 * t_page);
+	mr = ibv_reg_mr_ex(&fp.pd, &in);
+	assert_non_null(mr);
+	assert_int_equal(t_got.comp_mask, IBV_REG_MR_MASK_ADDR);
+	assert_ptr_equal(t_got.addr, t_buf + t_page);
+	assert_int_equal(fp.refcount, 1);
+	verbs_mem_dofork(t_buf + t_page, t_page);
+	ibv_buf_init_dmabuf(&buf, &fp.pd, t_buf, 4 * t_page, 21);
+	mr = ibv_reg_mr_ex(&fp.pd, &in);
+	assert_non_null(mr);
+	assert_int_equal(t_got.comp_mask, IBV_REG_MR_MASK_FD |
+						  IBV_REG_MR_MASK_FD_OFFSET |
+						  IBV_REG_MR_MASK_IOVA);
+	assert_int_equal(t_got.fd, 21);
+	assert_int_equal(t_got.fd_offset, t_page);
+	assert_int_equal(t_got.iova, (uintptr_t)(t_buf + t_page));
+	assert_int_equal(fp.refcount, 0);
+	assert_ptr_equal(mr->addr, (void *)(uintptr_t)t_page);
+	fp.calls = 0;
+	in.length = 3 * t_page + 1;
+	assert_null(ibv_reg_mr_ex(&fp.pd, &in));
+	assert_int_equal(errno, EINVAL);
+	in.length = t_page;
+	in.addr = t_buf - 1;
+	assert_null(ibv_reg_mr_ex(&fp.pd, &in));
+	in.addr = t_buf;
+	assert_null(ibv_reg_mr_ex(&other, &in));
+	in.comp_mask |= IBV_REG_MR_MASK_IOVA;
+	assert_null(ibv_reg_mr_ex(&fp.pd, &in));
+	in.comp_mask = IBV_REG_MR_MASK_BUF;
+	assert_null(ibv_reg_mr_ex(&fp.pd, &in));
+	in.comp_mask = IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_BUF;
+	in.buf = NULL;
+	assert_null(ibv_reg_mr_ex(&fp.pd, &in));
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(fp.calls, 0);
+	assert_int_equal(verbs_fork_refcount(t_buf), 0);
+	assert_null(verbs_fork_check_tree());
+}
+
 int main(void)
 {
 	const struct CMUnitTest untracked[] = {
@@ -343,6 +501,10 @@ int main(void)
 		T_VERB(test_rereg_mr_input),
 		T_VERB(test_rereg_mr_translation),
 		T_VERB(test_rereg_mr_pd),
+		T_VERB(test_reg_mr_ex_addr),
+		T_VERB(test_reg_mr_ex_dmabuf),
+		T_VERB(test_reg_mr_ex_refused),
+		T_VERB(test_reg_mr_ex_buf),
 	};
 	int failed;
 

@@ -23,6 +23,7 @@
 
 enum ib_uverbs_core_support {
 	IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS = 1 << 0,
+	IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA = 1 << 1,
 };
 
 enum ib_uverbs_access_flags {
@@ -234,6 +235,7 @@ enum rdma_driver_id {
 	RDMA_DRIVER_SIW = 18,
 	RDMA_DRIVER_ERDMA = 19,
 	RDMA_DRIVER_MANA = 20,
+	RDMA_DRIVER_IONIC = 21,
 };
 
 enum ib_uverbs_gid_type {
@@ -248,6 +250,47 @@ struct ib_uverbs_gid_entry {
 	__u32 port_num;
 	__u32 gid_type;
 	__u32 netdev_ifindex; /* 0 when no netdev backs the GID */
+};
+
+enum ib_uverbs_buffer_type {
+	IB_UVERBS_BUFFER_TYPE_DMABUF,
+	IB_UVERBS_BUFFER_TYPE_VA,
+};
+
+/*
+ * A queue or other buffer handed to the kernel in one attribute: a range
+ * of a dma-buf (fd, addr as the offset into it) or of the caller's own
+ * memory (addr as a virtual address). The kernel fails a call whose flags
+ * it does not know and ignores optional_flags it does not know; neither
+ * has a bit defined yet.
+ */
+struct ib_uverbs_buffer_desc {
+	__u32 type; /* enum ib_uverbs_buffer_type */
+	__s32 fd;
+	__u32 flags;
+	__u32 optional_flags;
+	__aligned_u64 addr;
+	__aligned_u64 length;
+};
+
+/* The two values a completion counter keeps. */
+enum ib_uverbs_comp_cntr_entry {
+	IB_UVERBS_COMP_CNTR_ENTRY_COMP,
+	IB_UVERBS_COMP_CNTR_ENTRY_ERR,
+};
+
+enum ib_uverbs_comp_cntr_modify_op {
+	IB_UVERBS_COMP_CNTR_MODIFY_OP_SET,
+	IB_UVERBS_COMP_CNTR_MODIFY_OP_INC,
+};
+
+enum ib_uverbs_qp_attach_comp_cntr_op {
+	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND = 1 << 0,
+	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV = 1 << 1,
+	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = 1 << 2,
+	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = 1 << 3,
+	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = 1 << 4,
+	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = 1 << 5,
 };
 
 #endif /* IB_USER_IOCTL_VERBS_H */

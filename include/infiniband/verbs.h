@@ -128,6 +128,8 @@ enum ibv_device_cap_flags {
  */
 #define IBV_DEVICE_RAW_SCATTER_FCS (1ULL << 34)
 #define IBV_DEVICE_PCI_WRITE_END_PADDING (1ULL << 36)
+/* Confidential computing: DMA goes through shared bounce buffers. */
+#define IBV_DEVICE_CC_DMA_BOUNCE (1ULL << 41)
 
 enum ibv_atomic_cap { IBV_ATOMIC_NONE, IBV_ATOMIC_HCA, IBV_ATOMIC_GLOB };
 
@@ -186,6 +188,8 @@ enum ibv_odp_transport_cap_bits {
 	IBV_ODP_SUPPORT_READ = 1 << 3,
 	IBV_ODP_SUPPORT_ATOMIC = 1 << 4,
 	IBV_ODP_SUPPORT_SRQ_RECV = 1 << 5,
+	IBV_ODP_SUPPORT_FLUSH = 1 << 6,
+	IBV_ODP_SUPPORT_ATOMIC_WRITE = 1 << 7,
 };
 
 enum ibv_odp_general_caps {
@@ -424,6 +428,8 @@ enum ibv_event_type {
 	IBV_EVENT_CLIENT_REREGISTER,
 	IBV_EVENT_GID_CHANGE,
 	IBV_EVENT_WQ_FATAL,
+	/* The effective speed of a port changed (ibv_query_port_speed()). */
+	IBV_EVENT_DEVICE_SPEED_CHANGE,
 };
 
 struct ibv_async_event {
@@ -587,6 +593,17 @@ struct ibv_mw_bind_info {
 	unsigned int mw_access_flags; /* enum ibv_access_flags */
 };
 
+/*
+ * A DMA handle: hints for the device's writes into an MR (the CPU that
+ * will read the data, a TLP processing hint), from ibv_alloc_dmah().
+ */
+struct ibv_dmah {
+	struct ibv_context *context;
+};
+
+/* A buffer from ibv_alloc_buf(); its layout is the provider ABI's. */
+struct ibv_buf;
+
 struct ibv_pd {
 	struct ibv_context *context;
 	uint32_t handle;
@@ -647,6 +664,32 @@ struct ibv_mr {
 };
 
 enum ibv_mw_type { IBV_MW_TYPE_1 = 1, IBV_MW_TYPE_2 = 2 };
+
+/* Which members of struct ibv_mr_init_attr ibv_reg_mr_ex() reads. */
+enum ibv_mr_init_attr_mask {
+	IBV_REG_MR_MASK_IOVA = 1 << 0,
+	IBV_REG_MR_MASK_ADDR = 1 << 1,
+	IBV_REG_MR_MASK_FD = 1 << 2,
+	IBV_REG_MR_MASK_FD_OFFSET = 1 << 3,
+	IBV_REG_MR_MASK_DMAH = 1 << 4,
+	IBV_REG_MR_MASK_BUF = 1 << 5,
+};
+
+/*
+ * One registration, of user memory (addr) or of a dma-buf (fd and
+ * fd_offset), with an optional DMA handle; length and access always.
+ */
+struct ibv_mr_init_attr {
+	size_t length;
+	int access; /* enum ibv_access_flags */
+	uint64_t comp_mask; /* enum ibv_mr_init_attr_mask */
+	uint64_t iova;
+	void *addr;
+	int fd;
+	uint64_t fd_offset;
+	struct ibv_dmah *dmah;
+	struct ibv_buf *buf; /* from ibv_alloc_buf(); addr lies inside it */
+};
 
 struct ibv_mw {
 	struct ibv_context *context;
@@ -994,6 +1037,8 @@ enum ibv_qp_attr_mask {
 /* What ibv_query_qp_data_in_order() answers: one bit, or every bit. */
 enum ibv_query_qp_data_in_order_flags {
 	IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS = 1 << 0,
+	/* Only what the device guarantees, not what the host adds. */
+	IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY = 1 << 1,
 };
 
 enum ibv_query_qp_data_in_order_caps {
@@ -1103,6 +1148,12 @@ struct ibv_sge {
 	uint64_t addr;
 	uint32_t length;
 	uint32_t lkey;
+};
+
+/* An array of file descriptors and its length. */
+struct ibv_fd_arr {
+	int *arr;
+	uint32_t count;
 };
 
 struct ibv_send_wr {
@@ -2010,11 +2061,52 @@ struct ibv_cq_init_attr_ex {
 	struct ibv_pd *parent_domain;
 };
 
+/* Completion counters */
+
+/* Which completions of a QP a completion counter counts. */
+enum ibv_qp_attach_comp_cntr_op {
+	IBV_QP_ATTACH_COMP_CNTR_OP_SEND = 1 << 0,
+	IBV_QP_ATTACH_COMP_CNTR_OP_RECV = 1 << 1,
+	IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = 1 << 2,
+	IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = 1 << 3,
+	IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = 1 << 4,
+	IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = 1 << 5,
+};
+
+struct ibv_comp_cntr_caps {
+	uint64_t max_value;
+	uint32_t max_counters;
+	uint32_t supported_qp_attach_ops; /* enum ibv_qp_attach_comp_cntr_op */
+};
+
+struct ibv_comp_cntr {
+	struct ibv_context *context;
+	uint32_t handle;
+};
+
+enum ibv_comp_cntr_type {
+	IBV_COMP_CNTR_TYPE_WRS,
+	IBV_COMP_CNTR_TYPE_BYTES,
+};
+
+struct ibv_comp_cntr_init_attr {
+	uint32_t comp_mask;
+	enum ibv_comp_cntr_type type;
+	uint32_t flags;
+};
+
+struct ibv_qp_attach_comp_cntr_attr {
+	uint32_t comp_mask;
+	uint32_t op_mask; /* enum ibv_qp_attach_comp_cntr_op */
+};
+
 /* Parent domains, thread domains and custom allocators */
 
 enum ibv_parent_domain_init_attr_mask {
 	IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS = 1 << 0,
 	IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT = 1 << 1,
+	/* Allocations may stay unshared under confidential computing. */
+	IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC = 1 << 2,
 };
 
 /* Returned by a custom alloc() to ask for the provider's own allocation. */
@@ -2029,6 +2121,27 @@ struct ibv_parent_domain_init_attr {
 	void (*free)(struct ibv_pd *pd, void *pd_context, void *ptr,
 		     uint64_t resource_type);
 	void *pd_context;
+};
+
+/* DMA handles */
+
+/* The memory a TLP processing hint steers the device's writes to. */
+enum ibv_tph_mem_type {
+	IBV_TPH_MEM_TYPE_VM, /* volatile */
+	IBV_TPH_MEM_TYPE_PM, /* persistent */
+};
+
+enum ibv_dmah_init_attr_mask {
+	IBV_DMAH_INIT_ATTR_MASK_CPU_ID = 1 << 0,
+	IBV_DMAH_INIT_ATTR_MASK_PH = 1 << 1,
+	IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE = 1 << 2,
+};
+
+struct ibv_dmah_init_attr {
+	uint32_t comp_mask; /* enum ibv_dmah_init_attr_mask */
+	uint32_t cpu_id;
+	uint8_t ph;
+	uint8_t tph_mem_type; /* enum ibv_tph_mem_type */
 };
 
 /* Counters */
@@ -2078,6 +2191,24 @@ struct verbs_ex_private;
  * the running library is new enough to have the op at all.
  */
 struct verbs_context {
+	/*
+	 * New slots go here, on top. These six came with rdma-core 65 (the
+	 * provider ABI of that number). A provider built for an older
+	 * provider ABI (VERBS_PROVIDER_ABI, set by its build, never by an
+	 * application) embeds the struct without them, as the older cores
+	 * it runs under lay it out.
+	 */
+#if !defined(VERBS_PROVIDER_ABI) || VERBS_PROVIDER_ABI >= 65
+	void (*free_buf)(struct ibv_buf *buf);
+	void *(*alloc_buf)(struct ibv_pd *pd, size_t size,
+			   struct ibv_buf **buf);
+	int (*dm_export_dmabuf_fd)(struct ibv_dm *dm);
+	struct ibv_mr *(*reg_mr_ex)(struct ibv_pd *pd,
+				    struct ibv_mr_init_attr *mr_init_attr);
+	int (*dealloc_dmah)(struct ibv_dmah *dmah);
+	struct ibv_dmah *(*alloc_dmah)(struct ibv_context *context,
+				       struct ibv_dmah_init_attr *attr);
+#endif
 	int (*query_port)(struct ibv_context *context, uint8_t port_num,
 			  struct ibv_port_attr *port_attr,
 			  size_t port_attr_len);
@@ -2209,22 +2340,23 @@ struct ibv_device **ibv_get_device_list(int *num_devices);
  * ibv_static_providers() registers it before the device scan.  A shared
  * libibverbs has none of these symbols, so a dynamic link fails.
  */
-#define _RDMA_STATIC_PREFIX_(p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, \
-			     p12, p13, p14, p15, p16, p17, p18, p19, ...)  \
-	&verbs_provider_##p1, &verbs_provider_##p2, &verbs_provider_##p3,  \
-		&verbs_provider_##p4, &verbs_provider_##p5,                \
-		&verbs_provider_##p6, &verbs_provider_##p7,                \
-		&verbs_provider_##p8, &verbs_provider_##p9,                \
-		&verbs_provider_##p10, &verbs_provider_##p11,              \
-		&verbs_provider_##p12, &verbs_provider_##p13,              \
-		&verbs_provider_##p14, &verbs_provider_##p15,              \
-		&verbs_provider_##p16, &verbs_provider_##p17,              \
-		&verbs_provider_##p18, &verbs_provider_##p19
-/* Pads the list with none so that exactly 19 pointers are passed. */
+#define _RDMA_STATIC_PREFIX_(p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11,     \
+			     p12, p13, p14, p15, p16, p17, p18, p19, p20, ...) \
+	&verbs_provider_##p1, &verbs_provider_##p2, &verbs_provider_##p3,      \
+		&verbs_provider_##p4, &verbs_provider_##p5,                    \
+		&verbs_provider_##p6, &verbs_provider_##p7,                    \
+		&verbs_provider_##p8, &verbs_provider_##p9,                    \
+		&verbs_provider_##p10, &verbs_provider_##p11,                  \
+		&verbs_provider_##p12, &verbs_provider_##p13,                  \
+		&verbs_provider_##p14, &verbs_provider_##p15,                  \
+		&verbs_provider_##p16, &verbs_provider_##p17,                  \
+		&verbs_provider_##p18, &verbs_provider_##p19,                  \
+		&verbs_provider_##p20
+/* Pads the list with none so that exactly 20 pointers are passed. */
 #define _RDMA_STATIC_PREFIX(names)                                            \
 	_RDMA_STATIC_PREFIX_(names, none, none, none, none, none, none, none, \
 			     none, none, none, none, none, none, none, none,  \
-			     none, none, none, none)
+			     none, none, none, none, none)
 
 struct verbs_device_ops;
 /* Misspelt tag that the rdma-core header declares too; kept for parity. */
@@ -2236,6 +2368,7 @@ extern const struct verbs_device_ops verbs_provider_efa;
 extern const struct verbs_device_ops verbs_provider_erdma;
 extern const struct verbs_device_ops verbs_provider_hfi1verbs;
 extern const struct verbs_device_ops verbs_provider_hns;
+extern const struct verbs_device_ops verbs_provider_ionic;
 extern const struct verbs_device_ops verbs_provider_ipathverbs;
 extern const struct verbs_device_ops verbs_provider_irdma;
 extern const struct verbs_device_ops verbs_provider_mana;
@@ -2319,6 +2452,13 @@ static inline int ___ibv_query_port(struct ibv_context *context,
 
 #define ibv_query_port(context, port_num, port_attr) \
 	___ibv_query_port(context, port_num, port_attr)
+
+/*
+ * The effective speed of port @port_num, in units of 100 Mb/s, into
+ * *@port_speed: what the link runs at now, lanes and width included.
+ */
+int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num,
+			 uint64_t *port_speed);
 
 int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index,
 		  union ibv_gid *gid);
@@ -2503,6 +2643,10 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 				 size_t length, uint64_t iova, int fd,
 				 int access);
 
+/* Registers what @mr_init_attr describes (its comp_mask says what). */
+struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
+			     struct ibv_mr_init_attr *mr_init_attr);
+
 /* Returns 0, or a negative enum ibv_rereg_mr_err_code. */
 int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
 		 size_t length, int access);
@@ -2605,6 +2749,9 @@ static inline int ibv_memcpy_from_dm(void *host_addr, struct ibv_dm *dm,
 {
 	return dm->memcpy_from_dm(host_addr, dm, dm_offset, length);
 }
+
+/* A dma-buf file descriptor for @dm, or -1 with errno set. */
+int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
 
 static inline struct ibv_mr *ibv_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm,
 					   uint64_t dm_offset, size_t length,
@@ -3060,6 +3207,52 @@ static inline int ibv_read_counters(struct ibv_counters *counters,
 		return EOPNOTSUPP;
 	return vctx->read_counters(counters, counters_value, ncounters, flags);
 }
+
+/*
+ * Completion counters: a count of completed work requests (or bytes) and
+ * of failed ones, kept by the device for the QPs attached to it.
+ */
+
+int _ibv_query_comp_cntr_caps(struct ibv_context *context,
+			      struct ibv_comp_cntr_caps *caps,
+			      size_t caps_size);
+
+static inline int ibv_query_comp_cntr_caps(struct ibv_context *context,
+					   struct ibv_comp_cntr_caps *caps)
+{
+	return _ibv_query_comp_cntr_caps(context, caps, sizeof(*caps));
+}
+
+struct ibv_comp_cntr *
+ibv_create_comp_cntr(struct ibv_context *context,
+		     struct ibv_comp_cntr_init_attr *cc_attr);
+int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
+int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr,
+			    struct ibv_qp_attach_comp_cntr_attr *attr);
+
+/*
+ * Buffers the provider allocates the way its device wants them (page
+ * aligned at least; from a dma-buf heap where the device needs one).
+ * ibv_alloc_buf() returns the address, or NULL with errno set, and the
+ * handle in *@buf; ibv_reg_buf_mr() registers a range inside it.
+ */
+void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
+int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
+void ibv_free_buf(struct ibv_buf *buf);
+struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf,
+			      void *addr, size_t length, int access);
+
+/* DMA handles, for ibv_reg_mr_ex() */
+
+struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context,
+				struct ibv_dmah_init_attr *attr);
+int ibv_dealloc_dmah(struct ibv_dmah *dmah);
 
 /* Enhanced connection establishment */
 

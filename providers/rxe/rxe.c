@@ -109,7 +109,7 @@ static struct verbs_context *rxe_alloc_context(struct ibv_device *ibdev,
 					   RDMA_DRIVER_RXE);
 	if (!ctx)
 		return NULL;
-	if (ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp,
+	if (ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), NULL, &resp,
 				sizeof(resp))) {
 		verbs_uninit_context(&ctx->vctx);
 		free(ctx);

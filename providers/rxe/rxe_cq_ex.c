@@ -163,7 +163,7 @@ struct ibv_cq_ex *rxe_create_cq_ex(struct ibv_context *ctx,
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
 		return NULL;
-	ret = ibv_cmd_create_cq_ex(ctx, attr, &cq->vcq, &cmd, sizeof(cmd),
+	ret = ibv_cmd_create_cq_ex(ctx, attr, NULL, &cq->vcq, &cmd, sizeof(cmd),
 				   &resp.ibv_resp, sizeof(resp), 0);
 	if (ret)
 		goto err_free;

@@ -557,7 +557,7 @@ struct ibv_qp *rxe_create_qp_ex(struct ibv_context *ctx,
 	 * that carries creation flags, down to the write() route.
 	 */
 	ret = ibv_cmd_create_qp_ex2(ctx, &qp->vqp, attr, &cmd, sizeof(cmd),
-				    &resp.ibv_resp, sizeof(resp));
+				    &resp.ibv_resp, sizeof(resp), NULL);
 	if (ret)
 		goto err_free;
 	ret = rxe_qp_map(qp, ctx->cmd_fd, &resp.drv, &attr->cap,

@@ -94,8 +94,8 @@ static struct verbs_context *siw_alloc_context(struct ibv_device *ibdev,
 					   RDMA_DRIVER_SIW);
 	if (!ctx)
 		return NULL;
-	if (ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp.ibv_resp,
-				sizeof(resp))) {
+	if (ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), NULL,
+				&resp.ibv_resp, sizeof(resp))) {
 		verbs_uninit_context(&ctx->vctx);
 		free(ctx);
 		return NULL;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stddef.h>
 
+#include "kernel-headers/uverbs_ids.h"
 #include "t_diff.h"
 
 static void note_cq(const struct ibv_cq *cq)
@@ -97,8 +98,9 @@ static void create_cq_ex(struct ibv_context *ctx, uint32_t mask, uint32_t flags,
 	attr.flags = flags;
 	t_uv_name("cq", &cq, sizeof(cq));
 	t_diff_resp("create_cq_resp", &resp, sizeof(resp));
-	ret = ibv_cmd_create_cq_ex(ctx, &attr, &cq, &cmd.ibv_cmd, sizeof(cmd),
-				   &resp.ibv_resp, sizeof(resp), cmd_flags);
+	ret = ibv_cmd_create_cq_ex(ctx, &attr, NULL, &cq, &cmd.ibv_cmd,
+				   sizeof(cmd), &resp.ibv_resp, sizeof(resp),
+				   cmd_flags);
 	t_uv_note("create_cq_ex ret=%d", ret);
 	t_diff_resp_done("create_cq_resp", &resp, sizeof(resp));
 	note_cq(&cq.cq);
@@ -146,13 +148,20 @@ static void case_cq_ex_timestamp(struct ibv_context *ctx)
  * into CQ_CREATE, from a stale attr as create_cq_ex() above. The program
  * finds the function at run time: the reference may lack it.
  */
-static void create_cq_ex2(struct ibv_context *ctx, enum t_diff_drv kind,
-			  uint32_t mask, uint32_t flags)
+#if VERBS_PROVIDER_ABI < 65
+/* The signature of provider ABI 34, without the queue's buffer. */
+typedef __typeof__(verbs_abi34_cmd_create_cq_ex2) cq_ex2_fn;
+#define CALL_CQ_EX2(fn, ctx, attr, ...) fn(ctx, attr, __VA_ARGS__)
+#else
+typedef __typeof__(ibv_cmd_create_cq_ex2) cq_ex2_fn;
+#define CALL_CQ_EX2(fn, ctx, attr, ...) fn(ctx, attr, NULL, __VA_ARGS__)
+#endif
+
+static void create_cq_ex2_drv(struct ibv_context *ctx, const char *what,
+			      struct ibv_command_buffer *drv, uint32_t mask,
+			      uint32_t flags)
 {
-	__typeof__(ibv_cmd_create_cq_ex2) *fn =
-		t_diff_pabi_sym("ibv_cmd_create_cq_ex2");
-	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
-			       1);
+	cq_ex2_fn *fn = t_diff_pabi_sym("ibv_cmd_create_cq_ex2");
 	struct tdrv_create_cq_ex cmd;
 	struct tdrv_create_cq_ex_resp resp;
 	struct ibv_cq_init_attr_ex attr;
@@ -176,15 +185,25 @@ static void create_cq_ex2(struct ibv_context *ctx, enum t_diff_drv kind,
 	t_uv_name("cq", &cq, sizeof(cq));
 	t_diff_resp("create_cq_resp", &resp, sizeof(resp));
 	errno = 0;
-	ret = fn(ctx, &attr, &cq, &cmd.ibv_cmd, sizeof(cmd), &resp.ibv_resp,
-		 sizeof(resp), 0, t_diff_driver(drv, kind));
-	t_uv_note("create_cq_ex2(%s) ret=%d errno=%d", t_diff_drv_name(kind),
-		  ret, ret ? errno : 0);
+	ret = CALL_CQ_EX2(fn, ctx, &attr, &cq, &cmd.ibv_cmd, sizeof(cmd),
+			  &resp.ibv_resp, sizeof(resp), 0, drv);
+	t_uv_note("create_cq_ex2(%s) ret=%d errno=%d", what, ret,
+		  ret ? errno : 0);
 	t_diff_resp_done("create_cq_resp", &resp, sizeof(resp));
 	note_cq(&cq.cq);
 	if (!ret)
 		T_NOTE_RET("destroy_cq", ibv_cmd_destroy_cq(&cq.cq));
 	t_uv_unname(&cq);
+}
+
+static void create_cq_ex2(struct ibv_context *ctx, enum t_diff_drv kind,
+			  uint32_t mask, uint32_t flags)
+{
+	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
+			       1);
+
+	create_cq_ex2_drv(ctx, t_diff_drv_name(kind), t_diff_driver(drv, kind),
+			  mask, flags);
 }
 
 /*
@@ -204,6 +223,44 @@ static void case_cq_ex2_driver(struct ibv_context *ctx)
 		/* Left over where the create was refused unsent. */
 		t_uv.next_err = 0;
 	}
+}
+
+/*
+ * The queue in a buffer of ibv_alloc_buf(), described by the provider
+ * with fill_attr_in_buf_umem(): @dmabuf_fd -1 (plain memory) adds no
+ * attribute and keeps the write() fallback; a dma-buf adds its range as
+ * the CQ's BUF_UMEM and makes the command ioctl only.
+ */
+static void create_cq_in_buf(struct ibv_context *ctx, int dmabuf_fd, size_t off,
+			     size_t len)
+{
+	DECLARE_COMMAND_BUFFER(drv, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE,
+			       1);
+	static char mem[8192];
+	struct ib_uverbs_buffer_desc desc;
+	struct ibv_buf buf;
+
+	ibv_buf_init_dmabuf(&buf, NULL, mem, sizeof(mem), dmabuf_fd);
+	t_diff_stale(&desc, sizeof(desc));
+	t_uv_name("umem_desc", &desc, sizeof(desc));
+	fill_attr_in_buf_umem(drv, KABI_UVERBS_ATTR_CREATE_CQ_BUF_UMEM, &desc,
+			      &buf, off ? mem + off : NULL, len);
+	t_uv_note("buf fd=%d off=%zu len=%zu: attrs=%u ioctl_only=%u",
+		  dmabuf_fd, off, len,
+		  (unsigned int)(drv->next_attr - drv->hdr.attrs),
+		  drv->fallback_ioctl_only);
+	create_cq_ex2_drv(ctx, "buf_umem", drv, 0, 0);
+	t_uv_unname(&desc);
+}
+
+static void case_cq_ex2_buf_umem(struct ibv_context *ctx)
+{
+	create_cq_in_buf(ctx, -1, 0, 0);
+	create_cq_in_buf(ctx, 77, 0, 0);
+	create_cq_in_buf(ctx, 77, 4096, 64);
+	t_uv.next_err = ENOMEM;
+	create_cq_in_buf(ctx, 77, 0, 0);
+	t_uv.next_err = 0;
 }
 
 static void poll(struct ibv_cq *cq, int ne)
@@ -340,6 +397,7 @@ static void case_destroy_cq_fails(struct ibv_context *ctx)
 
 T_CASE_SET(t_cases_cq, T_CASE(cq), T_CASE(cq_channel), T_CASE(cq_ex_masks),
 	   T_CASE(cq_ex_timestamp),
-	   T_CASE_IF(cq_ex2_driver, t_diff_need_cq_ex2), T_CASE(poll_cq),
+	   T_CASE_IF(cq_ex2_driver, t_diff_need_cq_ex2),
+	   T_CASE_IF(cq_ex2_buf_umem, t_diff_need_cq_ex2), T_CASE(poll_cq),
 	   T_CASE(poll_cq_chunks), T_CASE(req_notify_cq), T_CASE(resize_cq),
 	   T_CASE(modify_cq), T_CASE(destroy_cq_fails));

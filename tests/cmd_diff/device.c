@@ -155,6 +155,35 @@ static void case_query_context(struct ibv_context *ctx)
 	query_context(ctx, NULL);
 }
 
+typedef __typeof__(ibv_cmd_query_port_speed) query_port_speed_fn;
+
+/* rdma-core 65's port speed: the one port, another, a kernel refusal. */
+static void case_query_port_speed(struct ibv_context *ctx)
+{
+	query_port_speed_fn *fn = t_diff_pabi_sym("ibv_cmd_query_port_speed");
+	static const uint32_t ports[] = { 1, 2, 0x10001 };
+	uint64_t speed;
+	int ret;
+
+	if (!fn) {
+		t_uv_note("no ibv_cmd_query_port_speed here");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(ports) / sizeof(ports[0]); i++) {
+		t_diff_stale(&speed, sizeof(speed));
+		ret = fn(ctx, ports[i], &speed);
+		t_uv_note("query_port_speed(%u) ret=%d speed=%llx", ports[i],
+			  ret, (unsigned long long)speed);
+	}
+	t_uv.next_err = EINVAL;
+	t_diff_stale(&speed, sizeof(speed));
+	ret = fn(ctx, 1, &speed);
+	t_uv_note("query_port_speed fails ret=%d errno=%d speed=%llx", ret,
+		  errno, (unsigned long long)speed);
+	t_uv.next_err = 0;
+}
+
 T_CASE_SET(t_cases_device, T_CASE(query_device_ex), T_CASE(query_device_base),
 	   T_CASE(query_device_sizes), T_CASE(query_device_errors),
-	   T_CASE(query_port), T_CASE(query_port_args), T_CASE(query_context));
+	   T_CASE(query_port), T_CASE(query_port_args), T_CASE(query_context),
+	   T_CASE_IF(query_port_speed, t_diff_need_pabi65));

@@ -47,7 +47,7 @@ static void refused_cq_device(struct ibv_context *ctx, struct ibv_cq *cq)
 	NOTE_ERRNO("create_counters",
 		   ibv_cmd_create_counters(ctx, &counters, &vc, NULL));
 	NOTE_ERRNO("create_cq_ex",
-		   ibv_cmd_create_cq_ex(ctx, &cq_attr, &vcq, &cmd.ibv_cmd,
+		   ibv_cmd_create_cq_ex(ctx, &cq_attr, NULL, &vcq, &cmd.ibv_cmd,
 					sizeof(cmd), &resp.ibv_resp,
 					sizeof(resp), 0));
 	NOTE_ERRNO("modify_cq",

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include "t_diff.h"
 
@@ -462,9 +463,196 @@ static void case_reg_dm_mr(struct ibv_context *ctx)
 	T_NOTE_RET("free_dm", ibv_cmd_free_dm(&dm));
 }
 
+/*
+ * rdma-core 65's commands, reached through the provider ABI node of the
+ * library the case runs on (the program is built per provider ABI, and
+ * ABI 34's libraries have none of them): T_CASE_IF(t_diff_need_pabi65).
+ */
+typedef __typeof__(ibv_cmd_alloc_dmah) alloc_dmah_fn;
+typedef __typeof__(ibv_cmd_free_dmah) free_dmah_fn;
+typedef __typeof__(ibv_cmd_reg_mr_ex) reg_mr_ex_fn;
+typedef __typeof__(ibv_cmd_export_dmabuf_fd) export_dmabuf_fd_fn;
+
+/* A DMA handle of the hints @mask names, freed again unless @keep. */
+static int alloc_dmah(struct ibv_context *ctx, uint32_t mask,
+		      struct verbs_dmah *dmah, bool keep)
+{
+	alloc_dmah_fn *alloc = t_diff_pabi_sym("ibv_cmd_alloc_dmah");
+	free_dmah_fn *dealloc = t_diff_pabi_sym("ibv_cmd_free_dmah");
+	struct ibv_dmah_init_attr attr;
+	int ret;
+
+	if (!alloc || !dealloc) {
+		t_uv_note("no ibv_cmd_alloc_dmah here");
+		return EOPNOTSUPP;
+	}
+	t_diff_stale(&attr, sizeof(attr));
+	attr.comp_mask = mask;
+	attr.cpu_id = 3;
+	attr.ph = 2;
+	attr.tph_mem_type = IBV_TPH_MEM_TYPE_PM;
+	t_diff_stale(dmah, sizeof(*dmah));
+	t_uv_name("dmah", dmah, sizeof(*dmah));
+	ret = alloc(ctx, dmah, &attr);
+	t_uv_note("alloc_dmah(%x) ret=%d errno=%d", mask, ret, ret ? errno : 0);
+	t_uv_dump("dmah", dmah, sizeof(*dmah));
+	if (!ret && !keep)
+		T_NOTE_RET("free_dmah", dealloc(dmah));
+	if (!keep)
+		t_uv_unname(dmah);
+	return ret;
+}
+
+/*
+ * Each hint alone and together, none, a bit no flag defines (not sent),
+ * a kernel failure; a free the kernel refuses, then one on a device
+ * that went away.
+ */
+static void case_dmah(struct ibv_context *ctx)
+{
+	free_dmah_fn *dealloc = t_diff_pabi_sym("ibv_cmd_free_dmah");
+	const uint32_t all = IBV_DMAH_INIT_ATTR_MASK_CPU_ID |
+			     IBV_DMAH_INIT_ATTR_MASK_PH |
+			     IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE;
+	struct verbs_dmah dmah;
+
+	alloc_dmah(ctx, all, &dmah, false);
+	alloc_dmah(ctx, IBV_DMAH_INIT_ATTR_MASK_CPU_ID, &dmah, false);
+	alloc_dmah(ctx, IBV_DMAH_INIT_ATTR_MASK_PH, &dmah, false);
+	alloc_dmah(ctx, IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE, &dmah, false);
+	alloc_dmah(ctx, 0, &dmah, false);
+	alloc_dmah(ctx, IBV_DMAH_INIT_ATTR_MASK_PH | 0x80, &dmah, false);
+	t_uv.next_err = ENOMEM;
+	alloc_dmah(ctx, all, &dmah, false);
+	t_uv.next_err = 0;
+	if (alloc_dmah(ctx, all, &dmah, true))
+		return;
+	t_uv.next_err = EBUSY;
+	T_NOTE_RET("free_dmah busy", dealloc(&dmah));
+	verbs_allow_disassociate_destroy = true;
+	t_uv.next_err = EIO;
+	T_NOTE_RET("free_dmah allowed", dealloc(&dmah));
+	verbs_allow_disassociate_destroy = false;
+	t_uv_unname(&dmah);
+}
+
+/* One registration of @in, its MR dumped and deregistered. */
+static void reg_mr_ex(struct ibv_pd *pd, const char *what,
+		      struct ibv_mr_init_attr *in)
+{
+	reg_mr_ex_fn *reg = t_diff_pabi_sym("ibv_cmd_reg_mr_ex");
+	struct verbs_mr mr;
+	int ret;
+
+	if (!reg) {
+		t_uv_note("no ibv_cmd_reg_mr_ex here");
+		return;
+	}
+	stale_mr(&mr);
+	errno = 0;
+	ret = reg(pd, &mr, in);
+	t_uv_note("reg_mr_ex(%s) ret=%d errno=%d", what, ret, ret ? errno : 0);
+	t_uv_dump("mr", &mr, sizeof(mr));
+	if (!ret)
+		T_NOTE_RET("dereg_mr", ibv_cmd_dereg_mr(&mr));
+	t_uv_unname(&mr);
+}
+
+/* An init attr as a reused struct holds it, @mask and the range set. */
+static void mr_init_attr(struct ibv_mr_init_attr *in, uint64_t mask)
+{
+	t_diff_stale(in, sizeof(*in));
+	in->comp_mask = mask;
+	in->addr = memory;
+	in->length = 0x2000;
+	in->access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ;
+	in->iova = 0x7000000;
+	in->fd = 7;
+	in->fd_offset = 0x1000;
+}
+
+/*
+ * Every form: memory by address (with and without an IOVA, implicit ODP),
+ * a dma-buf (with fd -1, which sends no FD), a DMA handle; the forms
+ * refused unsent; a kernel failure. Kernels without the method register
+ * memory by address by write() and refuse the rest.
+ */
+static void case_reg_mr_ex(struct ibv_context *ctx)
+{
+	const uint64_t dmabuf = IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET |
+				IBV_REG_MR_MASK_IOVA;
+	struct ibv_mr_init_attr in;
+	struct verbs_dmah dmah;
+	struct ibv_pd pd;
+
+	if (t_diff_pd(ctx, &pd))
+		return;
+	mr_init_attr(&in, IBV_REG_MR_MASK_ADDR);
+	reg_mr_ex(&pd, "addr", &in);
+	mr_init_attr(&in, IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_IOVA);
+	reg_mr_ex(&pd, "addr iova", &in);
+	mr_init_attr(&in, IBV_REG_MR_MASK_ADDR);
+	in.addr = NULL;
+	in.length = SIZE_MAX;
+	in.access = IBV_ACCESS_ON_DEMAND;
+	reg_mr_ex(&pd, "implicit odp", &in);
+	in.addr = memory;
+	reg_mr_ex(&pd, "implicit odp with addr", &in);
+	mr_init_attr(&in, dmabuf);
+	reg_mr_ex(&pd, "dmabuf", &in);
+	in.fd = -1;
+	reg_mr_ex(&pd, "dmabuf fd -1", &in);
+	mr_init_attr(&in, IBV_REG_MR_MASK_FD | IBV_REG_MR_MASK_FD_OFFSET);
+	reg_mr_ex(&pd, "dmabuf no iova", &in);
+	mr_init_attr(&in, dmabuf | IBV_REG_MR_MASK_ADDR);
+	reg_mr_ex(&pd, "both forms", &in);
+	mr_init_attr(&in, IBV_REG_MR_MASK_IOVA);
+	reg_mr_ex(&pd, "no form", &in);
+	mr_init_attr(&in, IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_FD_OFFSET);
+	reg_mr_ex(&pd, "addr offset", &in);
+	memset(&dmah, 0, sizeof(dmah));
+	dmah.dmah.context = ctx;
+	dmah.handle = 0x44;
+	mr_init_attr(&in, IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_DMAH);
+	in.dmah = &dmah.dmah;
+	reg_mr_ex(&pd, "addr dmah", &in);
+	mr_init_attr(&in, dmabuf | IBV_REG_MR_MASK_DMAH);
+	in.dmah = &dmah.dmah;
+	reg_mr_ex(&pd, "dmabuf dmah", &in);
+	mr_init_attr(&in, IBV_REG_MR_MASK_ADDR);
+	t_uv.next_err = EFAULT;
+	reg_mr_ex(&pd, "fails", &in);
+	t_uv.next_err = 0;
+	T_NOTE_RET("dealloc_pd", ibv_cmd_dealloc_pd(&pd));
+}
+
+/* A dma-buf for an mmap() offset: the file, then a kernel's refusal. */
+static void case_export_dmabuf_fd(struct ibv_context *ctx)
+{
+	export_dmabuf_fd_fn *fn = t_diff_pabi_sym("ibv_cmd_export_dmabuf_fd");
+	int fd;
+
+	if (!fn) {
+		t_uv_note("no ibv_cmd_export_dmabuf_fd here");
+		return;
+	}
+	errno = 0;
+	fd = fn(ctx, 0x3000);
+	t_uv_note("export_dmabuf_fd ret=%d errno=%d", fd, fd < 0 ? errno : 0);
+	if (fd >= 0)
+		close(fd);
+	t_uv.next_err = EINVAL;
+	fd = fn(ctx, 0);
+	t_uv_note("export_dmabuf_fd ret=%d errno=%d", fd, fd < 0 ? errno : 0);
+	t_uv.next_err = 0;
+}
+
 T_CASE_SET(t_cases_mem, T_CASE(pd), T_CASE(pd_fails), T_CASE(pd_disassociated),
 	   T_CASE(xrcd), T_CASE(xrcd_masks), T_CASE(mr), T_CASE(reg_mr_args),
 	   T_CASE(reg_mr_fails), T_CASE(rereg_mr), T_CASE(query_mr),
 	   T_CASE(advise_mr), T_CASE(reg_dmabuf_mr),
 	   T_CASE_IF(reg_dmabuf_mr_driver, t_diff_need_dmabuf_driver),
-	   T_CASE(mw), T_CASE(dm), T_CASE(reg_dm_mr));
+	   T_CASE(mw), T_CASE(dm), T_CASE(reg_dm_mr),
+	   T_CASE_IF(dmah, t_diff_need_pabi65),
+	   T_CASE_IF(reg_mr_ex, t_diff_need_pabi65),
+	   T_CASE_IF(export_dmabuf_fd, t_diff_need_pabi65));

@@ -23,6 +23,12 @@ struct tdrv_context {
 	struct tdrv_get_context_resp resp; /* what GET_CONTEXT answered */
 };
 
+size_t tdrv_context_tail(void)
+{
+	return sizeof(struct tdrv_context) -
+	       offsetof(struct tdrv_context, vctx.context);
+}
+
 void tdrv_free_context(struct ibv_context *ibctx)
 {
 	struct tdrv_context *ctx =
@@ -82,7 +88,7 @@ static struct verbs_context *tdrv_alloc_context(struct ibv_device *ibdev,
 	if (!ctx)
 		return NULL;
 	t_uv_name("get_context_resp", &ctx->resp, sizeof(ctx->resp));
-	ret = ibv_cmd_get_context(&ctx->vctx, &cmd.ibv_cmd, sizeof(cmd),
+	ret = ibv_cmd_get_context(&ctx->vctx, &cmd.ibv_cmd, sizeof(cmd), NULL,
 				  &ctx->resp.ibv_resp, sizeof(ctx->resp));
 	t_uv_note("get_context ret=%d async_fd=%d num_comp_vectors=%d", ret,
 		  ctx->vctx.context.async_fd,

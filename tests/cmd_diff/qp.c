@@ -219,7 +219,7 @@ static void create_qp_ex2(struct ibv_context *ctx,
 	T_DIFF_CMD(cmd);
 	new_qp(&qp, "create_qp_resp", &resp, sizeof(resp));
 	ret = ibv_cmd_create_qp_ex2(ctx, &qp, a, &cmd.ibv_cmd, sizeof(cmd),
-				    &resp.ibv_resp, sizeof(resp));
+				    &resp.ibv_resp, sizeof(resp), NULL);
 	created_ex(ctx, ret, a, &qp, &resp, sizeof(resp));
 }
 

@@ -27,7 +27,7 @@
 #define T_STR(x) #x
 #define T_XSTR(x) T_STR(x)
 /* The provider ABI node, built from the number rather than spelled. */
-#define PABI_NODE "IBVERBS_PRIVATE_" T_XSTR(IBVERBS_PRIVATE_ABI)
+#define PABI_NODE "IBVERBS_PRIVATE_" T_XSTR(VERBS_PROVIDER_ABI)
 
 /* Set in the child that asks the reference library. */
 #define PROBE_ENV "T_DIFF_PROBE"
@@ -127,4 +127,19 @@ const char *t_diff_need_dmabuf_driver(void)
 		       NULL :
 		       "the reference's ibv_cmd_reg_dmabuf_mr() takes no "
 		       "command buffer";
+}
+
+/*
+ * The commands rdma-core 65 added exist in provider ABI 65's node only.
+ * The program is built per ABI and run on the releases of its ABI
+ * (tests/CMakeLists.txt), so the ABI it was built for says whether the
+ * reference has them; the cases find them with dlvsym() all the same,
+ * so that a build for ABI 34 never binds to them.
+ */
+const char *t_diff_need_pabi65(void)
+{
+	return VERBS_PROVIDER_ABI >= 65 ?
+		       NULL :
+		       "provider ABI " T_XSTR(
+			       VERBS_PROVIDER_ABI) " has no rdma-core 65 commands";
 }

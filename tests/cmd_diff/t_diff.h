@@ -121,6 +121,8 @@ t_diff_driver(struct ibv_command_buffer *buf, enum t_diff_drv kind)
 /* What the fake kernel's driver of tdrv0 answers (provider.c). */
 extern const struct t_uv_driver tdrv_kernel;
 void tdrv_free_context(struct ibv_context *ibctx);
+/* Bytes of the provider's context from its struct ibv_context on. */
+size_t tdrv_context_tail(void);
 
 struct t_case {
 	const char *name;
@@ -155,7 +157,7 @@ struct t_case_set {
 /* Every family's cases, in the order the test runs them. */
 extern const struct t_case_set t_cases_device, t_cases_mem, t_cases_cq,
 	t_cases_qp, t_cases_qp_attr, t_cases_srq, t_cases_flow, t_cases_wq,
-	t_cases_helpers, t_cases_errno;
+	t_cases_helpers, t_cases_errno, t_cases_comp_cntr;
 
 /*
  * What the reference library has of the provider ABI's later additions
@@ -181,6 +183,8 @@ void *t_diff_pabi_sym(const char *name);
 /* The T_CASE_IF() conditions. */
 const char *t_diff_need_cq_ex2(void);
 const char *t_diff_need_dmabuf_driver(void);
+/* rdma-core 65's commands: only in provider ABI 65 and later. */
+const char *t_diff_need_pabi65(void);
 
 /* Fill @p with the bytes a reused struct would hold. */
 static inline void t_diff_stale(void *p, size_t len)

@@ -7,6 +7,7 @@
  * into Debian's libibverbs also checks that header's ABI.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -20,12 +21,19 @@
  */
 _Atomic int testprov_live_devices;
 _Atomic int testprov_live_contexts;
+/*
+ * Whether the bytes in front of the last context's struct verbs_context
+ * were still untouched when it was freed: a core that laid the struct out
+ * for another provider ABI would write there (tests/pabi_test.c).
+ */
+_Atomic int testprov_guard_intact;
 
 struct tp_device {
 	struct verbs_device vdev;
 };
 
 struct tp_context {
+	uint64_t guard[8]; /* zero, as calloc() left it */
 	struct verbs_context vctx;
 };
 
@@ -106,8 +114,10 @@ static void tp_free_context(struct ibv_context *ibctx)
 {
 	struct tp_context *ctx =
 		container_of(ibctx, struct tp_context, vctx.context);
+	static const uint64_t zero[8];
 
 	verbs_uninit_context(&ctx->vctx);
+	testprov_guard_intact = !memcmp(ctx->guard, zero, sizeof(zero));
 	free(ctx);
 	testprov_live_contexts--;
 }

@@ -59,8 +59,9 @@ static bool step_query(struct drive *d)
 	ret = ibv_query_port(d->ctx, 1, &port);
 	t_uv_note("query_port ret=%d", ret);
 	/*
-	 * rdma-core 44's bytes: active_speed_ex (56.1) is our library's
-	 * answer alone (cmd_device_test tests it).
+	 * The bytes every release has: active_speed_ex came with 56.1,
+	 * so under 44.0's core it is our library's answer alone
+	 * (cmd_device_test tests it).
 	 */
 	t_uv_dump("port_attr", &port,
 		  offsetof(struct ibv_port_attr, active_speed_ex));

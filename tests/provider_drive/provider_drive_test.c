@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Debian's 17 provider plugins driven through the fake kernel, on
- * Debian's libibverbs and on ours (t_drive.h). The program records every
- * persona under the three kernels of t_uverbs.h, each drive in a process
- * of its own (a provider that crashes on an answer shows as such, and
- * every drive starts with a fresh library), twice: once per library
- * (t_diffrun.h). A cmocka case per provider then compares the two.
+ * One release's Debian provider plugins driven through the fake kernel,
+ * on that release's libibverbs and on ours (t_drive.h). The program
+ * records every persona under the three kernels of t_uverbs.h, each
+ * drive in a process of its own (a provider that crashes on an answer
+ * shows as such, and every drive starts with a fresh library), twice:
+ * once per library (t_diffrun.h). A cmocka case per provider then
+ * compares the two.
  *
  * The providers come from $IBV_REFERENCE_PROVIDERS (the unpacked
- * ibverbs-providers of the oldest release), named by path in RDMAV_DRIVERS, and only
- * from there: the private /etc of the fake kernel has no driver files.
+ * ibverbs-providers of the release whose core $IBV_REFERENCE_LIBDIR
+ * holds: provider_drive_test_<release>), named by path in RDMAV_DRIVERS,
+ * and only from there: the private /etc of the fake kernel has no driver
+ * files. A persona is driven when the directory has its plugin, of any
+ * provider ABI (lib<name>-rdmav<N>.so), since releases differ in what
+ * they ship (ionic came after 56.1); a plugin of the directory that no
+ * persona knows fails the run, so that none goes untested.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -151,12 +158,82 @@ static int record_one(const struct t_persona *p, enum t_uv_kernel k,
 	return 0;
 }
 
-/* T_DRIVE_ONLY=<name> records one persona, for working on it. */
-static bool chosen(const struct t_persona *p)
+/*
+ * The provider of a plugin's file name, lib<name>-rdmav<N>.so, into
+ * @name; false for any other file.
+ */
+static bool plugin_name(const char *file, char *name, size_t size)
+{
+	const char *abi = strstr(file, "-rdmav");
+	size_t len = abi ? (size_t)(abi - file) : 0, digits;
+
+	if (strncmp(file, "lib", 3) || len <= 3 || len - 3 >= size)
+		return false;
+	digits = strspn(abi + 6, "0123456789");
+	if (!digits || strcmp(abi + 6 + digits, ".so"))
+		return false;
+	memcpy(name, file + 3, len - 3);
+	name[len - 3] = '\0';
+	return true;
+}
+
+static int persona_index(const char *name)
+{
+	for (unsigned int i = 0; i < t_npersonas; i++)
+		if (!strcmp(t_personas[i]->name, name))
+			return i;
+	return -1;
+}
+
+/* Which personas' plugins $IBV_REFERENCE_PROVIDERS has. */
+static bool shipped[T_MAX_PERSONAS];
+
+/*
+ * Marks the personas whose plugin the directory has; false (and says
+ * which) when it has a plugin no persona knows. With T_DRIVE_ONLY the
+ * directory may be one of this tree's builds, whose other plugins (the
+ * test provider's) are no concern of the chosen persona.
+ */
+static bool find_plugins(void)
+{
+	const char *dir = getenv("IBV_REFERENCE_PROVIDERS");
+	bool known = true;
+	struct dirent *e;
+	char name[64];
+	int i;
+	DIR *d;
+
+	if (!dir)
+		return true;
+	d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "%s: %s\n", dir, strerror(errno));
+		return false;
+	}
+	while ((e = readdir(d)))
+		if (plugin_name(e->d_name, name, sizeof(name))) {
+			i = persona_index(name);
+			if (i >= 0) {
+				shipped[i] = true;
+			} else if (!getenv("T_DRIVE_ONLY")) {
+				fprintf(stderr, "%s/%s: no persona drives it\n",
+					dir, e->d_name);
+				known = false;
+			}
+		}
+	closedir(d);
+	return known;
+}
+
+/*
+ * T_DRIVE_ONLY=<name> records one persona, for working on it; a persona
+ * whose plugin the release does not ship is not driven.
+ */
+static bool chosen(unsigned int i)
 {
 	const char *only = getenv("T_DRIVE_ONLY");
 
-	return !only || !strcmp(only, p->name);
+	return shipped[i] && (!only || !strcmp(only, t_personas[i]->name));
 }
 
 static int record(const char *path)
@@ -170,8 +247,7 @@ static int record(const char *path)
 	/* Only the providers named in RDMAV_DRIVERS. */
 	t_rm_rf("/etc/libibverbs.d");
 	for (unsigned int i = 0; i < t_npersonas; i++)
-		for (size_t k = 0;
-		     k < T_DIFFRUN_NKERNELS && chosen(t_personas[i]); k++)
+		for (size_t k = 0; k < T_DIFFRUN_NKERNELS && chosen(i); k++)
 			if (record_one(t_personas[i], t_diffrun_kernels[k],
 				       path))
 				return 1;
@@ -184,11 +260,32 @@ int main(void)
 		.group = "provider_drive",
 		.record = record,
 	};
-	const char *names[64];
+	const char *names[T_MAX_PERSONAS];
 	size_t n = 0;
 
-	for (unsigned int i = 0; i < t_npersonas; i++)
-		if (chosen(t_personas[i]))
+	if (!getenv("IBV_REFERENCE_PROVIDERS")) {
+		fprintf(stderr, "skip: IBV_REFERENCE_PROVIDERS is not set\n");
+		return T_SKIP;
+	}
+	if (!find_plugins())
+		return 1;
+	for (unsigned int i = 0; i < t_npersonas; i++) {
+		if (chosen(i))
 			names[n++] = t_personas[i]->name;
+		/*
+		 * Said once, by the parent of a whole run: no persona goes
+		 * missing unseen.
+		 */
+		else if (!shipped[i] && !getenv("T_UV_RECORD") &&
+			 !getenv("T_DRIVE_ONLY"))
+			printf("not driven: %s, whose plugin %s lacks\n",
+			       t_personas[i]->name,
+			       getenv("IBV_REFERENCE_PROVIDERS"));
+	}
+	if (!n) {
+		fprintf(stderr, "skip: no persona's plugin in %s\n",
+			getenv("IBV_REFERENCE_PROVIDERS"));
+		return T_SKIP;
+	}
 	return t_diffrun_main(&run, names, n);
 }

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * provider_drive_test: Debian's 17 provider plugins, the real clients of
+ * provider_drive_test: Debian's provider plugins, the real clients of
  * the private ABI, driven through the fake kernel (t_uverbs.h) and the
  * fake RDMA netlink (t_rdma_nl.h) as far as each can go without its
  * hardware, once on Debian's libibverbs and once on ours; the traffic
- * and what each provider reports must agree.
+ * and what each provider reports must agree. It runs per release of
+ * releases/table (provider_drive_test_<release>): that release's plugins
+ * (17 in 44.0 and 56.1, of provider ABI 34; 18 in 65.0, of ABI 65) under
+ * that release's core and under ours. The personas serve every release:
+ * where a later plugin sends more (a longer request, a new command), the
+ * persona answers as the kernel driver of that plugin's time would.
  *
  * A persona is what the fake answers in a driver's place: its device
  * (as netlink and sysfs show it), the driver part of each command's
@@ -115,6 +120,7 @@ struct t_persona {
 };
 
 /* Every persona, in the order the test runs them. */
+#define T_MAX_PERSONAS 32
 extern const struct t_persona *const t_personas[];
 extern const unsigned int t_npersonas;
 

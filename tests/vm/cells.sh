@@ -16,11 +16,26 @@
 # build's library directory) and CELL_SAVE (a scratch directory), and
 # call cell_save once before the first set_providers.
 
-# The plugins' file ending, from releases/table (every suite's providers
-# of one provider ABI share it).
+# The plugins' file endings, from releases/table: Debian's are those of
+# the release of the root the job runs in (Debian 12's -rdmav34.so on the
+# host, forky's -rdmav65.so in its root). Ours are built for every
+# provider ABI; a core takes the one it looks for: Debian's its release's
+# ending, ours the newest's first (our_sfx).
 # shellcheck source=releases/release.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../releases/release.sh"
-PLUGIN_SFX=$(release_plugin_suffix)
+OUR_SFX=$(release_plugin_suffix)
+DEB_RELEASE=$(release_of_system) || DEB_RELEASE=$(release_newest)
+DEB_SFX=$(release_plugin_suffix_of "$DEB_RELEASE")
+
+# our_sfx CELL: the ending of our plug-ins that CELL's core loads.
+our_sfx()
+{
+	if [[ ${1%/*} == ours ]]; then
+		echo "$OUR_SFX"
+	else
+		echo "$DEB_SFX"
+	fi
+}
 
 CELL_CONF=/etc/libibverbs.d
 DEB_LIBDIR=/usr/lib/x86_64-linux-gnu
@@ -83,11 +98,42 @@ cell_missing()
 	fi
 	if [[ ${1#*/} == ours ]]; then
 		for hw in rxe siw; do
-			[[ -e $OURS/lib$hw$PLUGIN_SFX ]] && continue
-			echo "our $hw provider is not built ($OURS/lib$hw$PLUGIN_SFX)"
+			[[ -e $OURS/lib$hw$(our_sfx "$1") ]] && continue
+			echo "our $hw provider is not built ($OURS/lib$hw$(our_sfx "$1"))"
 			return 0
 		done
 	fi
+	cell_unloadable "$1"
+}
+
+# cell_unloadable CELL: echo why the cell's providers cannot load under
+# its core, as the dynamic loader finds it: ldd -r binds every symbol,
+# with the cell's core preloaded as it is when the core opens a plug-in
+# (our plug-ins' RUNPATH would otherwise find our core). A core that
+# lacks the provider ABI the plug-ins import (Debian's lib*-rdmav65.so
+# under a core without IBVERBS_PRIVATE_65's commands) would otherwise
+# show as clients finding no device, case after case.
+cell_unloadable()
+{
+	local hw so core=$DEB_LIBDIR/libibverbs.so.1 out n
+	[[ ${1%/*} == ours ]] && core=$OURS/libibverbs.so.1
+	# A driver file names a plug-in without its ending: Debian's core
+	# adds its own release's, for which we build ours too.
+	for hw in rxe siw; do
+		so=$DEB_PROVIDERS/lib$hw$DEB_SFX
+		[[ ${1#*/} == ours ]] && so=$OURS/lib$hw$(our_sfx "$1")
+		if [[ ! -e $so ]]; then
+			echo "no $so"
+			return 0
+		fi
+		out=$(env -u LD_LIBRARY_PATH LD_PRELOAD="$core" ldd -r "$so" 2>&1 |
+			grep -E "undefined symbol|version .* not found")
+		[[ -n $out ]] || continue
+		n=$(grep -c . <<<"$out")
+		out=$(head -n 1 <<<"$out" | sed -E 's/[[:space:]]*\(.*$//; s/^.*: (version)/\1/')
+		echo "${so##*/} does not load under the ${1%/*} core ($n unresolved; $out)"
+		return 0
+	done
 	return 1
 }
 
@@ -115,10 +161,11 @@ wrong_maps()
 		{ echo "the core $core not mapped"; return 0; }
 	for dev; do
 		hw=${dev%%[0-9]*}
-		want=$prov/lib$hw$PLUGIN_SFX
+		want=$prov/lib$hw$DEB_SFX
+		[[ ${cell#*/} == ours ]] && want=$prov/lib$hw$(our_sfx "$cell")
 		while read -r _ _ path; do
-			[[ ${path##*/} == "lib$hw$PLUGIN_SFX" && $path != "$want" ]] &&
-				{ echo "lib$hw mapped from ${path%/*}"; return 0; }
+			[[ ${path##*/} == lib$hw-rdmav*.so && $path != "$want" ]] &&
+				{ echo "${path##*/} mapped from ${path%/*}"; return 0; }
 		done <"$f"
 		grep -q -F -x -- "$want" <(awk '{ print $3 }' "$f") ||
 			{ echo "$want not mapped"; return 0; }

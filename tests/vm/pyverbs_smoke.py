@@ -16,14 +16,36 @@ INIT and reads the state back, then closes everything.  Each step prints
 one line; the last line is "pyverbs: ok".  Any exception fails the case
 with its traceback.
 """
+import enum
 import sys
+import types
 
 import pyverbs.device as d
-import pyverbs.enums as e
 from pyverbs.cq import CQ, CompChannel
 from pyverbs.mr import MR
 from pyverbs.pd import PD
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
+
+
+def constants():
+    """The verbs constants by their C names (e.IBV_QPT_RC).  pyverbs up
+    to rdma-core 56 has them in pyverbs.enums; rdma-core 65's has one
+    Python enum per C enum in pyverbs.libibverbs_enums instead
+    (ibv_qp_type.IBV_QPT_RC), whose members are gathered here."""
+    try:
+        import pyverbs.enums as old
+        return old
+    except ImportError:
+        import pyverbs.libibverbs_enums as new
+    names = {}
+    for kind in vars(new).values():
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            for member in kind:
+                names[member.name] = int(member.value)
+    return types.SimpleNamespace(**names)
+
+
+e = constants()
 
 
 def check(cond, what):

@@ -8,11 +8,32 @@
  * the context opens, and the first PD's doorbell page at the offset the
  * PD's answer gives (dbr). The queues' ids follow from their handles.
  */
+#include <string.h>
+
 #include <rdma/bnxt_re-abi.h>
 
 #include "t_drive.h"
 
 #define PAGE 4096
+
+/*
+ * The first 24 bytes of the CREATE_QP request (struct bnxt_re_qp_req):
+ * the queues' addresses and the QP's handle, all that 44.0 sends.
+ */
+#define QP_REQ_V1 24
+
+/*
+ * bnxt_re 56.1 sends comp_mask and sq_slots after them, but sets
+ * sq_slots only in the variable WQE mode, and comp_mask never: in the
+ * static mode of this device both, and the padding, hold what its stack
+ * held (65.0 zeroes the request first).
+ */
+static void bnxt_re_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
+			    size_t len)
+{
+	if (t_verb_of(cmd) == T_V_CREATE_QP && len > QP_REQ_V1)
+		memset(drv_in + QP_REQ_V1, 0, len - QP_REQ_V1);
+}
 
 static int get_context(struct t_uv_cmd *cmd)
 {
@@ -81,8 +102,9 @@ const struct t_persona t_persona_bnxt_re = {
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	/*
-	 * bnxt_re 44 has neither create_cq_ex nor create_qp_ex: the dv
-	 * hook shows both refused.
+	 * bnxt_re has no create_cq_ex, and 44.0's no create_qp_ex either
+	 * (56.1's and 65.0's make one): the dv hook shows what each
+	 * release does with both.
 	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
 	.answers = {
@@ -92,5 +114,6 @@ const struct t_persona t_persona_bnxt_re = {
 		[T_V_CREATE_QP] = create_qp,
 		[T_V_CREATE_SRQ] = create_srq,
 	},
+	.driver.mask_in = bnxt_re_mask_in,
 	.dv = t_refuse_ex,
 };

@@ -11,8 +11,8 @@
  * (in the core answer) carry a memory id below the device's max_mr, which
  * indexes another of its tables.
  *
- * Of the steps an iWARP device takes, cxgb4 44 has no extended CQ or
- * QP: those are left out.
+ * Of the steps an iWARP device takes, cxgb4 (44.0 to 65.0) has no
+ * extended CQ or QP: those are left out.
  */
 #include <rdma/cxgb4-abi.h>
 

@@ -11,8 +11,8 @@
  * blocks, the receive queue on the next 4 KiB boundary after them.
  *
  * Not taken, of the steps an iWARP device takes: the extended CQ and QP
- * (liberdma 44 has neither op; both cores refuse them alike, the
- * persona's own verbs check) and the SRQ (it has none).
+ * (liberdma, 44.0 to 65.0, has neither op; both cores refuse them
+ * alike, the persona's own verbs check) and the SRQ (it has none).
  */
 #include <errno.h>
 

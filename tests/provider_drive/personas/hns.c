@@ -9,16 +9,28 @@
  * which the provider takes from ibv_query_device, is HIP09's (0x130):
  * hns 44 refuses address handles below HIP08.
  *
- * The AH step ends the drive: hns 44 creates the kernel's AH, then asks
- * ibv_resolve_eth_l2_from_gid() for the destination's MAC, which the
- * host's IP stack cannot give for a fake device's GID; both cores fail
- * it alike.
+ * The AH step ends the drive under 44.0: hns 44 creates the kernel's
+ * AH, then asks ibv_resolve_eth_l2_from_gid() for the destination's
+ * MAC, which the host's IP stack cannot give for a fake device's GID;
+ * both cores fail it alike. hns of 56.1 and 65.0 first takes the MAC
+ * the kernel resolved from CREATE_AH's answer (struct
+ * hns_roce_ib_create_ah_resp, which newer kernels than 6.1 give, and
+ * whose layout is declared here): the persona answers one, so those
+ * providers make their AH.
  */
 #include <rdma/hns-abi.h>
 
 #include "t_drive.h"
 
 #define HW_VER_HIP09 0x130
+
+/* CREATE_AH's answer, of the uapi of kernels newer than 6.1. */
+struct t_hns_create_ah_resp {
+	uint8_t dmac[6];
+	uint8_t priority;
+	uint8_t tc_mode; /* 0: the priority is the AH's service level */
+};
+_Static_assert(sizeof(struct t_hns_create_ah_resp) == 8, "create_ah_resp");
 
 static int get_context(struct t_uv_cmd *cmd)
 {
@@ -68,6 +80,19 @@ static int create_qp(struct t_uv_cmd *cmd)
 	return t_drv_answer(cmd, &r, sizeof(r));
 }
 
+/*
+ * The destination's MAC as the kernel resolved it (a neighbour's,
+ * locally administered), the AH's service level as its priority.
+ */
+static int create_ah(struct t_uv_cmd *cmd)
+{
+	struct t_hns_create_ah_resp r = {
+		.dmac = { 0x02, 0x00, 0x5e, 0x00, 0x02, 0x02 },
+	};
+
+	return t_drv_answer(cmd, &r, sizeof(r));
+}
+
 static int create_srq(struct t_uv_cmd *cmd)
 {
 	struct hns_roce_ib_create_srq_resp r = {
@@ -94,6 +119,7 @@ const struct t_persona t_persona_hns = {
 		[T_V_CREATE_CQ] = create_cq,
 		[T_V_CREATE_QP] = create_qp,
 		[T_V_CREATE_SRQ] = create_srq,
+		[T_V_CREATE_AH] = create_ah,
 	},
 	/*
 	 * hns 44 hands ibv_cmd_modify_qp() a struct ibv_modify_qp from its

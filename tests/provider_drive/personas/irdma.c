@@ -9,6 +9,9 @@
  * for, and no push pages. irdma registers each CQ's and QP's ring as a
  * memory region of its own (irdma_mem_reg_req) before creating it.
  */
+#include <stddef.h>
+#include <string.h>
+
 #include <rdma/irdma-abi.h>
 
 #include "t_drive.h"
@@ -19,11 +22,19 @@
 /*
  * irdma 44 leaves rsvd32 and rsvd8[] of its GET_CONTEXT request (struct
  * irdma_alloc_ucontext_req, 8 bytes there: no comp_mask yet) as its
- * stack held them: only userspace_ver, byte 4, is its.
+ * stack held them: only userspace_ver, byte 4, is its. And irdma (44.0
+ * to 65.0) sets only reg_type in the REG_MR request of an application's
+ * memory (struct irdma_mem_reg_req): the page counts, which the kernel
+ * reads only for a queue's ring, hold what the stack held.
  */
 static void irdma_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
 			  size_t len)
 {
+	size_t pages = offsetof(struct irdma_mem_reg_req, cq_pages);
+
+	if (t_verb_of(cmd) == T_V_REG_MR && len > pages &&
+	    drv_in[0] == IRDMA_MEMREG_TYPE_MEM && drv_in[1] == 0)
+		memset(drv_in + pages, 0, len - pages);
 	if (t_verb_of(cmd) != T_V_GET_CONTEXT)
 		return;
 	for (size_t i = 0; i < len && i < 8; i++)
@@ -97,7 +108,11 @@ const struct t_persona t_persona_irdma = {
 	.abi = 5,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	/* irdma 44 has neither create_qp_ex nor SRQs. */
+	/*
+	 * irdma has no create_qp_ex, and no SRQ on this device: 65.0's
+	 * makes SRQs where the kernel says IRDMA_FEATURE_SRQ in the
+	 * context, which irdma does for GEN_3 devices, not for an E810.
+	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_QP_EX | T_STEP_SRQ),
 	.answers = {
 		[T_V_GET_CONTEXT] = get_context,

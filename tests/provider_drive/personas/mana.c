@@ -11,9 +11,13 @@
  * its layouts (Linux 6.2's uapi) are declared here. mana is matched by
  * its driver id alone, which only netlink gives.
  *
- * The generic CQ, QP, modify, SRQ and AH steps are left out: the CQ
- * needs the allocators set first (the persona's own verbs do so), an
- * RC QP, SRQ and AH the device has not.
+ * libmana of 56.1 and 65.0 serves RDMA too: a CQ made without the
+ * allocators is the RNIC's, in the provider's own memory, whose id the
+ * kernel answers, and an RC QP has four queues (send and receive, as
+ * requester and as responder) that the kernel answers the ids of. So
+ * the generic CQ, RC QP and modify steps run: 44.0's provider refuses
+ * the CQ, which ends its steps there. The SRQ, UD and AH steps are left
+ * out: the device has none of them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +37,17 @@ struct mana_create_qp_rss {
 	uint32_t rx_hash_key_len;
 	uint8_t rx_hash_key[40];
 	uint32_t port;
+};
+
+/* An RC QP's request and answer (Linux 6.10's uapi). */
+#define MANA_RC_QUEUES 4
+struct mana_create_rc_qp {
+	uint64_t queue_buf[MANA_RC_QUEUES];
+	uint32_t queue_size[MANA_RC_QUEUES];
+};
+
+struct mana_create_rc_qp_resp {
+	uint32_t queue_id[MANA_RC_QUEUES];
 };
 
 struct mana_create_qp_rss_resp {
@@ -98,10 +113,19 @@ static int create_cq(struct t_uv_cmd *cmd)
 	return t_drv_answer(cmd, cqid, sizeof(cqid));
 }
 
-/* A receive QP is an RSS QP over WQs; a send QP has a queue of its own. */
+/*
+ * A receive QP is an RSS QP over WQs; a send QP has a queue of its own;
+ * an RC QP four, told apart by their requests' lengths.
+ */
 static int create_qp(struct t_uv_cmd *cmd)
 {
-	if (cmd->drv_in_len >= sizeof(struct mana_create_qp_rss)) {
+	if (cmd->drv_in_len == sizeof(struct mana_create_rc_qp)) {
+		struct mana_create_rc_qp_resp r;
+
+		for (unsigned int i = 0; i < MANA_RC_QUEUES; i++)
+			r.queue_id[i] = 0x70 + i;
+		t_drv_answer(cmd, &r, sizeof(r));
+	} else if (cmd->drv_in_len >= sizeof(struct mana_create_qp_rss)) {
 		struct mana_create_qp_rss_resp r = { .num_entries = 1 };
 
 		r.entries[0].cqid = 0x31;
@@ -255,6 +279,9 @@ static void mana_dv(const struct t_objs *o)
 	struct t_objs in_domain = *o;
 	struct ibv_cq *cq;
 
+	/* The RC QP of the steps, on the RNIC's CQ. */
+	if (o->qp && o->cq)
+		t_data_path(o);
 	if (!o->pd || !set_allocators(o->ctx, &nbufs))
 		return;
 	/* libmana takes a QP's port from its parent domain's context. */
@@ -279,7 +306,8 @@ const struct t_persona t_persona_mana = {
 	.abi = 1,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR,
+	.steps = T_STEP_QUERY | T_STEP_PD | T_STEP_MR | T_STEP_CQ | T_STEP_QP |
+		 T_STEP_MODIFY,
 	.answers = {
 		[T_V_CREATE_CQ] = create_cq,
 		[T_V_CREATE_QP] = create_qp,

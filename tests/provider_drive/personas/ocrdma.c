@@ -139,7 +139,7 @@ const struct t_persona t_persona_ocrdma = {
 	.abi = 2,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	/* ocrdma 44 has neither create_cq_ex nor create_qp_ex. */
+	/* ocrdma (44.0 to 65.0) has neither create_cq_ex nor create_qp_ex. */
 	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
 	.answers = {
 		[T_V_GET_CONTEXT] = get_context,

@@ -117,10 +117,10 @@ const struct t_persona t_persona_qedr = {
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
 	/*
-	 * qedr 44 has no create_cq_ex, and its create_qp_ex, the same
-	 * function as create_qp, refuses send_ops_flags (EOPNOTSUPP on both
-	 * cores); the QP step goes through ibv_cmd_create_qp_ex already. It
-	 * has no create_ah either.
+	 * qedr (44.0 to 65.0) has no create_cq_ex, and its create_qp_ex,
+	 * the same function as create_qp, refuses send_ops_flags
+	 * (EOPNOTSUPP on both cores); the QP step goes through
+	 * ibv_cmd_create_qp_ex already. It has no create_ah either.
 	 */
 	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX | T_STEP_AH),
 	.answers = {

@@ -15,11 +15,29 @@
  * host's IP stack cannot give for a fake device's GID; both cores fail
  * it alike.
  */
+#include <stddef.h>
+#include <string.h>
+
 #include <rdma/vmw_pvrdma-abi.h>
 
 #include "t_drive.h"
 
 #define QP_TAB_SIZE 1024
+
+/*
+ * vmw_pvrdma (44.0 to 65.0) leaves the reserved word of its CREATE_CQ
+ * request (struct pvrdma_create_cq) as its stack held it; the kernel
+ * reads only the ring's address and size.
+ */
+static void pvrdma_mask_in(const struct t_uv_cmd *cmd, uint8_t *drv_in,
+			   size_t len)
+{
+	size_t off = offsetof(struct pvrdma_create_cq, reserved);
+
+	if (t_verb_of(cmd) == T_V_CREATE_CQ &&
+	    len >= off + sizeof(((struct pvrdma_create_cq *)0)->reserved))
+		memset(drv_in + off, 0, len - off);
+}
 
 static int get_context(struct t_uv_cmd *cmd)
 {
@@ -72,7 +90,7 @@ const struct t_persona t_persona_vmw_pvrdma = {
 	.abi = 3,
 	.node_type = T_NODE_CA,
 	.link_layer = IBV_LINK_LAYER_ETHERNET,
-	/* vmw_pvrdma 44 has neither create_cq_ex nor create_qp_ex. */
+	/* vmw_pvrdma (44.0 to 65.0) has no create_cq_ex nor create_qp_ex. */
 	.steps = T_STEPS_ALL & ~(T_STEP_CQ_EX | T_STEP_QP_EX),
 	.answers = {
 		[T_V_GET_CONTEXT] = get_context,
@@ -87,4 +105,5 @@ const struct t_persona t_persona_vmw_pvrdma = {
 	 * mask hold what the stack held.
 	 */
 	.driver.mask_core_in = t_mask_modify_qp,
+	.driver.mask_in = pvrdma_mask_in,
 };
