@@ -25,6 +25,7 @@
 #include "cmd.h"
 #include "cmd_device.h"
 #include "driver.h"
+#include "explain.h"
 #include "export.h"
 #include "kcmd.h"
 #include "util.h"
@@ -123,19 +124,24 @@ VERBS_PRIVATE_EXPORT(ibv_cmd_query_port);
  *	kernel writes it (a u64)
  *
  * An ioctl method only, with no write() form to fall back on: a kernel
- * without it answers ENOTTY or EPROTONOSUPPORT. Returns 0 or a positive
- * errno value.
+ * without it answers ENOTTY or EPROTONOSUPPORT, and one whose driver
+ * keeps no speed EOPNOTSUPP (rdma_rxe and siw on 7.2), which the log
+ * words. Returns 0 or a positive errno value.
  */
 IBV_EXPORT int ibv_cmd_query_port_speed(struct ibv_context *context,
 					uint32_t port_num, uint64_t *speed)
 {
 	DECLARE_COMMAND_BUFFER(cmdb, UVERBS_OBJECT_DEVICE,
 			       KABI_UVERBS_METHOD_QUERY_PORT_SPEED, 2);
+	int ret;
 
 	fill_attr_const_in(cmdb, KABI_UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM,
 			   port_num);
 	fill_attr_out_ptr(cmdb, KABI_UVERBS_ATTR_QUERY_PORT_SPEED_RESP, speed);
-	return execute_ioctl(context, cmdb);
+	ret = execute_ioctl(context, cmdb);
+	if (ret == EOPNOTSUPP)
+		explain_port_speed_refused(context, port_num);
+	return ret;
 }
 
 int cmd_alloc_async_fd(struct ibv_context *ctx)

@@ -150,8 +150,10 @@ static int fill_type(struct srq_create *c, struct ibv_command_buffer *cmdb,
 /*
  * SRQ/CREATE, in rdma-core 44's attribute order. The core's fields of
  * the SRQ are set first: events may name it as soon as it exists. The
- * PD is not among them: rdma-core 44 leaves it to the public verb (or
- * to the provider, for an SRQ made by create_srq_ex).
+ * PD is among them for a provider of ABI 65, as rdma-core 65 sets it
+ * here; rdma-core 44 and 56.1 leave it to the public verb (or to the
+ * provider, for an SRQ made by create_srq_ex), so the older ABI's
+ * providers see it unset, as there.
  */
 static int create_srq(struct srq_create *c)
 {
@@ -164,6 +166,8 @@ static int create_srq(struct srq_create *c)
 			       UVERBS_METHOD_SRQ_CREATE, 15);
 
 	c->srq->context = ctx;
+	if (get_priv(ctx)->abi.pabi >= 65)
+		c->srq->pd = c->pd;
 	pthread_mutex_init(&c->srq->mutex, NULL);
 	pthread_cond_init(&c->srq->cond, NULL);
 	c->type = a->comp_mask & IBV_SRQ_INIT_ATTR_TYPE ? a->srq_type :

@@ -3,7 +3,7 @@
  * Why a verb failed, in one line: the entry points of the explanation
  * layer, whose files are cut by object like the verbs (explain_qp.c,
  * explain_cq.c, explain_srq.c, explain_ah.c, explain_mr.c,
- * explain_comp_cntr.c), beside
+ * explain_comp_cntr.c, explain_port.c), beside
  * explain_open.c (a device that cannot be opened), explain_ioctl.c (a
  * method the kernel lacks) and explain_busy.c (an object still in use).
  * A leaf header (libibverbs/README.md): one header for the whole
@@ -93,6 +93,15 @@ void explain_reg_buf_mr(struct ibv_context *ctx, const char *why);
 /* ibv_alloc_dmah(): comp_mask bits outside @known. */
 void explain_alloc_dmah(struct ibv_context *ctx, uint32_t comp_mask,
 			uint32_t known);
+/*
+ * ibv_query_port_speed() (explain_port.c): after @err, a provider
+ * without the operation (@provider_op false), a port the device lacks;
+ * and, from the command, a kernel whose driver refused the method with
+ * EOPNOTSUPP.
+ */
+void explain_query_port_speed(struct ibv_context *ctx, uint32_t port_num,
+			      int err, bool provider_op);
+void explain_port_speed_refused(struct ibv_context *ctx, uint32_t port_num);
 /*
  * open_device: opening @what (the uverbs node, the async event file)
  * failed with @err: descriptors against RLIMIT_NOFILE or the system's

@@ -13,16 +13,7 @@
 
 void explain_buf(struct ibv_context *ctx, const char *verb, const char *why)
 {
-	int saved = errno;
-	struct line l;
-
-	if (!explain_enabled())
-		return;
-	line_start(&l);
-	line_clause(&l);
-	line_add(&l, "%s", why);
-	line_emit(ctx, verb, &l);
-	errno = saved;
+	explain_one(ctx, verb, "%s", why);
 }
 
 void explain_export_buf(struct ibv_context *ctx, int fd)

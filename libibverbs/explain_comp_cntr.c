@@ -20,36 +20,16 @@
 void explain_comp_cntr_null(struct ibv_context *ctx, const char *verb,
 			    const char *what)
 {
-	int saved;
-	struct line l;
-
-	if (!explain_enabled())
-		return;
-	saved = errno;
-	line_start(&l);
-	line_clause(&l);
-	line_add(&l, "%s is NULL", what);
-	line_emit(ctx, verb, &l);
-	errno = saved;
+	explain_one(ctx, verb, "%s is NULL", what);
 }
 
 void explain_query_comp_cntr_caps(struct ibv_context *ctx, size_t caps_size,
 				  int err)
 {
-	int saved;
-	struct line l;
-
-	if (!explain_enabled())
-		return;
-	saved = errno;
-	line_start(&l);
-	if (err == EINVAL && caps_size < sizeof(struct ibv_comp_cntr_caps)) {
-		line_clause(&l);
-		line_add(&l, "caps_size %zu < %zu, this library's struct",
-			 caps_size, sizeof(struct ibv_comp_cntr_caps));
-	}
-	line_emit(ctx, "query_comp_cntr_caps", &l);
-	errno = saved;
+	if (err == EINVAL && caps_size < sizeof(struct ibv_comp_cntr_caps))
+		explain_one(ctx, "query_comp_cntr_caps",
+			    "caps_size %zu < %zu, this library's struct",
+			    caps_size, sizeof(struct ibv_comp_cntr_caps));
 }
 
 /* A clause for @mask's bits outside @known, named @what. */

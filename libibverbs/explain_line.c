@@ -3,6 +3,7 @@
  * Building an explanation's line (explain_line.h): bounded appends,
  * causes joined by "; ", and the one ibv_log() call that writes it.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,20 +14,46 @@
 #include "explain_line.h"
 #include "log.h"
 
-void line_add(struct line *l, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 0)))
+line_vadd(struct line *l, const char *fmt, va_list ap)
 {
-	va_list ap;
 	int n;
 
 	if (l->n >= sizeof(l->s) - 1)
 		return;
-	va_start(ap, fmt);
 	n = vsnprintf(l->s + l->n, sizeof(l->s) - l->n, fmt, ap);
-	va_end(ap);
 	if (n > 0)
 		l->n += (size_t)n;
 	if (l->n >= sizeof(l->s))
 		l->n = sizeof(l->s) - 1;
+}
+
+void line_add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	line_vadd(l, fmt, ap);
+	va_end(ap);
+}
+
+void explain_one(struct ibv_context *ctx, const char *verb, const char *fmt,
+		 ...)
+{
+	int saved;
+	struct line l;
+	va_list ap;
+
+	if (!explain_enabled())
+		return;
+	saved = errno;
+	line_start(&l);
+	line_clause(&l);
+	va_start(ap, fmt);
+	line_vadd(&l, fmt, ap);
+	va_end(ap);
+	line_emit(ctx, verb, &l);
+	errno = saved;
 }
 
 void line_clause(struct line *l)

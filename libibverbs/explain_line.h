@@ -42,6 +42,12 @@ static inline void line_start(struct line *l)
 /* Appends to the current cause; text past the buffer is dropped. */
 void line_add(struct line *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * A whole explanation of one cause for @verb on @ctx's device, errno
+ * kept; nothing when failures are not explained.
+ */
+void explain_one(struct ibv_context *ctx, const char *verb, const char *fmt,
+		 ...) __attribute__((format(printf, 3, 4)));
 /* Starts a new cause, which the caller words with line_add(). */
 void line_clause(struct line *l);
 /* One cause: "@what @req > @limit_name @limit", if @req is over. */

@@ -234,15 +234,6 @@ void explain_reg_mr_ex(struct ibv_context *ctx,
 
 void explain_reg_buf_mr(struct ibv_context *ctx, const char *why)
 {
-	int saved;
-	struct line l;
-
-	if (!explain_enabled())
-		return;
-	saved = errno;
-	line_start(&l);
-	line_clause(&l);
-	line_add(&l, "the buffer (IBV_REG_MR_MASK_BUF): %s", why);
-	line_emit(ctx, "reg_mr_ex", &l);
-	errno = saved;
+	explain_one(ctx, "reg_mr_ex", "the buffer (IBV_REG_MR_MASK_BUF): %s",
+		    why);
 }

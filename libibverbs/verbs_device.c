@@ -21,7 +21,9 @@
 #include "cmd_device.h"
 #include "context_priv.h"
 #include "driver.h"
+#include "explain.h"
 #include "export.h"
+#include "ops.h"
 #include "verbs_device.h"
 
 /* verbs.h turns calls into the inline ___ibv_query_port(); define the real one. */
@@ -89,15 +91,28 @@ int ibv_query_port(struct ibv_context *context, uint8_t port_num,
  * value: EINVAL for a NULL argument (as ibv_query_port() here; rdma-core
  * 65 would crash on a NULL context and let the kernel answer EFAULT for
  * a NULL result), EOPNOTSUPP where the provider or the kernel cannot
- * tell.
+ * tell, a kernel without the method included (rdma-core 65 passes on
+ * its ENOTTY or EPROTONOSUPPORT from the providers that ask it).
  */
 IBV_EXPORT int ibv_query_port_speed(struct ibv_context *context,
 				    uint32_t port_num, uint64_t *port_speed)
 {
+	const struct verbs_context_ops *ops;
+	int ret;
+
 	if (!context || !port_speed)
 		return EINVAL;
-	return get_ops(context)->query_port_speed(context, port_num,
-						  port_speed);
+	ops = get_ops(context);
+	ret = ops->query_port_speed(context, port_num, port_speed);
+	if (!ret)
+		return 0;
+	/* A kernel without the method has no speed to give either. */
+	if (ret == ENOTTY || ret == EPROTONOSUPPORT)
+		ret = EOPNOTSUPP;
+	explain_query_port_speed(context, port_num, ret,
+				 ops->query_port_speed !=
+					 verbs_dummy_ops.query_port_speed);
+	return ret;
 }
 
 /**

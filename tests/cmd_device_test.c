@@ -188,8 +188,38 @@ static void test_query_port_speed_verb(void **state)
 
 	assert_int_equal(ibv_query_port_speed(NULL, 1, &speed), EINVAL);
 	assert_int_equal(ibv_query_port_speed(ctx, 1, NULL), EINVAL);
+	assert_int_equal(ibv_query_port_speed(ctx, 1, &speed), EOPNOTSUPP);
 	assert_int_equal(tk.ncalls, 0);
 	assert_int_equal(speed, 0x5a);
+}
+
+/*
+ * A provider whose op is the command (ours): the kernel's speed, its
+ * EINVAL as it came, and a kernel without the method (EPROTONOSUPPORT,
+ * ENOTTY) reported as EOPNOTSUPP, the errno of "no speed here".
+ */
+static void test_query_port_speed_verb_kernel(void **state)
+{
+	static const struct verbs_context_ops asks_kernel = {
+		.query_port_speed = ibv_cmd_query_port_speed,
+	};
+	struct ibv_context *ctx = *state;
+	t_ioctl_handler saved = tk.on_ioctl;
+	uint64_t speed = 0;
+
+	verbs_set_ops(verbs_get_ctx(ctx), &asks_kernel);
+	tk.on_ioctl = t_port_speed_handler;
+	assert_int_equal(ibv_query_port_speed(ctx, 2, &speed), 0);
+	tk.on_ioctl = saved;
+	assert_int_equal(speed, 4000);
+	t_fail_next(EINVAL);
+	assert_int_equal(ibv_query_port_speed(ctx, 9, &speed), EINVAL);
+	tk.refuse_obj = UVERBS_OBJECT_DEVICE;
+	tk.refuse_method = METHOD_QUERY_PORT_SPEED;
+	assert_int_equal(ibv_query_port_speed(ctx, 1, &speed), EOPNOTSUPP);
+	tk.no_ioctl = true;
+	assert_int_equal(ibv_query_port_speed(ctx, 1, &speed), EOPNOTSUPP);
+	assert_int_equal(speed, 4000);
 }
 
 /* A kernel without the method: write(), and the refusal is remembered. */
@@ -496,6 +526,7 @@ int main(void)
 		T_CASE(test_query_port_speed),
 		T_CASE(test_query_port_speed_no_method),
 		T_CASE(test_query_port_speed_verb),
+		T_CASE(test_query_port_speed_verb_kernel),
 		T_CASE(test_get_context_ioctl),
 		T_CASE(test_get_context_write),
 		T_CASE(test_query_context),

@@ -394,6 +394,19 @@ static int scenario_comp_cntr(void *unused)
 	return 0;
 }
 
+/* A provider that refuses every port's speed as a bad argument. */
+static int refuse_speed(struct ibv_context *ctx, uint32_t port, uint64_t *speed)
+{
+	(void)ctx;
+	(void)port;
+	(void)speed;
+	return EINVAL;
+}
+
+static const struct verbs_context_ops speed_einval = {
+	.query_port_speed = refuse_speed,
+};
+
 /*
  * rdma-core 65's verbs: each ioctl method a kernel before them lacks is
  * named after its verb, and what the library refuses itself is worded.
@@ -427,6 +440,23 @@ static int scenario_v65(void *unused)
 	T_CHECK(ibv_cmd_query_port_speed(ctx, 1, &speed) == EPROTONOSUPPORT);
 	T_CHECK(!t_expect_log(
 		"query_port_speed on rxe0: the kernel has no ioctl method DEVICE/QUERY_PORT_SPEED"));
+	/* The method there, but the driver keeps no speed (rxe on 7.2). */
+	tk.ioctl_err = EOPNOTSUPP;
+	T_CHECK(ibv_cmd_query_port_speed(ctx, 1, &speed) == EOPNOTSUPP);
+	T_CHECK(!t_expect_log(
+		"query_port_speed on rxe0: the kernel has the method DEVICE/QUERY_PORT_SPEED, but its driver gives no speed for port 1 (EOPNOTSUPP)"));
+	tk.ioctl_err = EPROTONOSUPPORT;
+	/* The verb: the test provider has no such op (as rdma-core 65's rxe). */
+	T_CHECK(ibv_query_port_speed(ctx, 1, &speed) == EOPNOTSUPP);
+	T_CHECK(!t_expect_log(
+		"query_port_speed on rxe0: the provider has no port-speed query; ibv_query_port() reports the port's width and speed"));
+	verbs_set_ops(verbs_get_ctx(ctx), &speed_einval);
+	T_CHECK(ibv_query_port_speed(ctx, 3, &speed) == EINVAL);
+	T_CHECK(!t_expect_log(
+		"query_port_speed on rxe0: port_num 3 is not a port of the device"));
+	/* Port 1 exists: an EINVAL the library cannot word, no line. */
+	T_CHECK(ibv_query_port_speed(ctx, 1, &speed) == EINVAL);
+	T_CHECK(!t_expect_log(NULL));
 	/* A dma-buf has no write() form to fall back on. */
 	T_CHECK(ibv_cmd_reg_mr_ex(&pd, &vmr, &ma) == EOPNOTSUPP);
 	T_CHECK(!t_expect_log(

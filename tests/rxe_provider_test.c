@@ -3,8 +3,8 @@
  * Our rxe plugin against the fake rdma_rxe of t_rxe_kernel.h where the
  * kernel's answer decides what the provider must do next: a send
  * doorbell refused below RTS, a queue that moved on resize but could
- * not be mapped, the extended QP's creation flags. Each case states the
- * kernel behaviour it rests on.
+ * not be mapped, the extended QP's creation flags, the port's speed.
+ * Each case states the kernel behaviour it rests on.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,6 +19,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "t_port_speed.h"
 #include "t_rxe_kernel.h"
 #include "t_uverbs.h"
 #include "t_util.h"
@@ -610,6 +611,14 @@ static void flush_atomic_write_not_granted(void **state)
 	qp_done(qp);
 }
 
+/* The port's speed: ours asks the kernel, which rdma_rxe 7.2 refuses. */
+static void port_speed(void **state)
+{
+	struct base *b = *state;
+
+	t_port_speed_cases(b->ctx, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -637,6 +646,7 @@ int main(void)
 						base_up, base_down),
 		cmocka_unit_test_setup_teardown(flush_atomic_write_not_granted,
 						base_up, base_down),
+		cmocka_unit_test_setup_teardown(port_speed, base_up, base_down),
 	};
 
 	if (t_hide_rdma_netlink() && t_rdma_netlink())

@@ -6,7 +6,8 @@
  * completions into the ring as the kernel does (the fields, then
  * SIW_WQE_VALID) and checks what ibv_poll_cq() makes of them, that
  * polled entries are handed back (flags zero), that the ring wraps, and
- * that arming writes the control word after the ring without a command.
+ * that arming writes the control word after the ring without a command,
+ * and the port's speed as each fake kernel answers it.
  * The send and receive queues are siw_sq_test's. Run on our core and, as
  * siw_provider_test_reference, on Debian's.
  */
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "t_port_speed.h"
 #include "t_siw_kernel.h"
 #include "t_uverbs.h"
 
@@ -146,6 +148,14 @@ static void srq_ring(void **state)
 	assert_int_equal(ibv_destroy_srq(srq), 0);
 }
 
+/* The port's speed: ours asks the kernel, which siw on 7.2 refuses. */
+static void port_speed(void **state)
+{
+	struct t_siw_base *b = *state;
+
+	t_port_speed_cases(b->ctx, t_siw_log_has);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +164,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(cq_ring, t_siw_base_up,
 						t_siw_base_down),
 		cmocka_unit_test_setup_teardown(srq_ring, t_siw_base_up,
+						t_siw_base_down),
+		cmocka_unit_test_setup_teardown(port_speed, t_siw_base_up,
 						t_siw_base_down),
 	};
 

@@ -91,6 +91,10 @@ static const struct verbs_context_ops rxe_ctx_ops = {
 	.post_srq_recv = rxe_post_srq_recv,
 	.query_device_ex = rxe_query_device_ex,
 	.query_port = rxe_query_port,
+#if VERBS_PROVIDER_ABI >= 65
+	/* The kernel's answer; rdma_rxe up to 7.2 has none (EOPNOTSUPP). */
+	.query_port_speed = ibv_cmd_query_port_speed,
+#endif
 	.query_qp = rxe_query_qp,
 	.query_srq = rxe_query_srq,
 	.reg_mr = rxe_reg_mr,

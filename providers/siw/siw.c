@@ -77,6 +77,10 @@ static const struct verbs_context_ops siw_ctx_ops = {
 	.post_srq_recv = siw_post_srq_recv,
 	.query_device_ex = siw_query_device_ex,
 	.query_port = siw_query_port,
+#if VERBS_PROVIDER_ABI >= 65
+	/* The kernel's answer; siw up to 7.2 has none (EOPNOTSUPP). */
+	.query_port_speed = ibv_cmd_query_port_speed,
+#endif
 	.query_qp = siw_query_qp,
 	.query_srq = siw_query_srq,
 	.reg_mr = siw_reg_mr,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "rxe_conf.h"
 
@@ -163,6 +164,32 @@ static void log_opcode(void)
 	side_free(&u);
 }
 
+/*
+ * The port's speed, which neither librxe gets from rdma_rxe: Debian's
+ * has no such op, ours asks a kernel that lacks the method (6.1, 6.12)
+ * or has it with nothing to answer (7.2: EOPNOTSUPP). The log says
+ * which, and that is what the kernel series decides.
+ */
+static void log_port_speed(void)
+{
+	struct utsname u;
+	const char *want;
+	uint64_t speed = 0;
+	long mark = log_mark();
+	int ret = ibv_query_port_speed(C.ctx, 1, &speed);
+
+	uname(&u);
+	if (!C.ours)
+		want = "the provider has no port-speed query";
+	else if (atoi(u.release) >= 7)
+		want = "the kernel has the method DEVICE/QUERY_PORT_SPEED, but its driver gives no speed for port 1";
+	else
+		want = "the kernel has no ioctl method DEVICE/QUERY_PORT_SPEED";
+	check("log.port_speed",
+	      ret == EOPNOTSUPP && logged("log.port_speed", mark, want),
+	      "refused with %s", strerror(ret));
+}
+
 void conf_log(void)
 {
 	struct qp_opts o = {
@@ -186,6 +213,7 @@ void conf_log(void)
 		pair_free(&a, &b);
 	}
 	log_opcode();
+	log_port_speed();
 	buf_free(&ba);
 	buf_free(&bb);
 }

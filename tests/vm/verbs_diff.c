@@ -14,7 +14,8 @@
  * Each step runs in its own child, which opens the device and builds what
  * the step needs, so a crash shows as "crash=SEGV" after what the step
  * printed so far, and the next step still runs. A verb the library does
- * not export shows as "missing-symbol=<name>".
+ * not export shows as "missing-symbol=<name>", or, for one that rdma-core
+ * 65 added and a library of an older release lacks, "not-in-release=<name>".
  *
  * Environment (set by the VM): IBV_VM_RXE, IBV_VM_RXE_GID_INDEX,
  * IBV_VM_SIW, IBV_VM_SIW_GID_INDEX. Arguments: step ids (prefixes) to run;
@@ -38,6 +39,7 @@
 #define T_BUF 4096
 
 struct verbs_v44 lib;
+struct verbs_v65 lib65;
 
 /* The fallback of the inline ibv_query_device_ex() calls this one. */
 int ibv_query_device(struct ibv_context *context,
@@ -48,11 +50,20 @@ int ibv_query_device(struct ibv_context *context,
 	return lib.ibv_query_device(context, device_attr);
 }
 
+/* The inline ibv_query_comp_cntr_caps() calls this one. */
+int _ibv_query_comp_cntr_caps(struct ibv_context *context,
+			      struct ibv_comp_cntr_caps *caps, size_t caps_size)
+{
+	if (!lib65._ibv_query_comp_cntr_caps)
+		return ENOSYS;
+	return lib65._ibv_query_comp_cntr_caps(context, caps, caps_size);
+}
+
 /* Every step table, in the order the steps run and are listed. */
 static const struct t_steps *const families[] = {
-	&t_dev_steps,	&t_mr_steps,	  &t_cq_steps,
-	&t_qp_steps,	&t_srq_steps,	  &t_ah_steps,
-	&t_async_steps, &t_traffic_steps, &t_str_steps,
+	&t_dev_steps,  &t_mr_steps,  &t_cq_steps,    &t_qp_steps,
+	&t_srq_steps,  &t_ah_steps,  &t_async_steps, &t_traffic_steps,
+	&t_cntr_steps, &t_str_steps,
 };
 
 #define T_NFAMILIES (sizeof(families) / sizeof(families[0]))
@@ -169,8 +180,12 @@ int main(int argc, char **argv)
 				printf("%s\n", families[f]->step[i].id);
 		return 0;
 	}
-	/* A verb not found stays NULL: its steps say missing-symbol. */
+	/*
+	 * A verb not found stays NULL: its steps say missing-symbol, or for
+	 * one of rdma-core 65's, not-in-release.
+	 */
 	verbs_lookup(RTLD_DEFAULT, &lib);
+	verbs_lookup_v65(RTLD_DEFAULT, &lib65);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (d = 0; d < 2; d++)
 		t_run_all(&devs[d], false, argc, argv);

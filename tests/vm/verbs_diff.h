@@ -28,6 +28,15 @@
 extern struct verbs_v44 lib;
 #pragma weak ibv_query_port
 
+/*
+ * rdma-core 65's verbs (IBVERBS_1.15 to 1.18), looked up apart: a library
+ * of an older release has none of them, and their steps say so with
+ * not-in-release=<name>, which tests/vm/verbs_diff does not count as a
+ * difference or a failure. The inline ibv_query_comp_cntr_caps() reaches
+ * its verb through a forwarder of verbs_diff.c, as ibv_query_device().
+ */
+extern struct verbs_v65 lib65;
+
 /* Step flags: what the child builds before the step, where it runs. */
 enum {
 	T_NODEV = 1 << 0, /* needs no device: runs once, device "any" */
@@ -71,13 +80,15 @@ struct t_steps {
 	}
 
 extern const struct t_steps t_dev_steps, t_mr_steps, t_cq_steps, t_qp_steps,
-	t_srq_steps, t_ah_steps, t_async_steps, t_traffic_steps, t_str_steps;
+	t_srq_steps, t_ah_steps, t_async_steps, t_traffic_steps, t_cntr_steps,
+	t_str_steps;
 
 /* verbs_diff_out.c: a step's fields, written to the parent as they come. */
 extern int t_fd;
 void t_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void t_done(void) __attribute__((noreturn));
 void t_need_fn(const void *fn, const char *name);
+void t_need_v65_fn(const void *fn, const char *name);
 void t_rc(const char *key, int rc);
 void t_num(const char *key, long n);
 bool t_ptr(const char *key, const void *p);
@@ -85,6 +96,9 @@ void t_setup_failed(const char *what) __attribute__((noreturn));
 
 /* A step needs the verb @fn of the table; see t_need_fn(). */
 #define t_need(fn) t_need_fn((const void *)lib.fn, #fn)
+
+/* A step needs rdma-core 65's verb @fn; see t_need_v65_fn(). */
+#define t_need65(fn) t_need_v65_fn((const void *)lib65.fn, #fn)
 
 /* verbs_diff_setup.c: each ends the step with setup-failed=... on failure. */
 void t_build(struct t_st *st, unsigned int flags);

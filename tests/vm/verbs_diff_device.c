@@ -113,6 +113,34 @@ static void s_dev_query_port_bad(struct t_st *st)
 	t_rc("ret", ibv_query_port(st->ctx, 7, &p));
 }
 
+/*
+ * rdma-core 65's effective port speed, which a provider may ask the
+ * kernel for (DEVICE/QUERY_PORT_SPEED, a method 6.1 lacks); without the
+ * op the core answers for it.
+ */
+static void t_port_speed(struct t_st *st, uint32_t port)
+{
+	uint64_t speed = 0;
+	int rc;
+
+	t_need65(ibv_query_port_speed);
+	errno = 0;
+	rc = lib65.ibv_query_port_speed(st->ctx, port, &speed);
+	t_rc("ret", rc);
+	if (!rc)
+		t_out("speed=%" PRIu64, speed);
+}
+
+static void s_dev_query_port_speed(struct t_st *st)
+{
+	t_port_speed(st, 1);
+}
+
+static void s_dev_query_port_speed_bad(struct t_st *st)
+{
+	t_port_speed(st, 7);
+}
+
 static void t_gid_str(const union ibv_gid *gid, char *buf, size_t len)
 {
 	if (!inet_ntop(AF_INET6, gid->raw, buf, len))
@@ -161,6 +189,8 @@ static const struct t_step dev_steps[] = {
 	{ "dev.query_device_ex.bad_mask", T_CTX, s_dev_query_device_ex_mask },
 	{ "dev.query_port", T_CTX, s_dev_query_port },
 	{ "dev.query_port.bad_port", T_CTX, s_dev_query_port_bad },
+	{ "dev.query_port_speed", T_CTX, s_dev_query_port_speed },
+	{ "dev.query_port_speed.bad_port", T_CTX, s_dev_query_port_speed_bad },
 	{ "dev.query_gid", T_CTX, s_dev_query_gid },
 	{ "dev.query_gid.bad_index", T_CTX, s_dev_query_gid_bad },
 	{ "dev.query_pkey", T_CTX, s_dev_query_pkey },

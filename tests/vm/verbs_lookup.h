@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The verbs that the programs comparing our library with rdma-core 44
- * call through a pointer, each at its default version in rdma-core 44:
+ * call through a pointer, each at its default version in rdma-core 44
+ * (and, in a table of their own, those rdma-core 65 added):
  * tests/vm/verbs_diff (every verb, ours against Debian's) and
  * bench/verbs_bench (the same verbs, timed). One table, so that both
  * programs bind every verb at the same version.
@@ -66,11 +67,41 @@
 	X(ibv_rate_to_mult, "IBVERBS_1.0")            \
 	X(mult_to_ibv_rate, "IBVERBS_1.0")
 
-#define VERBS_V44_FIELD(name, ver) __typeof__(name) *name;
+/*
+ * The verbs that rdma-core 65 added (IBVERBS_1.15 to 1.18), apart: a
+ * library of an older release lacks them all, and verbs_diff reports
+ * their steps as not in that release rather than as a failure.
+ */
+#define VERBS_V65(X)                                 \
+	X(ibv_alloc_dmah, "IBVERBS_1.15")            \
+	X(ibv_dealloc_dmah, "IBVERBS_1.15")          \
+	X(ibv_reg_mr_ex, "IBVERBS_1.15")             \
+	X(ibv_query_port_speed, "IBVERBS_1.16")      \
+	X(ibv_dm_export_dmabuf_fd, "IBVERBS_1.16")   \
+	X(ibv_alloc_buf, "IBVERBS_1.17")             \
+	X(ibv_free_buf, "IBVERBS_1.17")              \
+	X(ibv_reg_buf_mr, "IBVERBS_1.17")            \
+	X(ibv_export_buf_dmabuf_fd, "IBVERBS_1.18")  \
+	X(_ibv_query_comp_cntr_caps, "IBVERBS_1.18") \
+	X(ibv_create_comp_cntr, "IBVERBS_1.18")      \
+	X(ibv_destroy_comp_cntr, "IBVERBS_1.18")     \
+	X(ibv_set_comp_cntr, "IBVERBS_1.18")         \
+	X(ibv_set_err_comp_cntr, "IBVERBS_1.18")     \
+	X(ibv_inc_comp_cntr, "IBVERBS_1.18")         \
+	X(ibv_inc_err_comp_cntr, "IBVERBS_1.18")     \
+	X(ibv_read_comp_cntr, "IBVERBS_1.18")        \
+	X(ibv_read_err_comp_cntr, "IBVERBS_1.18")    \
+	X(ibv_qp_attach_comp_cntr, "IBVERBS_1.18")
 
-/* One pointer per verb of the table, named as the verb. */
+#define VERBS_FIELD(name, ver) __typeof__(name) *name;
+
+/* One pointer per verb of each table, named as the verb. */
 struct verbs_v44 {
-	VERBS_V44(VERBS_V44_FIELD)
+	VERBS_V44(VERBS_FIELD)
+};
+
+struct verbs_v65 {
+	VERBS_V65(VERBS_FIELD)
 };
 
 /*
@@ -86,5 +117,8 @@ struct verbs_v44 {
  * returns the first of them as "name@version", or NULL when all were.
  */
 const char *verbs_lookup(void *handle, struct verbs_v44 *fns);
+
+/* The same for rdma-core 65's verbs, at their versions there. */
+const char *verbs_lookup_v65(void *handle, struct verbs_v65 *fns);
 
 #endif
