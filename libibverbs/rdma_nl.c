@@ -233,6 +233,13 @@ static bool take_reply(struct rdma_nl_batch *b, unsigned int i,
 	return true;
 }
 
+/* Whether a whole message @h starts the @len bytes left of a datagram. */
+static bool whole_message(const struct nlmsghdr *h, size_t len)
+{
+	return len >= sizeof(*h) && h->nlmsg_len >= sizeof(*h) &&
+	       h->nlmsg_len <= len;
+}
+
 /*
  * The messages of one datagram from the kernel, matched to requests by
  * sequence number; returns how many requests they answered. Anything
@@ -244,13 +251,18 @@ static unsigned int take_datagram(struct rdma_nl_batch *b,
 {
 	const struct sockaddr_nl *from = mm->msg_hdr.msg_name;
 	struct nlmsghdr *h = mm->msg_hdr.msg_iov->iov_base;
-	int len = (int)mm->msg_len;
+	size_t len = mm->msg_len, step;
 	unsigned int n = 0, i;
 
 	if ((mm->msg_hdr.msg_flags & MSG_TRUNC) ||
 	    mm->msg_hdr.msg_namelen < sizeof(*from) || from->nl_pid)
 		return 0;
-	for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+	/* NLMSG_OK() compares a __u32 with an int: clang's -Wsign-compare. */
+	for (; whole_message(h, len);
+	     len -= step, h = (struct nlmsghdr *)((char *)h + step)) {
+		step = NLMSG_ALIGN(h->nlmsg_len);
+		if (step > len)
+			step = len;
 		i = h->nlmsg_seq - b->first_seq;
 		if (i >= b->n || b->answered[i] ||
 		    h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_NOOP)

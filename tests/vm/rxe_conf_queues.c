@@ -128,7 +128,11 @@ static void q_wrap(void)
 /*
  * More completions than the CQ holds. rdma_rxe raises IBV_EVENT_CQ_ERR
  * on the CQ when it finds the queue full; the completions it did write
- * stay readable.
+ * stay readable. From 6.12 its completer may write more as the poll
+ * frees entries, a race whose count varies from run to run (6.12: 4,
+ * 7.2: 5 of 7 posted, on one provider or the other): the check asks for
+ * a full CQ's worth and no more than was posted, and the count goes to
+ * a note.
  */
 static void q_cq_overflow(void)
 {
@@ -136,13 +140,14 @@ static void q_cq_overflow(void)
 	struct ibv_async_event ev;
 	struct ibv_wc wc[32];
 	struct side a, b;
-	int ret, n, cqe;
+	int ret, n, cqe, posted;
 
 	ret = pair_new(&a, &b, &o, NULL);
 	if (!check("cq_overflow.setup", !ret, "RC pair, CQ of 2, ret=%d", ret))
 		return;
 	cqe = a.cq->cqe;
-	for (int i = 0; i < cqe + 4; i++) {
+	posted = cqe + 4;
+	for (int i = 0; i < posted; i++) {
 		struct ibv_send_wr wr = {
 			.wr_id = (uint64_t)i,
 			.opcode = IBV_WR_RDMA_WRITE,
@@ -156,8 +161,10 @@ static void q_cq_overflow(void)
 	check("cq_overflow.event", ret && ev.element.cq == a.cq,
 	      "IBV_EVENT_CQ_ERR on the full CQ (of %d)", cqe);
 	n = poll_n(a.cq, wc, 32, 500);
-	check("cq_overflow.kept", n == cqe,
-	      "%d completions readable after the overflow", n);
+	note("cq_overflow.kept", "%d completions readable", n);
+	check("cq_overflow.kept", n >= cqe && n <= posted,
+	      "at least the CQ's %d completions readable after the overflow",
+	      cqe);
 	for (int i = 0; i < n; i++)
 		printf("info cq_overflow: wc %d wr_id %llu status %s\n", i,
 		       (unsigned long long)wc[i].wr_id, st(wc[i].status));
