@@ -304,6 +304,8 @@ static int parent_main(struct config *cf)
 		skip("reference library %s: %s (unpack it with tests/reference/fetch DESTDIR)",
 		     cf->lib[LIB_REF], strerror(errno));
 	resolve_env(cf, &ce);
+	/* The children inherit it: both libraries on the same core. */
+	pin_last_cpu();
 	ce.sysfs = fake_system(cf);
 	printf("device_list_bench: %u devices, %s sysfs, %s; %u round(s) of a child per library: one cold call",
 	       cf->devices, cf->sysfs_links ? "linked" : "plain",
