@@ -47,8 +47,22 @@ static enum t_mode t_mode;
 static const char *t_pending; /* what our dlerror() says next */
 static unsigned int t_opens; /* dlopen()s of T_SONAME */
 
+/*
+ * The C library's dlopen() and dlerror(), found on the first call: a
+ * sanitizer's run-time calls dlopen() before main().
+ */
+static void t_find_real(void)
+{
+	if (!real_dlopen)
+		real_dlopen = (void *(*)(const char *, int))dlsym(RTLD_NEXT,
+								  "dlopen");
+	if (!real_dlerror)
+		real_dlerror = (char *(*)(void))dlsym(RTLD_NEXT, "dlerror");
+}
+
 void *dlopen(const char *file, int flags)
 {
+	t_find_real();
 	if (!file || strcmp(file, T_SONAME))
 		return real_dlopen(file, flags);
 	__atomic_fetch_add(&t_opens, 1, __ATOMIC_RELAXED);
@@ -63,6 +77,7 @@ char *dlerror(void)
 {
 	const char *msg = t_pending;
 
+	t_find_real();
 	if (!msg)
 		return real_dlerror();
 	t_pending = NULL;
@@ -269,8 +284,7 @@ int main(void)
 		cmocka_unit_test(test_missing_function),
 	};
 
-	real_dlopen = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
-	real_dlerror = (char *(*)(void))dlsym(RTLD_NEXT, "dlerror");
+	t_find_real();
 	if (!real_dlopen || !real_dlerror) {
 		printf("nl_route_test: the C library's dlopen() not found\n");
 		return 1;
