@@ -61,3 +61,19 @@ cg_show()
 {
 	grep -v -E '^(-|$)' "$1" | head -n "$2"
 }
+
+# cg_whole BASE CMD...: run CMD under callgrind from its first instruction
+# to its exit, its children not followed; leaves BASE.out and BASE.err
+# (CMD's) and BASE.cg (callgrind's), and prints the instructions of the
+# whole process. Returns CMD's status, or 1 without a total.
+cg_whole()
+{
+	local base=$1 rc
+	shift
+	timeout 600 valgrind --tool=callgrind --trace-children=no \
+		--callgrind-out-file="$base.cg" "$@" >"$base.out" 2>"$base.err"
+	rc=$?
+	((rc == 0)) || return "$rc"
+	awk '$1 == "summary:" || $1 == "totals:" { print $2; found = 1; exit }
+		END { exit !found }' "$base.cg"
+}

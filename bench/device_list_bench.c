@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * device_list_bench - ibv_get_device_list() of our library against
- * Debian's rdma-core 44, on a fake sysfs tree of many devices.
+ * Debian's rdma-core 44, on a fake sysfs tree of many devices, found
+ * through sysfs alone and through a fake RDMA netlink.
  *
  * The parent builds the tree and a private /dev in a mount namespace of
  * its own, then runs every measurement in a fresh child (this program
@@ -11,7 +12,8 @@
  *
  * This file is the parent: the command line, the children and the table.
  * The child is device_list_bench_child.c, the fake system it sees
- * device_list_bench_fake.c.
+ * device_list_bench_fake.c, and the netlink it sees in a netlink run
+ * device_list_bench_nl.c.
  *
  * Exit status: 0 when every call returned the expected devices (whatever
  * the speed), 1 on a functional error, 2 on bad usage, 77 when the
@@ -33,6 +35,8 @@
 #include "device_list_bench.h"
 
 #define PROVIDER_SUFFIX IBVERBS_PROVIDER_SUFFIX
+
+static const char *const mode_label[NUM_MODES] = { "sysfs", "netlink" };
 
 /* Paths the children need, resolved once. */
 struct child_env {
@@ -79,13 +83,22 @@ static void exec_child(const struct config *cf, const struct child_env *ce,
 		       enum lib_id id, int result_fd)
 {
 	char fd[16], devices[16], iters[16], warmup[16], min_time[32];
-	char *argv[] = { (char *)ce->self,	(char *)"--child",
-			 (char *)"--result-fd", fd,
-			 (char *)"--devices",	devices,
-			 (char *)"--min-iters", iters,
-			 (char *)"--warmup-ms", warmup,
-			 (char *)"--min-time",	min_time,
-			 (char *)cf->lib[id],	NULL };
+	char *argv[] = { (char *)ce->self,
+			 (char *)"--child",
+			 (char *)"--result-fd",
+			 fd,
+			 (char *)"--devices",
+			 devices,
+			 (char *)"--min-iters",
+			 iters,
+			 (char *)"--warmup-ms",
+			 warmup,
+			 (char *)"--min-time",
+			 min_time,
+			 (char *)(cf->mode == MODE_NETLINK ? "--netlink" :
+							     "--sysfs"),
+			 (char *)cf->lib[id],
+			 NULL };
 
 	snprintf(fd, sizeof(fd), "%d", result_fd);
 	snprintf(devices, sizeof(devices), "%u", cf->devices);
@@ -140,8 +153,10 @@ static void run_child(const struct config *cf, const struct child_env *ce,
 	close(p[0]);
 	buf[len] = '\0';
 	wait_child(pid, id);
-	if (sscanf(buf, "%lf %lf %lf %lf %lu", &s->cold_ns, &s->cold_cpu_ns,
-		   &s->warm_median_ns, &s->warm_mean_ns, &s->calls) != 5)
+	if (sscanf(buf, "%lf %lf %lf %lf %lu %lf %lf %lf %u %u", &s->cold_ns,
+		   &s->cold_cpu_ns, &s->warm_median_ns, &s->warm_mean_ns,
+		   &s->calls, &s->rss_kb, &s->hwm_kb, &s->rss_delta_kb,
+		   &s->nl_dumps, &s->nl_chardevs) != 10)
 		die("the %s child sent no result", lib_label[id]);
 }
 
@@ -149,6 +164,7 @@ static void run_child(const struct config *cf, const struct child_env *ce,
 static struct sample summarise(struct sample *r, unsigned int rounds)
 {
 	double cold[rounds], cpu[rounds], med[rounds], weighted = 0;
+	double rss[rounds], hwm[rounds], delta[rounds];
 	struct sample s = {};
 	unsigned int i;
 
@@ -156,12 +172,18 @@ static struct sample summarise(struct sample *r, unsigned int rounds)
 		cold[i] = r[i].cold_ns;
 		cpu[i] = r[i].cold_cpu_ns;
 		med[i] = r[i].warm_median_ns;
+		rss[i] = r[i].rss_kb;
+		hwm[i] = r[i].hwm_kb;
+		delta[i] = r[i].rss_delta_kb;
 		weighted += r[i].warm_mean_ns * r[i].calls;
 		s.calls += r[i].calls;
 	}
 	s.cold_ns = median(cold, rounds);
 	s.cold_cpu_ns = median(cpu, rounds);
 	s.warm_median_ns = median(med, rounds);
+	s.rss_kb = median(rss, rounds);
+	s.hwm_kb = median(hwm, rounds);
+	s.rss_delta_kb = median(delta, rounds);
 	s.warm_mean_ns = s.calls ? weighted / s.calls : 0;
 	return s;
 }
@@ -183,37 +205,62 @@ static const char *verdict(double ratio, double target)
 }
 
 /*
+ * The memory a process holds once its first listing is done: all of it
+ * (VmRSS), its peak so far (VmHWM), and what the cold call added.
+ */
+static void print_memory(const struct config *cf, const struct sample *sum)
+{
+	int i;
+
+	printf("\n%-14s %9s %12s %13s\n", "after cold", "rss KiB", "peak KiB",
+	       "cold +KiB");
+	for (i = 0; i < NUM_LIBS; i++)
+		if (cf->run[i])
+			printf("%-14s %9.0f %12.0f %13.0f\n", lib_label[i],
+			       sum[i].rss_kb, sum[i].hwm_kb,
+			       sum[i].rss_delta_kb);
+}
+
+/*
  * The verdicts use wall time: cold on the median run, warm on the median
  * call. The CPU-time ratio is shown to tell noise from a real loss.
  */
 static void print_table(const struct config *cf, const struct sample *sum)
 {
 	const struct sample *o = &sum[LIB_OURS], *r = &sum[LIB_REF];
+	const char *mode = mode_label[cf->mode];
 	double cold, warm;
 	int i;
 
-	printf("\n%-14s %9s %12s %13s %13s %11s\n", "library", "cold ms",
+	printf("\n%-14s %9s %12s %13s %13s %11s\n", mode, "cold ms",
 	       "cold cpu ms", "warm med us", "warm mean us", "warm calls");
 	for (i = 0; i < NUM_LIBS; i++)
 		if (cf->run[i])
 			print_row(lib_label[i], &sum[i]);
+	print_memory(cf, sum);
 	if (!cf->run[LIB_OURS] || !cf->run[LIB_REF])
 		return;
 	cold = r->cold_ns / o->cold_ns;
 	warm = r->warm_median_ns / o->warm_median_ns;
-	printf("\nreference/ours  cold %8.2fx  (cpu %.2fx)  target >= 1x   %s\n",
-	       cold, r->cold_cpu_ns / o->cold_cpu_ns, verdict(cold, 1.0));
+	printf("\n%-8s reference/ours  cold %8.2fx  (cpu %.2fx)  target >= 1x   %s\n",
+	       mode, cold, r->cold_cpu_ns / o->cold_cpu_ns, verdict(cold, 1.0));
+	printf("%-8s reference/ours  rss  %8.2fx  (ours %+.0f KiB)\n", mode,
+	       r->rss_kb / o->rss_kb, o->rss_kb - r->rss_kb);
 	if (!o->calls || !r->calls)
 		return;
-	printf("reference/ours  warm %8.2fx                 target >= 10x  %s\n",
-	       warm, verdict(warm, 10.0));
+	printf("%-8s reference/ours  warm %8.2fx                 target >= 10x  %s\n",
+	       mode, warm, verdict(warm, 10.0));
 }
 
 static void print_round(unsigned int round, enum lib_id id,
 			const struct sample *s)
 {
-	printf("round %-3u %-13s cold %8.3f ms (cpu %8.3f)", round + 1,
-	       lib_label[id], s->cold_ns / 1e6, s->cold_cpu_ns / 1e6);
+	printf("round %-3u %-13s cold %8.3f ms (cpu %8.3f)  rss %6.0f KiB",
+	       round + 1, lib_label[id], s->cold_ns / 1e6, s->cold_cpu_ns / 1e6,
+	       s->rss_kb);
+	if (s->nl_dumps)
+		printf("  nl: %u dump, %u chardev", s->nl_dumps,
+		       s->nl_chardevs);
 	if (s->calls)
 		printf("  warm median %9.2f us  mean %9.2f us  %6lu calls",
 		       s->warm_median_ns / 1e3, s->warm_mean_ns / 1e3,
@@ -221,16 +268,44 @@ static void print_round(unsigned int round, enum lib_id id,
 	printf("\n");
 }
 
-static int parent_main(const struct config *cf)
+/* Every round of one mode, then its table. */
+static void run_mode(const struct config *cf, const struct child_env *ce)
 {
 	struct sample rounds[NUM_LIBS][cf->rounds], sum[NUM_LIBS];
-	struct child_env ce;
 	unsigned int r, k;
+
+	printf("\n%s: %s\n", mode_label[cf->mode],
+	       cf->mode == MODE_NETLINK ?
+		       "a fake RDMA netlink lists the devices; sysfs has the rest" :
+		       "RDMA netlink hidden; sysfs lists the devices");
+	for (r = 0; r < cf->rounds; r++) {
+		/* Alternate the order so neither library always goes first. */
+		for (k = 0; k < NUM_LIBS; k++) {
+			enum lib_id id = (r + k) % NUM_LIBS;
+
+			if (!cf->run[id])
+				continue;
+			run_child(cf, ce, id, &rounds[id][r]);
+			print_round(r, id, &rounds[id][r]);
+		}
+	}
+	for (k = 0; k < NUM_LIBS; k++)
+		if (cf->run[k])
+			sum[k] = summarise(rounds[k], cf->rounds);
+	print_table(cf, sum);
+}
+
+static int parent_main(struct config *cf)
+{
+	struct child_env ce;
+	int m;
 
 	if (cf->run[LIB_REF] && access(cf->lib[LIB_REF], R_OK))
 		skip("reference library %s: %s (unpack it with tests/reference/fetch DESTDIR)",
 		     cf->lib[LIB_REF], strerror(errno));
 	resolve_env(cf, &ce);
+	/* The children inherit it: both libraries on the same core. */
+	pin_last_cpu();
 	ce.sysfs = fake_system(cf);
 	printf("device_list_bench: %u devices, %s sysfs, %s; %u round(s) of a child per library: one cold call",
 	       cf->devices, cf->sysfs_links ? "linked" : "plain",
@@ -240,21 +315,12 @@ static int parent_main(const struct config *cf)
 		printf(", %u ms warm-up, then >= %u warm calls and >= %.2f s",
 		       cf->warmup_ms, cf->min_iters, cf->min_time);
 	printf("\n");
-	for (r = 0; r < cf->rounds; r++) {
-		/* Alternate the order so neither library always goes first. */
-		for (k = 0; k < NUM_LIBS; k++) {
-			enum lib_id id = (r + k) % NUM_LIBS;
-
-			if (!cf->run[id])
-				continue;
-			run_child(cf, &ce, id, &rounds[id][r]);
-			print_round(r, id, &rounds[id][r]);
-		}
+	for (m = 0; m < NUM_MODES; m++) {
+		if (!cf->run_mode[m])
+			continue;
+		cf->mode = (enum bench_mode)m;
+		run_mode(cf, &ce);
 	}
-	for (k = 0; k < NUM_LIBS; k++)
-		if (cf->run[k])
-			sum[k] = summarise(rounds[k], cf->rounds);
-	print_table(cf, sum);
 	return 0;
 }
 
@@ -278,6 +344,9 @@ static void usage(void)
 		"  --min-time S    and at least S seconds of them (default 1);\n"
 		"                  with --min-iters 0 --min-time 0, cold calls only\n"
 		"  --only ours|ref measure one library only\n"
+		"  --sysfs         the sysfs runs only (RDMA netlink hidden)\n"
+		"  --netlink       the netlink runs only (a fake RDMA netlink);\n"
+		"                  default: both, sysfs first\n"
 		"  --sysfs-links   class entries as symlinks into devices/, as\n"
 		"                  on a real kernel (default: plain directories)\n"
 		"  --host-providers  also load the providers " HOST_DRIVER_DIR
@@ -330,6 +399,8 @@ enum {
 	OPT_ONLY,
 	OPT_LINKS,
 	OPT_HOST_PROVIDERS,
+	OPT_SYSFS,
+	OPT_NETLINK,
 	OPT_CHILD,
 	OPT_RESULT_FD
 };
@@ -343,6 +414,8 @@ static const struct option options[] = {
 	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "sysfs-links", no_argument, NULL, OPT_LINKS },
 	{ "host-providers", no_argument, NULL, OPT_HOST_PROVIDERS },
+	{ "sysfs", no_argument, NULL, OPT_SYSFS },
+	{ "netlink", no_argument, NULL, OPT_NETLINK },
 	{ "child", no_argument, NULL, OPT_CHILD },
 	{ "result-fd", required_argument, NULL, OPT_RESULT_FD },
 	{}
@@ -385,6 +458,12 @@ int main(int argc, char **argv)
 		case OPT_HOST_PROVIDERS:
 			cf.host_providers = true;
 			break;
+		case OPT_SYSFS:
+			cf.run_mode[MODE_SYSFS] = true;
+			break;
+		case OPT_NETLINK:
+			cf.run_mode[MODE_NETLINK] = true;
+			break;
 		case OPT_CHILD:
 			child = true;
 			break;
@@ -399,8 +478,12 @@ int main(int argc, char **argv)
 		if (argc - optind != 1 || result_fd < 0)
 			usage();
 		cf.lib[0] = argv[optind];
+		if (cf.run_mode[MODE_NETLINK])
+			cf.mode = MODE_NETLINK;
 		return child_main(&cf, result_fd);
 	}
+	if (!cf.run_mode[MODE_SYSFS] && !cf.run_mode[MODE_NETLINK])
+		cf.run_mode[MODE_SYSFS] = cf.run_mode[MODE_NETLINK] = true;
 	if (argc - optind != 3)
 		usage();
 	cf.lib[LIB_OURS] = argv[optind];

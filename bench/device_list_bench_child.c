@@ -2,10 +2,12 @@
 /*
  * device_list_bench's child: one library, one process. It dlopen()s the
  * library by path, checks that it is the only libibverbs mapped, makes
- * the cold call, then times the warm ones, checking every list it gets.
+ * the cold call and notes the memory it left resident, then times the
+ * warm ones, checking every list it gets.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <stdbool.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <infiniband/verbs.h>
 
@@ -116,11 +119,35 @@ static void check_count(bool got_list, int n, unsigned int want)
 		    want);
 }
 
+/*
+ * A "Vm...:" line of /proc/self/status, in KiB; read without stdio, so
+ * that reading it allocates nothing in the process it measures.
+ */
+static double status_kb(const char *field)
+{
+	char buf[4096], *at;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("open /proc/self/status: %s", strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		die("read /proc/self/status: %s", strerror(errno));
+	buf[n] = '\0';
+	at = strstr(buf, field);
+	if (!at)
+		die("/proc/self/status has no %s", field);
+	return strtod(at + strlen(field), NULL);
+}
+
 /* The cold pair: library set-up, provider loading and a full read. */
 static void measure_cold(const struct verbs_api *api, unsigned int devices,
 			 struct sample *s)
 {
-	double t[4], c[4];
+	double t[4], c[4], rss_before = status_kb("VmRSS:");
 	struct ibv_device **list;
 	int n = -1;
 
@@ -138,6 +165,21 @@ static void measure_cold(const struct verbs_api *api, unsigned int devices,
 	c[3] = cpu_ns();
 	s->cold_ns = (t[1] - t[0]) + (t[3] - t[2]);
 	s->cold_cpu_ns = (c[1] - c[0]) + (c[3] - c[2]);
+	s->rss_kb = status_kb("VmRSS:");
+	s->hwm_kb = status_kb("VmHWM:");
+	s->rss_delta_kb = s->rss_kb - rss_before;
+}
+
+/*
+ * A netlink run measures nothing unless the library asked the fake: one
+ * dump at least, and the character device of every device.
+ */
+static void check_netlink_used(const struct config *cf, struct sample *s)
+{
+	fake_netlink_requests(&s->nl_dumps, &s->nl_chardevs);
+	if (!s->nl_dumps || s->nl_chardevs < cf->devices)
+		die("%s did not take its netlink path: %u dump(s), %u GET_CHARDEV for %u devices",
+		    cf->lib[0], s->nl_dumps, s->nl_chardevs, cf->devices);
 }
 
 /* One warm pair; the count is checked outside the timed region. */
@@ -200,10 +242,18 @@ int child_main(const struct config *cf, int result_fd)
 	struct ibv_device **list;
 	int n = -1;
 
+	/*
+	 * A netlink run hides the kernel's too: a library that went past
+	 * the fake would then find no netlink at all, and fail the check.
+	 */
 	if (t_hide_rdma_netlink() && t_rdma_netlink())
 		skip("the kernel answers RDMA netlink and it cannot be hidden here, so neither library would read the fake sysfs tree");
+	if (cf->mode == MODE_NETLINK)
+		fake_netlink(cf->devices);
 	load_api(cf->lib[0], &api);
 	measure_cold(&api, cf->devices, &s);
+	if (cf->mode == MODE_NETLINK)
+		check_netlink_used(cf, &s);
 	/* Providers are loaded now; none may have dragged in another copy. */
 	check_single_libibverbs(cf->lib[0]);
 	/* --min-iters 0 --min-time 0: the cold call alone, for profiling. */
@@ -217,7 +267,9 @@ int child_main(const struct config *cf, int result_fd)
 		check_names(&api, list, cf->devices);
 		api.free_list(list);
 	}
-	dprintf(result_fd, "%.0f %.0f %.1f %.1f %lu\n", s.cold_ns,
-		s.cold_cpu_ns, s.warm_median_ns, s.warm_mean_ns, s.calls);
+	dprintf(result_fd, "%.0f %.0f %.1f %.1f %lu %.0f %.0f %.0f %u %u\n",
+		s.cold_ns, s.cold_cpu_ns, s.warm_median_ns, s.warm_mean_ns,
+		s.calls, s.rss_kb, s.hwm_kb, s.rss_delta_kb, s.nl_dumps,
+		s.nl_chardevs);
 	return 0;
 }

@@ -4,6 +4,9 @@
  * system's kernel headers to the layouts that the library and Debian's
  * binary providers depend on. Nothing here is linked anywhere.
  */
+#include <rdma/ib_user_ioctl_verbs.h>
+
+#include "kernel-headers/driver_ids.h"
 #include "kernel-headers/kabi_netlink.h"
 #include "kernel-headers/kabi_verbs.h"
 #include "kernel-headers/procmap_query.h"
@@ -167,4 +170,20 @@ static_assert(KABI_UVERBS_ATTR_READ_COMP_CNTR_ENTRY ==
 static_assert(KABI_UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE ==
 		      UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE,
 	      "UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE");
+#endif
+
+/*
+ * Driver ids past the oldest headers' last one follow it in order, and
+ * equal the kernel's where the system's headers name them.
+ */
+static_assert(RDMA_DRIVER_ERDMA == 19, "RDMA_DRIVER_ERDMA");
+static_assert(KABI_RDMA_DRIVER_MANA == RDMA_DRIVER_ERDMA + 1,
+	      "KABI_RDMA_DRIVER_MANA follows ERDMA");
+static_assert(KABI_RDMA_DRIVER_IONIC == KABI_RDMA_DRIVER_MANA + 1,
+	      "KABI_RDMA_DRIVER_IONIC follows MANA");
+#ifdef KABI_HAVE_RDMA_DRIVER_MANA
+static_assert(KABI_RDMA_DRIVER_MANA == RDMA_DRIVER_MANA, "RDMA_DRIVER_MANA");
+#endif
+#ifdef KABI_HAVE_RDMA_DRIVER_IONIC
+static_assert(KABI_RDMA_DRIVER_IONIC == RDMA_DRIVER_IONIC, "RDMA_DRIVER_IONIC");
 #endif

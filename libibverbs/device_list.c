@@ -27,6 +27,7 @@ enum entry_state {
 	ENT_READY, /* matched; vdev is set */
 	ENT_NO_PROVIDER,
 	ENT_ABI_REFUSED,
+	ENT_BLANK, /* new in this scan, not read yet (see claim()) */
 };
 
 /* What the library remembers about one device the kernel listed. */
@@ -43,9 +44,24 @@ struct dev_entry {
 	struct dev_entry *hnext;
 };
 
+/*
+ * A device's sysfs record as the list allocates it, with the device's
+ * place: records are numbered in the order the kernel listed their
+ * devices, each listing's new ones after all before them.
+ */
+struct listed_sysfs {
+	struct verbs_sysfs_dev sd;
+	uint64_t order;
+};
+
 static pthread_mutex_t dev_list_lock = PTHREAD_MUTEX_INITIALIZER;
-/* READY devices in the order they were discovered, via verbs_device.entry. */
+/*
+ * READY devices in the order they were discovered, via verbs_device.entry,
+ * whatever the order they were matched in: rdma-core lists them so, and a
+ * program that takes the first device must get the same one from both.
+ */
 static struct list_head device_list = LIST_HEAD_INIT(device_list);
+static uint64_t last_order;
 static struct dev_entry **htab;
 static size_t htab_size, htab_count;
 static unsigned int scan_gen;
@@ -157,6 +173,28 @@ static enum ibv_transport_type transport_of(enum ibv_node_type t)
 		memcpy(dst, src, sizeof(dst));                           \
 	} while (0)
 
+static uint64_t order_of(const struct verbs_device *vdev)
+{
+	return container_of(vdev->sysfs, struct listed_sysfs, sd)->order;
+}
+
+/*
+ * Places a new device among the listed ones by its discovery order. The
+ * providers may match devices in another order (they are loaded as the
+ * devices need them), so the place is looked for from the end: devices
+ * are mostly made in order, and a listing's are after all others.
+ */
+static void list_in_order(struct verbs_device *vdev)
+{
+	struct list_node *pos = device_list.n.prev;
+	uint64_t order = order_of(vdev);
+
+	while (pos != &device_list.n &&
+	       order_of(list_entry(pos, struct verbs_device, entry)) > order)
+		pos = pos->prev;
+	list_add_after(pos, &vdev->entry);
+}
+
 static int make_device(struct dev_entry *ent,
 		       const struct verbs_device_ops *ops)
 {
@@ -183,7 +221,7 @@ static int make_device(struct dev_entry *ent,
 	copy_exact(dev->ibdev_path, sd->ibdev_path);
 	ent->vdev = vdev;
 	ent->state = ENT_READY;
-	list_add_tail(&device_list, &vdev->entry);
+	list_in_order(vdev);
 	return 0;
 }
 
@@ -214,51 +252,84 @@ static void try_match(struct dev_entry *ent, struct discovery_stats *st)
 	}
 }
 
-/* Reads a device not seen before. Failures are retried on the next call. */
-static struct dev_entry *new_entry(struct scan *scan,
-				   const struct scan_entry *se,
-				   struct discovery_stats *st)
+/*
+ * A hashed record for a device not seen before, blank until fill_blank()
+ * reads it, and without its sysfs record until give_sysfs(); NULL when
+ * memory is short.
+ */
+static struct dev_entry *blank_entry(struct scan *scan,
+				     const struct scan_entry *se)
 {
 	struct dev_entry *ent;
 	size_t b;
 
+	if (grow_table())
+		return NULL;
 	ent = calloc(1, sizeof(*ent));
 	if (!ent)
-		goto err_nomem;
-	ent->sysfs = calloc(1, sizeof(*ent->sysfs));
-	if (!ent->sysfs || grow_table())
-		goto err_nomem;
+		return NULL;
+	ent->state = ENT_BLANK;
+	ent->mode = scan->mode;
+	copy_exact(ent->name, se->name);
+	ent->ident = se->ident;
+	ent->seen = scan_gen;
+	b = hash_name(ent->mode, ent->name);
+	ent->hnext = htab[b];
+	htab[b] = ent;
+	htab_count++;
+	return ent;
+}
+
+/*
+ * The sysfs record of a blank entry. These come after all the entries,
+ * which then lie side by side: a listing walks every entry several
+ * times, and each walk takes a few pages, not one per device.
+ */
+static void give_sysfs(struct scan_entry *se, struct discovery_stats *st)
+{
+	struct dev_entry *ent = se->blank;
+	struct listed_sysfs *rec;
+
+	if (!ent)
+		return;
+	rec = calloc(1, sizeof(*rec));
+	ent->sysfs = rec ? &rec->sd : NULL;
+	se->record = ent->sysfs;
+	if (rec) {
+		/* give_sysfs() is called in the scan's order. */
+		rec->order = ++last_order;
+		return;
+	}
+	drop_entry(ent);
+	se->blank = NULL;
+	st->out_of_memory = true;
+}
+
+/* Reads a blank record and matches it; failures are retried next call. */
+static void fill_blank(struct scan *scan, const struct scan_entry *se,
+		       struct discovery_stats *st)
+{
+	struct dev_entry *ent = se->blank;
+
+	if (!ent)
+		return;
 	if (scan_fill(scan, se, ent->sysfs)) {
 		ibv_log_info(
 			"skipping %s: its sysfs or netlink data is incomplete",
 			se->name);
 		st->failed++;
-		goto err_free;
+		drop_entry(ent);
+		return;
 	}
 	if (!cdev_matches(scan, ent->sysfs)) {
 		ibv_log_info("skipping %s: no character device " RDMA_CDEV_DIR
 			     "/%s with the expected number",
 			     ent->sysfs->ibdev_name, ent->sysfs->sysfs_name);
 		st->no_cdev++;
-		goto err_free;
+		drop_entry(ent);
+		return;
 	}
-	ent->mode = scan->mode;
-	copy_exact(ent->name, se->name);
-	ent->ident = se->ident;
-	b = hash_name(ent->mode, ent->name);
-	ent->hnext = htab[b];
-	htab[b] = ent;
-	htab_count++;
 	try_match(ent, st);
-	return ent;
-
-err_nomem:
-	st->out_of_memory = true;
-err_free:
-	if (ent)
-		free(ent->sysfs);
-	free(ent);
-	return NULL;
 }
 
 /* A racy sysfs entry: same device only if its details read the same. */
@@ -275,21 +346,39 @@ static bool still_same(struct scan *scan, const struct scan_entry *se,
 	       now.time_created.tv_nsec == ent->sysfs->time_created.tv_nsec;
 }
 
-static void visit(struct scan *scan, const struct scan_entry *se,
+/*
+ * The first pass over a scan: a known device is marked seen, a new one
+ * (or one whose identity changed) gets a blank record, which @se keeps
+ * for the second. Returns whether it made one.
+ *
+ * Every new record is made before any is read (scan_prefetch_chardevs()
+ * asks the kernel about them in batches, then fill_blank()), so
+ * that no record is allocated between two netlink requests a device
+ * asks alone (a lost reply, see discover.c): libnl takes a receive
+ * buffer from the heap for each reply and frees it, and with records made
+ * in between, that buffer moved up the heap by a record at each device,
+ * the kernel writing each reply into memory not touched before.
+ */
+static bool claim(struct scan *scan, struct scan_entry *se,
 		  struct discovery_stats *st)
 {
 	struct dev_entry *ent = lookup(scan->mode, se->name);
 
+	/* A name listed twice in one scan: the first stands. */
+	if (ent && ent->state == ENT_BLANK)
+		return false;
 	if (ent && ent->ident == se->ident &&
 	    (!se->racy || still_same(scan, se, ent))) {
 		ent->seen = scan_gen;
-		return;
+		return false;
 	}
 	if (ent)
 		drop_entry(ent);
-	ent = new_entry(scan, se, st);
-	if (ent)
-		ent->seen = scan_gen;
+	se->blank = blank_entry(scan, se);
+	if (se->blank)
+		return true;
+	st->out_of_memory = true;
+	return false;
 }
 
 static void for_each_entry(void (*fn)(struct dev_entry *, void *), void *arg)
@@ -326,6 +415,56 @@ static void settle(struct dev_entry *ent, void *arg)
 	}
 	rematch(ent, st);
 	st->unmatched |= ent->state != ENT_READY;
+}
+
+/* Loads the providers the rules name for an unmatched device. */
+static void load_named(struct dev_entry *ent, void *arg)
+{
+	struct discovery_stats *st = arg;
+
+	if (ent->state != ENT_READY && load_drivers_for(ent->sysfs) == ENOMEM)
+		st->out_of_memory = true;
+}
+
+/* Tries the unmatched devices again, noting whether any still is. */
+static void rematch_again(struct dev_entry *ent, void *arg)
+{
+	struct discovery_stats *st = arg;
+
+	rematch(ent, st);
+	st->unmatched |= ent->state != ENT_READY;
+}
+
+/*
+ * After a load: whether some device still needs a provider. A device
+ * left out for want of memory fails the call, and the next one tries it
+ * again: it is no reason to load more.
+ */
+static bool still_unmatched(struct discovery_stats *st, int ret)
+{
+	if (ret == ENOMEM)
+		st->out_of_memory = true;
+	drv_gen = drivers_generation();
+	st->unmatched = false;
+	for_each_entry(rematch_again, st);
+	return st->unmatched && !st->out_of_memory;
+}
+
+/*
+ * Providers are loaded only when some device still needs one: first
+ * those the user named in RDMAV_DRIVERS, then those the kernel's word on
+ * each unmatched device points to (drivers.c), and only then every other
+ * configured provider, so that no device any provider would take goes
+ * without.
+ */
+static void load_providers(struct discovery_stats *st)
+{
+	if (!still_unmatched(st, load_drivers_env()))
+		return;
+	for_each_entry(load_named, st);
+	if (!still_unmatched(st, 0))
+		return;
+	still_unmatched(st, load_drivers());
 }
 
 /* Counts what stays unmatched, warning once per device if asked to. */
@@ -367,8 +506,8 @@ static void explain_empty(const struct discovery_stats *st)
 
 static int refresh(struct discovery_stats *st)
 {
+	size_t i, blanks = 0;
 	struct scan scan;
-	size_t i;
 	int ret;
 
 	ret = scan_devices(&scan);
@@ -384,16 +523,17 @@ static int refresh(struct discovery_stats *st)
 	drv_gen = drivers_generation();
 	st->found = scan.n;
 	for (i = 0; i < scan.n; i++)
-		visit(&scan, &scan.ent[i], st);
+		blanks += claim(&scan, &scan.ent[i], st);
+	for (i = 0; blanks && i < scan.n; i++)
+		give_sysfs(&scan.ent[i], st);
+	if (blanks)
+		scan_prefetch_chardevs(&scan);
+	for (i = 0; blanks && i < scan.n; i++)
+		fill_blank(&scan, &scan.ent[i], st);
 	scan_release(&scan);
 	for_each_entry(settle, st);
-	/* Providers are loaded only when some device still needs one. */
-	if (st->unmatched && !drivers_loaded()) {
-		if (load_drivers() == ENOMEM)
-			st->out_of_memory = true;
-		drv_gen = drivers_generation();
-		for_each_entry(rematch, st);
-	}
+	if (st->unmatched && !drivers_loaded() && !st->out_of_memory)
+		load_providers(st);
 	for_each_entry(count_unmatched, st);
 	return 0;
 }

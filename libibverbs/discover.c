@@ -473,17 +473,9 @@ int uverbs_path(const struct verbs_sysfs_dev *sd, char path[IBV_SYSFS_PATH_MAX])
 	return device_path(path, "/class/infiniband_verbs/", sd->sysfs_name);
 }
 
-/*
- * Details of a netlink device: most came with the dump; the character
- * device needs one GET_CHARDEV request, or a look below the device in
- * sysfs on kernels that lack it.
- */
-static int fill_netlink(struct scan *scan, const struct scan_entry *e,
-			struct verbs_sysfs_dev *sd)
+/* What the dump told of a netlink device. */
+static int nl_identity(const struct scan_entry *e, struct verbs_sysfs_dev *sd)
 {
-	struct nl_msg *msg;
-	int ret;
-
 	if (set_ibdev(sd, e->name))
 		return ENAMETOOLONG;
 	sd->ibdev_idx = (int)e->ident;
@@ -491,16 +483,81 @@ static int fill_netlink(struct scan *scan, const struct scan_entry *e,
 	sd->flags |= VSYSFS_READ_NODE_GUID;
 	sd->node_type = e->node_type;
 	sd->num_ports = e->num_ports;
+	return 0;
+}
 
-	msg = rdma_nl_msg(RDMA_NLDEV_CMD_GET_CHARDEV, 0);
-	if (!msg)
-		return ENOMEM;
-	if (nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, (uint32_t)e->ident) ||
-	    nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs")) {
+/* GET_CHARDEV of @e's uverbs node; NULL when memory is short. */
+static struct nl_msg *chardev_request(const struct scan_entry *e)
+{
+	struct nl_msg *msg = rdma_nl_msg(RDMA_NLDEV_CMD_GET_CHARDEV, 0);
+
+	if (msg &&
+	    (nla_put_u32(msg, RDMA_NLDEV_ATTR_DEV_INDEX, (uint32_t)e->ident) ||
+	     nla_put_string(msg, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs"))) {
 		nlmsg_free(msg);
-		return ENOMEM;
+		return NULL;
 	}
-	ret = rdma_nl_request(scan->nl, msg, nl_chardev_cb, sd);
+	return msg;
+}
+
+static int prefetch_cb(struct nl_msg *msg, void *arg)
+{
+	struct scan_entry *e = arg;
+
+	return nl_chardev_cb(msg, e->record);
+}
+
+static void prefetch_done(void *arg, int err)
+{
+	struct scan_entry *e = arg;
+
+	e->chardev = err ? CHARDEV_REFUSED : CHARDEV_ANSWERED;
+}
+
+/*
+ * A cold listing would pay a send and a receive per device; batched, the
+ * kernel answers RDMA_NL_BATCH requests per send. The records are fresh
+ * (zeroed), and take their identity now, as the replies fill them.
+ */
+void scan_prefetch_chardevs(struct scan *scan)
+{
+	struct rdma_nl_batch *b;
+	size_t i;
+
+	if (scan->mode != SCAN_NETLINK)
+		return;
+	b = rdma_nl_batch_new(scan->nl, prefetch_cb, prefetch_done);
+	if (!b)
+		return;
+	for (i = 0; i < scan->n; i++) {
+		struct scan_entry *e = &scan->ent[i];
+
+		if (e->record && !nl_identity(e, e->record))
+			rdma_nl_batch_add(b, chardev_request(e), e);
+	}
+	rdma_nl_batch_run(b);
+	rdma_nl_batch_free(b);
+}
+
+/*
+ * Details of a netlink device: most came with the dump; the character
+ * device needs a GET_CHARDEV request (batched beforehand, or alone here),
+ * or a look below the device in sysfs on kernels that lack it.
+ */
+static int fill_netlink(struct scan *scan, const struct scan_entry *e,
+			struct verbs_sysfs_dev *sd)
+{
+	int ret = 0;
+
+	if (e->chardev == CHARDEV_REFUSED)
+		ret = ENODEV;
+	if (e->chardev == CHARDEV_UNASKED) {
+		memset(sd, 0, sizeof(*sd));
+		if (nl_identity(e, sd))
+			return ENAMETOOLONG;
+		ret = rdma_nl_request(scan->nl, chardev_request(e),
+				      nl_chardev_cb, sd);
+	}
 	if (ret || !sd->sysfs_name[0])
 		return chardev_from_sysfs(sd);
 	return 0;
@@ -583,10 +640,10 @@ int scan_fill(struct scan *scan, const struct scan_entry *e,
 	char dev_path[IBV_SYSFS_PATH_MAX];
 	int ret;
 
-	memset(sd, 0, sizeof(*sd));
 	if (scan->mode == SCAN_NETLINK) {
 		ret = fill_netlink(scan, e, sd);
 	} else {
+		memset(sd, 0, sizeof(*sd));
 		ret = check_global_abi(scan);
 		if (!ret)
 			ret = fill_sysfs(scan, e, sd);
@@ -602,16 +659,23 @@ static bool is_cdev(const char *path, dev_t cdev)
 	return !stat(path, &st) && S_ISCHR(st.st_mode) && st.st_rdev == cdev;
 }
 
-/* True when a device node for @sd exists, under its name or udev's alias. */
+/*
+ * True when a device node for @sd exists, under its name or udev's alias.
+ * The kernel reads the name from the stack, not from @sd: the records of
+ * a cold listing are pages no system call has read yet, and under a
+ * hypervisor that shadows page tables the kernel's first touch of each
+ * such page is a fault of its own (about one every four devices).
+ */
 bool cdev_matches(struct scan *scan, const struct verbs_sysfs_dev *sd)
 {
-	char path[IBV_SYSFS_NAME_MAX + 32];
+	char path[IBV_SYSFS_NAME_MAX + 32], name[IBV_SYSFS_NAME_MAX];
 	struct stat st;
 	int fd;
 
+	memcpy(name, sd->sysfs_name, sizeof(name));
 	fd = scan_dir(&scan->devfd, RDMA_CDEV_DIR, "");
-	if (fd >= 0 && !fstatat(fd, sd->sysfs_name, &st, 0) &&
-	    S_ISCHR(st.st_mode) && st.st_rdev == sd->sysfs_cdev)
+	if (fd >= 0 && !fstatat(fd, name, &st, 0) && S_ISCHR(st.st_mode) &&
+	    st.st_rdev == sd->sysfs_cdev)
 		return true;
 	snprintf(path, sizeof(path), "/dev/char/%u:%u", major(sd->sysfs_cdev),
 		 minor(sd->sysfs_cdev));

@@ -27,6 +27,13 @@ struct discovery_stats {
 
 enum scan_mode { SCAN_NETLINK, SCAN_SYSFS };
 
+/* What a batched GET_CHARDEV brought for a netlink entry. */
+enum scan_chardev {
+	CHARDEV_UNASKED, /* or its reply lost: ask alone */
+	CHARDEV_ANSWERED, /* the reply is in the record */
+	CHARDEV_REFUSED, /* the kernel's error: look in sysfs */
+};
+
 /* A device seen by one scan, before the core knows whether it changed. */
 struct scan_entry {
 	char name[IBV_SYSFS_NAME_MAX]; /* ibdev name (netlink) or uverbsN */
@@ -35,6 +42,9 @@ struct scan_entry {
 	uint32_t num_ports;
 	enum ibv_node_type node_type;
 	bool racy; /* sysfs: identity must be confirmed by reading */
+	void *blank; /* the device list's new record for it, not read yet */
+	struct verbs_sysfs_dev *record; /* that record's sysfs part */
+	enum scan_chardev chardev;
 };
 
 struct nl_sock;
@@ -53,6 +63,11 @@ int scan_devices(struct scan *scan);
 void scan_release(struct scan *scan);
 int scan_fill(struct scan *scan, const struct scan_entry *ent,
 	      struct verbs_sysfs_dev *sysfs_dev);
+/*
+ * Netlink: asks the character device of every entry with a record, many
+ * requests to a send, before scan_fill() reads them one by one.
+ */
+void scan_prefetch_chardevs(struct scan *scan);
 int uverbs_path(const struct verbs_sysfs_dev *sysfs_dev,
 		char path[IBV_SYSFS_PATH_MAX]);
 bool cdev_matches(struct scan *scan, const struct verbs_sysfs_dev *sysfs_dev);

@@ -4,26 +4,22 @@
  * which one drives a given device.
  */
 #include <stdio.h>
-#include <ctype.h>
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "discover.h"
+#include "driver_config.h"
 #include "driver.h"
 #include "drivers.h"
 #include "env.h"
 #include "export.h"
 #include "log.h"
-#include "sysfs.h"
+#include "provider_rules.h"
 #include "util.h"
 
 struct driver {
@@ -31,32 +27,46 @@ struct driver {
 	struct driver *next;
 	/* The provider ABI it registered through (verbs_register_driver_<N>). */
 	unsigned int pabi;
+	/* The rank of the name that loaded it; 0: linked in, or loaded by others. */
+	unsigned int rank;
 	/* Its layouts, found when a context is first opened with it. */
 	bool abi_known;
 	struct provider_abi abi;
 };
 
-/* Providers in registration order; appended to by constructors. */
+/*
+ * Providers in the order of the names that loaded them, which is the
+ * order they are tried in: plug-ins are loaded as devices need them, so
+ * a provider named early in the configuration may come after one named
+ * late, and must still win a device both claim.
+ */
 static struct driver *drivers;
-static struct driver **drivers_tail = &drivers;
 static unsigned int registry_gen;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The rank of the name this thread is loading; see register_one(). */
+static __thread unsigned int loading_rank;
 
 /* Names of providers to load, from the environment and the config dir. */
 struct driver_name {
 	char *name;
 	bool from_env;
+	bool tried;
+	unsigned int rank; /* its place in the list, from 1 */
+	provider_set provider; /* what the rules know it as; 0: nothing */
 	struct driver_name *next;
 };
 static struct driver_name *driver_names;
-static bool loaded;
+/* The names were read; every one was tried. */
+static bool configured, loaded;
 /* An allocation failed while load_drivers() read the names. */
 static bool short_of_memory;
 
 /*
  * Providers register from ELF constructors, run by dlopen() on whatever
  * thread loads them; the generation tells the device list that devices it
- * could not match before deserve another try.
+ * could not match before deserve another try. A provider takes its place
+ * by the rank of the name being loaded on this thread (load_driver()),
+ * behind those of equal rank: one plug-in may register several.
  */
 static void register_one(const struct verbs_device_ops *ops, unsigned int pabi)
 {
@@ -67,7 +77,7 @@ static void register_one(const struct verbs_device_ops *ops, unsigned int pabi)
 	 */
 	static struct driver pool[64];
 	static unsigned int pooled;
-	struct driver *d;
+	struct driver *d, **pos;
 
 	pthread_mutex_lock(&registry_lock);
 	d = pooled < ARRAY_SIZE(pool) ? &pool[pooled++] : calloc(1, sizeof(*d));
@@ -78,9 +88,13 @@ static void register_one(const struct verbs_device_ops *ops, unsigned int pabi)
 	}
 	d->ops = ops;
 	d->pabi = pabi;
+	d->rank = loading_rank;
+	for (pos = &drivers; *pos && (*pos)->rank <= d->rank;
+	     pos = &(*pos)->next)
+		;
+	d->next = *pos;
 	/* Published whole: drivers_abi() walks the list without the lock. */
-	__atomic_store_n(drivers_tail, d, __ATOMIC_RELEASE);
-	drivers_tail = &d->next;
+	__atomic_store_n(pos, d, __ATOMIC_RELEASE);
 	registry_gen++;
 	pthread_mutex_unlock(&registry_lock);
 }
@@ -162,6 +176,7 @@ unsigned int drivers_generation(void)
 	return gen;
 }
 
+/* Whether every configured provider was tried: nothing is left to load. */
 bool drivers_loaded(void)
 {
 	return loaded;
@@ -245,170 +260,28 @@ int parse_driver_env(const char *value)
 #pragma GCC diagnostic pop
 #endif
 
-/* Far more than any list of provider names; bounds what one file costs. */
-#define CONFIG_FILE_MAX (64 * 1024)
-
-static void parse_config_line(const char *dir, const char *file,
-			      unsigned int lineno, char *line)
+/* A config file's name, for the registry: after RDMAV_DRIVERS' ones. */
+static int add_config_name(const char *name, size_t len)
 {
-	char *word, *name, *rest;
-
-	word = line + strspn(line, " \t");
-	if (*word == '#' || *word == '\0')
-		return;
-	name = word + strcspn(word, " \t");
-	if (name - word != 6 || strncmp(word, "driver", 6))
-		goto bad;
-	name += strspn(name, " \t");
-	rest = name + strcspn(name, " \t");
-	if (rest == name)
-		goto bad;
-	if (rest[strspn(rest, " \t")] != '\0' &&
-	    rest[strspn(rest, " \t")] != '#')
-		goto bad;
-	if (add_driver_name(name, rest - name, false)) {
-		ibv_log_err("out of memory reading %s/%s", dir, file);
-		short_of_memory = true;
-	}
-	return;
-bad:
-	fprintf(stderr,
-		"libibverbs: Warning: ignoring bad line %u in config file %s/%s: '%s'\n",
-		lineno, dir, file, line);
+	return add_driver_name(name, len, false);
 }
 
-/*
- * Opens a config file without waiting. Symlinks are followed, since
- * distributions install config files as links; what the link leads to
- * must be a regular file, as a FIFO would block the reader forever.
- */
-static int open_config(int dirfd, const char *dir, const char *file)
-{
-	struct stat st;
-	int fd;
-
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
-			      file, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st)) {
-		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
-			      file, strerror(errno));
-		goto err_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ibv_warn_user(
-			"skipping driver config file %s/%s: it is a %s, not a regular file",
-			dir, file, file_kind(st.st_mode));
-		goto err_close;
-	}
-	return fd;
-
-err_close:
-	close(fd);
-	return -1;
-}
-
-/* All of @fd into @buf, NUL-terminated; EFBIG past CONFIG_FILE_MAX bytes. */
-static int read_config(int fd, char *buf, size_t *len)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	for (;;) {
-		n = read(fd, buf + got, CONFIG_FILE_MAX + 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			break;
-		got += n;
-		if (got > CONFIG_FILE_MAX)
-			return EFBIG;
-	}
-	buf[got] = '\0';
-	*len = got;
-	return 0;
-}
-
-/* Splits the file's text into lines; line numbers are for the warnings. */
-void parse_config_text(const char *dir, const char *file, char *buf, size_t len)
-{
-	unsigned int lineno = 0;
-	char *line, *end;
-
-	for (line = buf; line < buf + len; line = end + 1) {
-		end = memchr(line, '\n', buf + len - line);
-		if (!end)
-			end = buf + len;
-		*end = '\0';
-		parse_config_line(dir, file, ++lineno, line);
-	}
-}
-
-static void parse_config_file(int dirfd, const char *dir, const char *file)
-{
-	size_t len = 0;
-	char *buf;
-	int fd, ret;
-
-	fd = open_config(dirfd, dir, file);
-	if (fd < 0)
-		return;
-	buf = malloc(CONFIG_FILE_MAX + 1);
-	ret = buf ? read_config(fd, buf, &len) : ENOMEM;
-	close(fd);
-	if (ret == ENOMEM)
-		short_of_memory = true;
-	if (ret == EFBIG)
-		ibv_warn_user(
-			"skipping driver config file %s/%s: it is larger than %d bytes",
-			dir, file, CONFIG_FILE_MAX);
-	else if (ret)
-		ibv_warn_user("skipping driver config file %s/%s: %s", dir,
-			      file, strerror(ret));
-	else
-		parse_config_text(dir, file, buf, len);
-	free(buf);
-}
-
-static int cmp_names(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static int not_hidden(const struct dirent *d)
-{
-	return d->d_name[0] != '.';
-}
-
-/* Reads every regular file of @dir, in name order for a stable result. */
+/* The config files of @dir (driver_config.c), read into driver_names. */
 int parse_driver_config_dir(const char *dir)
 {
-	struct dirent **list;
-	int n, i, dirfd;
+	struct config_reader r = { .add = add_config_name };
+	int ret = config_read_dir(&r, dir);
 
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return errno;
-	n = scandirat(dirfd, ".", &list, not_hidden, cmp_names);
-	if (n < 0) {
-		n = errno;
-		close(dirfd);
-		if (n == ENOMEM)
-			short_of_memory = true;
-		return n;
-	}
-	for (i = 0; i < n; i++) {
-		parse_config_file(dirfd, dir, list[i]->d_name);
-		free(list[i]);
-	}
-	free(list);
-	close(dirfd);
-	return 0;
+	short_of_memory |= r.short_of_memory;
+	return ret;
+}
+
+void parse_config_text(const char *dir, const char *file, char *buf, size_t len)
+{
+	struct config_reader r = { .add = add_config_name };
+
+	config_read_text(&r, dir, file, buf, len);
+	short_of_memory |= r.short_of_memory;
 }
 
 #ifndef _STATIC_LIBRARY_BUILD_
@@ -487,10 +360,11 @@ static void report_load_failure(const struct driver_name *dn, const char *why)
  * loader's search path. Loading is enough: the provider's constructor
  * registers it.
  */
-static void load_driver(const struct driver_name *dn)
+static void load_driver(struct driver_name *dn)
 {
 	char why[512] = "";
 
+	dn->tried = true;
 	if (is_registered(dn->name))
 		return;
 	if (!name_fits(dn->name)) {
@@ -500,31 +374,32 @@ static void load_driver(const struct driver_name *dn)
 		report_load_failure(dn, why);
 		return;
 	}
+	loading_rank = dn->rank;
 	if (dn->name[0] == '/') {
 		if (try_dlopen(dn->name, "", why, sizeof(why)))
-			return;
+			goto out;
 	} else if (try_dlopen(VERBS_PROVIDER_DIR "/lib", dn->name, why,
 			      sizeof(why)) ||
 		   try_dlopen("lib", dn->name, why, sizeof(why))) {
-		return;
+		goto out;
 	}
 	report_load_failure(dn, why);
+out:
+	loading_rank = 0;
 }
-#endif
 
 /*
- * Loads every configured provider, once per process. Static builds load
- * nothing: their providers were linked in and registered by constructors.
+ * Reads RDMAV_DRIVERS and the config files, once per process; each name
+ * gets its rank (the environment's first) and what the rules know it as.
  */
-int load_drivers(void)
+static int read_names(void)
 {
 	const char *env;
+	unsigned int rank = 0;
 
-	if (loaded)
+	if (configured)
 		return 0;
-	loaded = true;
 	short_of_memory = false;
-#ifndef _STATIC_LIBRARY_BUILD_
 	env = env_get(ENV_RDMAV_DRIVERS);
 	if (!env)
 		env = env_get(ENV_IBV_DRIVERS);
@@ -540,14 +415,105 @@ int load_drivers(void)
 	 */
 	if (short_of_memory) {
 		driver_names_clear();
-		loaded = false;
 		return ENOMEM;
 	}
+	for (struct driver_name *dn = driver_names; dn; dn = dn->next) {
+		dn->rank = ++rank;
+		dn->provider = rules_provider_named(dn->name);
+	}
+	configured = true;
+	return 0;
+}
+
+/*
+ * Loads, in the configuration's order, the names not tried yet that are
+ * RDMAV_DRIVERS' (@env: the user chose them), that the rules name in
+ * @want, or all of them (@all).
+ */
+static int load_names(bool env, provider_set want, bool all)
+{
+	int ret = read_names();
+
+	if (ret)
+		return ret;
+	for (struct driver_name *dn = driver_names; dn; dn = dn->next)
+		if (!dn->tried &&
+		    (all || (env && dn->from_env) || (dn->provider & want)))
+			load_driver(dn);
+	return 0;
+}
+
+/* The providers the names not tried yet may bring, by the rules. */
+static provider_set untried(void)
+{
+	provider_set set = 0;
+
 	for (const struct driver_name *dn = driver_names; dn; dn = dn->next)
-		load_driver(dn);
-#else
-	(void)env;
+		if (!dn->tried)
+			set |= dn->provider;
+	return set;
+}
 #endif
+
+/*
+ * The providers named in RDMAV_DRIVERS, loaded before any other when
+ * some device needs a provider. Static builds load nothing: their
+ * providers were linked in.
+ */
+int load_drivers_env(void)
+{
+#ifndef _STATIC_LIBRARY_BUILD_
+	if (!loaded)
+		return load_names(true, 0, false);
+#endif
+	return 0;
+}
+
+/*
+ * The configured providers that the rules say may claim @sd
+ * (provider_rules.c); if none of them takes the device, the caller loads
+ * the rest with load_drivers(). The rules are not even asked when no
+ * name left could follow them, and read no modalias when none of the
+ * names left could be claimed by one.
+ */
+int load_drivers_for(struct verbs_sysfs_dev *sd)
+{
+#ifndef _STATIC_LIBRARY_BUILD_
+	provider_set want;
+	int ret;
+
+	if (loaded)
+		return 0;
+	ret = read_names();
+	if (ret)
+		return ret;
+	want = untried();
+	if (want)
+		want = rules_providers_among(sd, want);
+	if (want)
+		return load_names(false, want, false);
+#endif
+	(void)sd;
+	return 0;
+}
+
+/*
+ * Loads every configured provider not tried yet: 0, or ENOMEM when a
+ * name may have been missed (nothing is loaded then, and the next call
+ * reads the names again).
+ */
+int load_drivers(void)
+{
+#ifndef _STATIC_LIBRARY_BUILD_
+	int ret;
+
+	if (loaded)
+		return 0;
+	ret = load_names(false, 0, true);
+	if (ret)
+		return ret;
+#endif
+	loaded = true;
 	return 0;
 }
 
@@ -564,6 +530,7 @@ void driver_names_clear(void)
 		free(dn->name);
 		free(dn);
 	}
+	configured = false;
 }
 
 /* Test hook: the names load_drivers() would try, in order. */
@@ -594,18 +561,6 @@ static bool fnmatch_table(const struct verbs_match_ent *ent, const char *s,
 	return !fnmatch(pattern, s, 0);
 }
 
-/* Read once per device, on the first provider that needs it. */
-static bool read_modalias(struct verbs_sysfs_dev *sd)
-{
-	if (sd->flags & VSYSFS_READ_MODALIAS)
-		return sd->modalias[0] != '\0';
-	sd->flags |= VSYSFS_READ_MODALIAS;
-	if (ibv_read_ibdev_sysfs_file(sd->modalias, sizeof(sd->modalias), sd,
-				      "device/modalias") <= 0)
-		sd->modalias[0] = '\0';
-	return sd->modalias[0] != '\0';
-}
-
 /* Table match in three passes: driver id, then name, then modalias. */
 const struct verbs_match_ent *match_table(const struct verbs_match_ent *t,
 					  struct verbs_sysfs_dev *sd)
@@ -622,7 +577,7 @@ const struct verbs_match_ent *match_table(const struct verbs_match_ent *t,
 		for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
 			if (fnmatch_table(e, name, false))
 				return e;
-	if (!read_modalias(sd))
+	if (!sysfs_dev_modalias(sd))
 		return NULL;
 	for (e = t; e->kind != VERBS_MATCH_SENTINEL; e++)
 		if (fnmatch_table(e, sd->modalias, true))

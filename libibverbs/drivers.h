@@ -11,6 +11,7 @@
 #include "driver.h"
 #include "provider_release.h"
 
+/* Whether every configured provider was tried (load_drivers()). */
 bool drivers_loaded(void);
 /*
  * The layouts of the provider whose device operations are @ops
@@ -25,10 +26,17 @@ const struct verbs_device_ops *match_driver(struct verbs_sysfs_dev *sysfs_dev,
 					    bool *abi_refused);
 
 /*
- * Loads every configured provider, once per process: 0, or ENOMEM when
- * a name may have been missed for want of memory (the next call then
- * reads them all again; providers loaded stay).
+ * Providers are loaded as devices need them, in three steps, each only
+ * while some device is still unmatched: load_drivers_env() the names of
+ * RDMAV_DRIVERS; load_drivers_for() the configured providers the rules
+ * (provider_rules.h) name for @sd; load_drivers() every configured
+ * provider not tried yet. Each name is tried once per process. All
+ * return 0, or ENOMEM when a name may have been missed for want of
+ * memory (the next call then reads them all again; providers loaded
+ * stay).
  */
+int load_drivers_env(void);
+int load_drivers_for(struct verbs_sysfs_dev *sd);
 int load_drivers(void);
 /* What load_drivers() reads; the unit tests call them directly. */
 int parse_driver_config_dir(const char *dir);

@@ -48,6 +48,15 @@ static inline void list_add_tail(struct list_head *h, struct list_node *n)
 	h->n.prev = n;
 }
 
+/* Links @n in after @pos, a node of a list or its head's. */
+static inline void list_add_after(struct list_node *pos, struct list_node *n)
+{
+	n->prev = pos;
+	n->next = pos->next;
+	pos->next->prev = n;
+	pos->next = n;
+}
+
 static inline void list_del(struct list_node *n)
 {
 	n->next->prev = n->prev;

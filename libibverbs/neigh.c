@@ -12,12 +12,15 @@
  * and IPv6 link-local destinations encode their MAC in the address; for
  * the rest the kernel's neighbour table is read, and when it has no entry
  * a datagram to the discard port makes the kernel resolve one while we
- * wait, boundedly, for the neighbour update on netlink.
+ * wait, boundedly, for the neighbour update on netlink. libnl-route-3's
+ * functions come from nl_route.c's table, loaded on the first call.
  *
  * The return values are rdma-core 44's mixture, kept because callers
  * compare against them: 0; whatever ibv_query_gid() returned; the setup's
  * -ENOSYS, libnl code, -1 or -ENOMEM; -EINVAL before the route lookup;
- * -EHOSTUNREACH from the route lookup on.
+ * -EHOSTUNREACH from the route lookup on. A libnl-route-3 that cannot be
+ * loaded is a failed setup too: -ENOSYS, which is also what rdma-core
+ * returns when it was built without neighbour resolution.
  */
 #include <net/if.h>
 #include <errno.h>
@@ -33,14 +36,11 @@
 
 #include <netlink/netlink.h>
 #include <netlink/msg.h>
-#include <netlink/route/link.h>
-#include <netlink/route/link/vlan.h>
-#include <netlink/route/neighbour.h>
-#include <netlink/route/route.h>
 
 #include "driver.h"
 #include "export.h"
 #include "neigh.h"
+#include "nl_route.h"
 
 /* The public verb's bound on the whole neighbour wait. */
 #define NEIGH_TIMEOUT_MS 3000
@@ -53,6 +53,7 @@
 #define NEIGH_VID_MAX 0xfff
 
 struct neigh_query {
+	const struct nl_route *rt; /* libnl-route-3's functions */
 	struct nl_sock *sk;
 	struct nl_cache *links;
 	struct nl_cache *neighs;
@@ -83,7 +84,7 @@ static struct nl_addr *gid_to_addr(const union ibv_gid *gid)
 static void query_close(struct neigh_query *q)
 {
 	if (q->route)
-		rtnl_route_put(q->route);
+		q->rt->rtnl_route_put(q->route);
 	nl_addr_put(q->lladdr);
 	nl_addr_put(q->dst);
 	nl_addr_put(q->src);
@@ -112,9 +113,9 @@ static int query_open(struct neigh_query *q)
 	err = nl_connect(q->sk, NETLINK_ROUTE);
 	if (err < 0)
 		return err;
-	if (rtnl_link_alloc_cache(q->sk, AF_UNSPEC, &q->links))
+	if (q->rt->rtnl_link_alloc_cache(q->sk, AF_UNSPEC, &q->links))
 		return -1;
-	if (rtnl_neigh_alloc_cache(q->sk, &q->neighs))
+	if (q->rt->rtnl_neigh_alloc_cache(q->sk, &q->neighs))
 		return -ENOMEM;
 	return 0;
 }
@@ -235,14 +236,14 @@ out:
 /* The interface's own address, for a destination that is local. */
 static struct nl_addr *own_lladdr(struct neigh_query *q)
 {
-	struct rtnl_link *link = rtnl_link_get(q->links, q->oif);
+	struct rtnl_link *link = q->rt->rtnl_link_get(q->links, q->oif);
 	struct nl_addr *addr = NULL;
 
 	if (!link)
 		return NULL;
-	if (rtnl_link_get_addr(link))
-		addr = nl_addr_clone(rtnl_link_get_addr(link));
-	rtnl_link_put(link);
+	if (q->rt->rtnl_link_get_addr(link))
+		addr = nl_addr_clone(q->rt->rtnl_link_get_addr(link));
+	q->rt->rtnl_link_put(link);
 	return addr;
 }
 
@@ -254,8 +255,8 @@ static struct nl_addr *own_lladdr(struct neigh_query *q)
  */
 static bool route_apply(struct neigh_query *q)
 {
-	struct rtnl_nexthop *nh = rtnl_route_nexthop_n(q->route, 0);
-	struct nl_addr *gw = nh ? rtnl_route_nh_get_gateway(nh) : NULL;
+	struct rtnl_nexthop *nh = q->rt->rtnl_route_nexthop_n(q->route, 0);
+	struct nl_addr *gw = nh ? q->rt->rtnl_route_nh_get_gateway(nh) : NULL;
 
 	if (gw) {
 		nl_addr_put(q->dst);
@@ -263,7 +264,7 @@ static bool route_apply(struct neigh_query *q)
 		if (!q->dst)
 			return false;
 	}
-	switch (rtnl_route_get_type(q->route)) {
+	switch (q->rt->rtnl_route_get_type(q->route)) {
 	case RTN_BLACKHOLE:
 	case RTN_UNREACHABLE:
 	case RTN_PROHIBIT:
@@ -281,14 +282,14 @@ static bool route_apply(struct neigh_query *q)
 /* The neighbour table's address for the destination, if it has one. */
 static struct nl_addr *cached_lladdr(struct neigh_query *q)
 {
-	struct rtnl_neigh *n = rtnl_neigh_get(q->neighs, q->oif, q->dst);
+	struct rtnl_neigh *n = q->rt->rtnl_neigh_get(q->neighs, q->oif, q->dst);
 	struct nl_addr *addr = NULL;
 
 	if (!n)
 		return NULL;
-	if (rtnl_neigh_get_lladdr(n))
-		addr = nl_addr_clone(rtnl_neigh_get_lladdr(n));
-	rtnl_neigh_put(n);
+	if (q->rt->rtnl_neigh_get_lladdr(n))
+		addr = nl_addr_clone(q->rt->rtnl_neigh_get_lladdr(n));
+	q->rt->rtnl_neigh_put(n);
 	return addr;
 }
 
@@ -296,12 +297,13 @@ static void take_neigh(struct nl_object *obj, void *arg)
 {
 	struct rtnl_neigh *n = (struct rtnl_neigh *)obj;
 	struct neigh_query *q = arg;
-	struct nl_addr *dst = rtnl_neigh_get_dst(n);
+	struct nl_addr *dst = q->rt->rtnl_neigh_get_dst(n);
 
-	if (q->lladdr || !rtnl_neigh_get_lladdr(n) || !dst ||
-	    rtnl_neigh_get_ifindex(n) != q->oif || nl_addr_cmp(dst, q->dst))
+	if (q->lladdr || !q->rt->rtnl_neigh_get_lladdr(n) || !dst ||
+	    q->rt->rtnl_neigh_get_ifindex(n) != q->oif ||
+	    nl_addr_cmp(dst, q->dst))
 		return;
-	q->lladdr = nl_addr_clone(rtnl_neigh_get_lladdr(n));
+	q->lladdr = nl_addr_clone(q->rt->rtnl_neigh_get_lladdr(n));
 }
 
 static int on_neigh_msg(struct nl_msg *msg, void *arg)
@@ -440,14 +442,14 @@ static void neigh_lookup(struct neigh_query *q, unsigned int timeout_ms)
 /* The VLAN id of the source's interface, or 0xffff when it has none. */
 static uint16_t oif_vid(struct neigh_query *q)
 {
-	struct rtnl_link *link = rtnl_link_get(q->links, q->oif);
+	struct rtnl_link *link = q->rt->rtnl_link_get(q->links, q->oif);
 	int vid = NEIGH_VID_NONE;
 
 	if (!link)
 		return NEIGH_VID_NONE;
-	if (rtnl_link_is_vlan(link))
-		vid = rtnl_link_vlan_get_id(link);
-	rtnl_link_put(link);
+	if (q->rt->rtnl_link_is_vlan(link))
+		vid = q->rt->rtnl_link_vlan_get_id(link);
+	q->rt->rtnl_link_put(link);
 	return vid >= 0 && vid <= NEIGH_VID_MAX ? vid : NEIGH_VID_NONE;
 }
 
@@ -475,10 +477,13 @@ static bool copy_lladdr(struct nl_addr *lladdr, uint8_t *mac)
 int neigh_resolve_gid(const union ibv_gid *sgid, const union ibv_gid *dgid,
 		      unsigned int timeout_ms, uint8_t *mac, uint16_t *vid)
 {
-	struct neigh_query q = {};
+	struct neigh_query q = { .rt = nl_route_get() };
 	uint16_t found_vid = NEIGH_VID_NONE;
-	int ret = query_open(&q);
+	int ret;
 
+	if (!q.rt)
+		return -ENOSYS;
+	ret = query_open(&q);
 	if (ret)
 		goto out;
 	ret = -EINVAL;

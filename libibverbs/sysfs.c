@@ -5,8 +5,9 @@
  * overflow, for discovery (discover.c, drivers.c) and for providers
  * (ibv_read_sysfs_file(), ibv_read_ibdev_sysfs_file()). A hostile tree
  * may put a FIFO or a directory where an attribute belongs; such a file
- * is refused, not read. The kernel's own sysfs holds no such thing, so a
- * device attribute read there costs open, read and close, no fstat.
+ * is refused. Whatever the tree, an attribute that reads as text costs
+ * open, read and close, no fstat: only a read that gave nothing usable
+ * asks what the file is.
  */
 #include <stdio.h>
 #include <ctype.h>
@@ -118,56 +119,58 @@ const char *file_kind(mode_t mode)
 }
 
 /*
- * Opens a sysfs attribute, which is always a regular file. A FIFO or
- * device node in a tree SYSFS_PATH points at could block the open or the
- * read forever, so the open does not wait and only regular files are kept.
- * In the kernel's own sysfs (@kernel_tree) there is nothing else to meet.
+ * Whether the attribute @fd, whose read gave nothing usable, is a regular
+ * file after all; if not, says what it is and sets errno (EISDIR for a
+ * directory, EINVAL for a FIFO, device node or socket).
  */
-static int open_attr(int dirfd, const char *file, bool kernel_tree)
+static bool attr_is_file(int fd, const char *file)
 {
 	struct stat st;
-	int fd, err;
 
-	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0 || kernel_tree)
-		return fd;
-	if (fstat(fd, &st))
-		goto err_close;
-	if (S_ISREG(st.st_mode))
-		return fd;
+	if (fstat(fd, &st) || S_ISREG(st.st_mode))
+		return true;
 	ibv_log_warn("not reading sysfs attribute %s: it is a %s", file,
 		     file_kind(st.st_mode));
 	errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-err_close:
-	err = errno;
-	close(fd);
-	errno = err;
-	return -1;
+	return false;
 }
 
 /*
  * One read() is enough for sysfs attributes, which the kernel produces in
  * a single page. A trailing newline is dropped; content that fills @buf
  * without one cannot be terminated and is an error.
+ *
+ * An attribute is always a regular file, but a tree SYSFS_PATH points at
+ * may hold a FIFO, a device node or a directory in its place. The open
+ * does not wait, so neither does the read: a FIFO reads as empty (no
+ * writer) or EAGAIN, a directory as EISDIR, a device node fills @buf
+ * without a newline. Only such a read asks what the file is, and a file
+ * that is not regular is refused; a read that gave text costs no fstat,
+ * and in the kernel's own sysfs (@kernel_tree) nothing else is met.
  */
 static int read_attr(int dirfd, const char *file, char *buf, size_t size,
 		     bool kernel_tree)
 {
 	ssize_t len;
-	int fd;
+	int fd, ret, err;
 
 	if (!size) {
 		errno = EINVAL;
 		return -1;
 	}
-	fd = open_attr(dirfd, file, kernel_tree);
+	fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
 	len = read(fd, buf, size);
+	ret = len < 0 ? -1 : sysfs_attr_text(buf, len, size);
+	err = errno;
+	if (ret <= 0 && !kernel_tree && !attr_is_file(fd, file)) {
+		ret = -1;
+		err = errno;
+	}
 	close(fd);
-	if (len < 0)
-		return -1;
-	return sysfs_attr_text(buf, len, size);
+	errno = err;
+	return ret;
 }
 
 int ibv_read_sysfs_file_at(int dirfd, const char *file, char *buf, size_t size)

@@ -474,6 +474,35 @@ static int sc_log_reasons(void *arg)
 }
 
 /*
+ * Ours only: listing devices maps no libnl-route-3, which only neighbour
+ * resolution loads (nl_route.c); Debian's library links it.
+ */
+static int sc_no_nl_route(void *arg)
+{
+	struct ibv_device **list;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *maps;
+	int n = 0;
+
+	if (t_reference())
+		return T_SKIP;
+	if (!setup_tree(true))
+		return T_SKIP;
+	t_sysfs_add(root, &T_DEV(0));
+	list = ibv_get_device_list(&n);
+	T_CHECK(list && n == 1);
+	maps = fopen("/proc/self/maps", "re");
+	T_CHECK(maps);
+	while (getline(&line, &cap, maps) > 0)
+		T_CHECK(!strstr(line, "libnl-route-3"));
+	free(line);
+	fclose(maps);
+	ibv_free_device_list(list);
+	return 0;
+}
+
+/*
  * Ours only: a warm call trusts an unchanged directory and reads nothing
  * per device, so a rewritten attribute of a known device goes unnoticed.
  * The directory's timestamp is set far in the past: the cache then knows
@@ -581,6 +610,10 @@ static void test_log_reasons(void **s)
 {
 	t_scenario(sc_log_reasons, NULL);
 }
+static void test_no_nl_route(void **s)
+{
+	t_scenario(sc_no_nl_route, NULL);
+}
 static void test_warm_cache(void **s)
 {
 	t_scenario(sc_warm_cache, NULL);
@@ -609,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_missing_provider_quiet),
 		cmocka_unit_test(test_missing_provider_shown),
 		cmocka_unit_test(test_log_reasons),
+		cmocka_unit_test(test_no_nl_route),
 		cmocka_unit_test(test_warm_cache),
 		cmocka_unit_test(test_sysfs_path),
 		cmocka_unit_test(test_threads),

@@ -188,6 +188,17 @@ static int sc_read_sysfs_fifo(void *arg)
 	T_CHECK(ibv_read_sysfs_file(root, "class/infiniband/tprov0", buf,
 				    sizeof(buf)) == -1);
 	T_CHECK(errno == EISDIR);
+	/* Device nodes: one reads empty, one fills the buffer. */
+	T_CHECK(!symlink("/dev/null", in_root("class/infiniband/tprov0/null")));
+	T_CHECK(!symlink("/dev/zero", in_root("class/infiniband/tprov0/zero")));
+	errno = 0;
+	T_CHECK(ibv_read_sysfs_file(in_root("class/infiniband/tprov0"), "null",
+				    buf, sizeof(buf)) == -1);
+	T_CHECK(errno == EINVAL);
+	errno = 0;
+	T_CHECK(ibv_read_sysfs_file(in_root("class/infiniband/tprov0"), "zero",
+				    buf, sizeof(buf)) == -1);
+	T_CHECK(errno == EINVAL);
 	T_CHECK(ibv_read_sysfs_file(in_root("class/infiniband/tprov0"),
 				    "node_type", buf, sizeof(buf)) == 5);
 	return 0;

@@ -10,15 +10,17 @@
  * attributes (SYS_GET) once t_nl_set_copy_on_fork() was called, the
  * resource dumps of PDs, CQs, QPs, MRs and SRQs of one device (what
  * `rdma resource show` reads) with the entries the test added, and
- * nothing else (EOPNOTSUPP).
+ * nothing else (EOPNOTSUPP). Its replies come as a kernel's do: a dump
+ * in parts of whole messages, as many as a part holds, then NLMSG_DONE.
  *
  * Interposed: socket(), bind(), getsockname(), setsockopt(), sendmsg(),
- * recvmsg() and close(), each passing anything that is not a fake
+ * recvmsg(), recvmmsg() and close(), each passing anything that is not a fake
  * socket to the real system call.
  */
 #ifndef T_RDMA_NL_H
 #define T_RDMA_NL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct t_nl_dev {
@@ -31,6 +33,7 @@ struct t_nl_dev {
 	const char *chardev; /* "uverbs0" */
 	uint32_t abi;
 	uint32_t driver_id; /* RDMA_DRIVER_* */
+	bool no_chardev; /* GET_CHARDEV refused, as for a device just gone */
 };
 
 /* One object the kernel's resource tracking lists. */
@@ -59,7 +62,26 @@ void t_nl_set_copy_on_fork(int cof);
 /* Adds an object to the resource dumps; at most 32. */
 void t_nl_add_res(const struct t_nl_res *r);
 
-/* Adds a device the fake reports; at most 8. */
+/* Adds a device the fake reports (copied; its strings are not). */
 void t_nl_add(const struct t_nl_dev *dev);
+
+/* How many requests of NLDEV command @cmd the fake has answered. */
+unsigned int t_nl_requests(uint16_t cmd);
+
+/*
+ * How many times the buffer a reader gave recvmsg() was not the one it
+ * gave the time before (the first counts).
+ */
+unsigned int t_nl_recv_moves(void);
+
+/* How many sendmsg() calls the fake has answered, of any request. */
+unsigned int t_nl_sends(void);
+
+/*
+ * Drops @count GET_CHARDEV replies after the next @after, as the kernel
+ * does when the reader's receive buffer is full: the reader's next
+ * receive fails with ENOBUFS, once, and the other replies still come.
+ */
+void t_nl_lose_chardev_replies(unsigned int after, unsigned int count);
 
 #endif

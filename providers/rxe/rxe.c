@@ -135,11 +135,16 @@ static void rxe_uninit_device(struct verbs_device *vdev)
 	free(to_rxedev(&vdev->device));
 }
 
-/* rdma_rxe answers uverbs ABI version 2 (RXE_UVERBS_ABI_VERSION in the
- * kernel's rxe.h); version 1 differs from it on 32-bit machines. */
+/*
+ * rdma_rxe answers uverbs ABI version 2 (RXE_UVERBS_ABI_VERSION in the
+ * kernel's rxe.h). Older kernels answered 1, whose structures are laid
+ * out as 2's on a 64-bit machine and differ only on a 32-bit one, so a
+ * 64-bit process takes both, as rdma-core's librxe does: a container on
+ * an older host kernel still finds its rxe devices.
+ */
 static const struct verbs_device_ops rxe_dev_ops = {
 	.name = "rxe",
-	.match_min_abi_version = 2,
+	.match_min_abi_version = sizeof(void *) == 8 ? 1 : 2,
 	.match_max_abi_version = 2,
 	.match_table = rxe_match,
 	.alloc_device = rxe_alloc_device,
