@@ -97,33 +97,35 @@ static const uint8_t t_candidates[][4] = {
 };
 static union ibv_gid t_unheld = { .raw = { [10] = 0xff, [11] = 0xff } };
 
-static bool t_held(const uint8_t addr[4])
+/* Whether an interface of @list holds IPv4 address @addr. */
+static bool t_held(const struct ifaddrs *list, const uint8_t addr[4])
 {
-	struct ifaddrs *list;
-	bool held = false;
-
-	if (getifaddrs(&list))
-		return true;
-	for (struct ifaddrs *ifa = list; ifa && !held; ifa = ifa->ifa_next) {
+	for (const struct ifaddrs *ifa = list; ifa; ifa = ifa->ifa_next) {
 		const struct sockaddr_in *sin = (void *)ifa->ifa_addr;
 
-		held = sin && sin->sin_family == AF_INET &&
-		       !memcmp(&sin->sin_addr, addr, 4);
+		if (sin && sin->sin_family == AF_INET &&
+		    !memcmp(&sin->sin_addr, addr, 4))
+			return true;
 	}
-	freeifaddrs(list);
-	return held;
+	return false;
 }
 
 /* Picks the source address; false when every candidate is held here. */
 static bool t_pick_source(void)
 {
-	for (size_t i = 0; i < sizeof(t_candidates) / 4; i++) {
-		if (!t_held(t_candidates[i])) {
-			memcpy(&t_unheld.raw[12], t_candidates[i], 4);
-			return true;
-		}
-	}
-	return false;
+	const size_t n = sizeof(t_candidates) / sizeof(t_candidates[0]);
+	struct ifaddrs *list;
+	size_t i = 0;
+
+	if (getifaddrs(&list))
+		return false;
+	while (i < n && t_held(list, t_candidates[i]))
+		i++;
+	freeifaddrs(list);
+	if (i == n)
+		return false;
+	memcpy(&t_unheld.raw[12], t_candidates[i], 4);
+	return true;
 }
 
 int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index,
